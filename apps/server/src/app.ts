@@ -1,0 +1,105 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import helmet from '@fastify/helmet'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import fastifyStatic from '@fastify/static'
+import { API_PREFIX, MESSAGE_KEYWORD, MSG } from '@amg/contract'
+import type { Config } from './config'
+import type { Database } from './db/connection'
+import { Authorizer } from './auth/authorizer'
+import { installAuthHooks } from './auth/hook'
+import { installErrorHandler } from './lib/error-handler'
+import { RouteCatalogue } from './lib/route-catalogue'
+import type { AppContext } from './lib/context'
+import { apiModules } from './modules'
+
+export interface BuildOptions {
+  config: Config
+  database: Database
+  logger?: boolean
+}
+
+/** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
+export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger
+      ? {
+          level: config.logLevel,
+          redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', '*.password', '*.oldPassword', '*.newPassword'],
+        }
+      : false,
+    ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD] } },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    authz: new Authorizer(database.db, database),
+    catalogue: new RouteCatalogue(),
+  }
+  app.decorate('ctx', ctx)
+  installErrorHandler(app)
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  })
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '权限管理系统 API', version: '1.0.0', description: '所有接口都在 /api 之下，返回 { code, msg, data }' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-auth-token' } } },
+      security: [{ token: [] }],
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true })
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRoute', (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method]
+        for (const method of methods) {
+          if (method === 'HEAD') continue
+          ctx.catalogue.add({
+            method,
+            url: route.url.slice(API_PREFIX.length),
+            group: (route.schema?.tags as string[] | undefined)?.[0] ?? '其他',
+            summary: (route.schema?.summary as string | undefined) ?? route.url,
+          })
+        }
+      })
+      installAuthHooks(api)
+      for (const module of apiModules) await api.register(module)
+    },
+    { prefix: API_PREFIX },
+  )
+
+  const indexHtml = path.join(config.webDist, 'index.html')
+  const hasConsole = fs.existsSync(indexHtml)
+  if (hasConsole) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false })
+
+  app.setNotFoundHandler((req, reply) => {
+    const urlPath = req.url.split('?')[0]
+    if (urlPath === API_PREFIX || urlPath.startsWith(`${API_PREFIX}/`) || !hasConsole || req.method !== 'GET') {
+      return reply.status(404).send({ code: 404, msg: MSG.notFoundApi, data: null })
+    }
+    // History fallback: a deep link such as /usermanage loads the console.
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html')
+  })
+
+  return app
+}

@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm'
+import { matchesUrlPattern, type UrlPattern } from '@amg/contract'
+import { queryRows, type Database, type Db } from '../db/connection'
+import { auths } from '../db/schema'
+
+export interface EffectiveAccess {
+  roles: { id: number; roleName: string; type: number }[]
+  superAdmin: boolean
+  /** codes of enabled nodes (every ancestor enabled too) held by the user's enabled roles */
+  authCodes: string[]
+  /** front-end path patterns, for the console's menu and tabs */
+  auths: string[]
+  backEnd: UrlPattern[]
+}
+
+interface TreeNode {
+  code: string
+  parentCode: string | null
+  status: number
+  frontEndAccess: string[]
+  urlPatternInfos: UrlPattern[]
+}
+
+/**
+ * Resolves what a user may do (DESIGN.md §6) and caches it per user. Any write that can change
+ * the answer clears every cache here and, through the database's NOTIFY, on the other instances;
+ * a generation counter keeps a resolution that raced with a write from being stored.
+ */
+export class Authorizer {
+  private readonly cache = new Map<number, EffectiveAccess>()
+  private enabledTree: Map<string, TreeNode> | undefined
+  private generation = 0
+
+  constructor(
+    private readonly db: Db,
+    private readonly database: Pick<Database, 'notify' | 'onNotify'>,
+  ) {
+    database.onNotify((payload) => {
+      if (payload === 'authz' || payload === '*') this.clear()
+    })
+  }
+
+  /** Drop every cached answer here at once, then tell the other instances. */
+  async invalidate(): Promise<void> {
+    this.clear()
+    await this.database.notify('authz')
+  }
+
+  private clear() {
+    this.generation++
+    this.cache.clear()
+    this.enabledTree = undefined
+  }
+
+  async resolve(userId: number): Promise<EffectiveAccess> {
+    const cached = this.cache.get(userId)
+    if (cached) return cached
+    const generation = this.generation
+    const access = await this.load(userId)
+    if (generation === this.generation) this.cache.set(userId, access)
+    return access
+  }
+
+  async can(userId: number, method: string, path: string): Promise<boolean> {
+    const access = await this.resolve(userId)
+    return access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
+  }
+
+  private async load(userId: number): Promise<EffectiveAccess> {
+    const roleRows = await queryRows<{ id: number; role_name: string; type: number }>(
+      this.db,
+      sql`
+      select r.id, r.role_name, r.type from roles r
+      where r.status = 1 and r.id in (
+        select ur.role_id from user_roles ur where ur.user_id = ${userId}
+        union
+        select gr.role_id from user_group_roles gr
+          join user_groups g on g.id = gr.group_id and g.status = 1
+          join user_group_users gu on gu.group_id = g.id
+          where gu.user_id = ${userId}
+        union
+        select pr.role_id from position_roles pr
+          join positions p on p.id = pr.position_id and p.status = 1
+          join position_users pu on pu.position_id = p.id
+          where pu.user_id = ${userId}
+      ) order by r.id`,
+    )
+    const roles = roleRows.map((r) => ({ id: Number(r.id), roleName: r.role_name, type: Number(r.type) }))
+    const roleIds = roles.map((r) => r.id)
+    const codeRows = roleIds.length
+      ? await queryRows<{ auth_code: string }>(
+          this.db,
+          sql`select distinct auth_code from role_auths where role_id in (${sql.join(roleIds, sql`, `)})`,
+        )
+      : []
+    const tree = await this.loadEnabledTree()
+    const nodes = codeRows.map((r) => tree.get(r.auth_code)).filter((n): n is TreeNode => !!n)
+    const frontEnd = new Set<string>()
+    const backEnd: UrlPattern[] = []
+    for (const n of nodes) {
+      n.frontEndAccess.forEach((p) => frontEnd.add(p))
+      backEnd.push(...n.urlPatternInfos)
+    }
+    return {
+      roles,
+      superAdmin: roles.some((r) => r.type === 1),
+      authCodes: nodes.map((n) => n.code).sort(),
+      auths: [...frontEnd],
+      backEnd,
+    }
+  }
+
+  /** Enabled nodes only: a disabled node disables its whole subtree. Shared by every user. */
+  private async loadEnabledTree(): Promise<Map<string, TreeNode>> {
+    if (this.enabledTree) return this.enabledTree
+    const generation = this.generation
+    const rows: TreeNode[] = await this.db
+      .select({
+        code: auths.code,
+        parentCode: auths.parentCode,
+        status: auths.status,
+        frontEndAccess: auths.frontEndAccess,
+        urlPatternInfos: auths.urlPatternInfos,
+      })
+      .from(auths)
+    const byCode = new Map(rows.map((r) => [r.code, r]))
+    const enabled = new Map<string, TreeNode>()
+    const isEnabled = (node: TreeNode, seen = new Set<string>()): boolean => {
+      if (node.status !== 1 || seen.has(node.code)) return false
+      if (!node.parentCode) return true
+      const parent = byCode.get(node.parentCode)
+      seen.add(node.code)
+      return !!parent && isEnabled(parent, seen)
+    }
+    for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
+    if (generation === this.generation) this.enabledTree = enabled
+    return enabled
+  }
+}

@@ -1,0 +1,278 @@
+import {
+  pgTable,
+  integer,
+  varchar,
+  text,
+  smallint,
+  timestamp,
+  jsonb,
+  primaryKey,
+  index,
+  uniqueIndex,
+  bigint,
+  pgSequence,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core'
+
+/** Every table of SPEC.md §3 and each link between them (DESIGN.md §7). */
+
+const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity()
+const times = {
+  createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+}
+const operators = {
+  createUserId: integer('create_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+  updateUserId: integer('update_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+}
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    nickName: varchar('nick_name', { length: 64 }).notNull(),
+    realName: varchar('real_name', { length: 64 }),
+    mobile: varchar('mobile', { length: 11 }),
+    passwordHash: text('password_hash').notNull(),
+    /** true while the password is the configured initial one (the console then warns). */
+    passwordIsInitial: smallint('password_is_initial').notNull().default(1),
+    status: smallint('status').notNull().default(1),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    ...times,
+    ...operators,
+  },
+  (t) => [
+    uniqueIndex('users_nick_name_key').on(t.nickName),
+    index('users_status_idx').on(t.status),
+    index('users_create_time_idx').on(t.createTime),
+  ],
+)
+
+export const roles = pgTable(
+  'roles',
+  {
+    id: id(),
+    roleName: varchar('role_name', { length: 64 }).notNull(),
+    type: smallint('type').notNull().default(3),
+    status: smallint('status').notNull().default(1),
+    description: varchar('description', { length: 500 }),
+    ...times,
+    ...operators,
+  },
+  (t) => [
+    uniqueIndex('roles_role_name_key').on(t.roleName),
+    index('roles_type_idx').on(t.type),
+    index('roles_status_idx').on(t.status),
+  ],
+)
+
+export interface UrlPatternInfo {
+  method: string
+  uri: string
+}
+
+export const auths = pgTable(
+  'auths',
+  {
+    code: varchar('code', { length: 64 }).primaryKey(),
+    parentCode: varchar('parent_code', { length: 64 }).references((): AnyPgColumn => auths.code, {
+      onDelete: 'restrict',
+    }),
+    level: integer('level').notNull().default(1),
+    chName: varchar('ch_name', { length: 64 }).notNull(),
+    enName: varchar('en_name', { length: 64 }).notNull(),
+    description: varchar('description', { length: 500 }),
+    seq: integer('seq').notNull().default(1),
+    uniqueKey: varchar('unique_key', { length: 128 }),
+    type: smallint('type').notNull(),
+    status: smallint('status').notNull().default(1),
+    frontEndAccess: jsonb('front_end_access').$type<string[]>().notNull().default([]),
+    urlPatternInfos: jsonb('url_pattern_infos').$type<UrlPatternInfo[]>().notNull().default([]),
+    ...times,
+  },
+  (t) => [index('auths_parent_code_idx').on(t.parentCode), index('auths_status_idx').on(t.status)],
+)
+
+export const roleAuths = pgTable(
+  'role_auths',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    authCode: varchar('auth_code', { length: 64 })
+      .notNull()
+      .references(() => auths.code, { onDelete: 'cascade', onUpdate: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.authCode] }), index('role_auths_auth_code_idx').on(t.authCode)],
+)
+
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: id(),
+    groupName: varchar('group_name', { length: 64 }).notNull(),
+    status: smallint('status').notNull().default(1),
+    description: varchar('description', { length: 500 }),
+    ...times,
+    ...operators,
+  },
+  (t) => [uniqueIndex('user_groups_group_name_key').on(t.groupName), index('user_groups_status_idx').on(t.status)],
+)
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: id(),
+    organizationName: varchar('organization_name', { length: 64 }).notNull(),
+    description: varchar('description', { length: 500 }),
+    parent: integer('parent').references((): AnyPgColumn => organizations.id, { onDelete: 'restrict' }),
+    ...times,
+    ...operators,
+  },
+  (t) => [
+    index('organizations_parent_idx').on(t.parent),
+    uniqueIndex('organizations_parent_name_key').on(t.parent, t.organizationName),
+  ],
+)
+
+export const stations = pgTable(
+  'stations',
+  {
+    id: id(),
+    stationName: varchar('station_name', { length: 64 }).notNull(),
+    type: smallint('type').notNull().default(1),
+    ...times,
+    ...operators,
+  },
+  (t) => [uniqueIndex('stations_station_name_key').on(t.stationName), index('stations_type_idx').on(t.type)],
+)
+
+/** A position is one (department, job title) pair. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: id(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    stationId: integer('station_id')
+      .notNull()
+      .references(() => stations.id, { onDelete: 'cascade' }),
+    status: smallint('status').notNull().default(1),
+    type: smallint('type').notNull().default(1),
+    ...times,
+  },
+  (t) => [
+    uniqueIndex('positions_org_station_key').on(t.orgId, t.stationId),
+    index('positions_station_id_idx').on(t.stationId),
+    index('positions_status_idx').on(t.status),
+  ],
+)
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_id_idx').on(t.roleId)],
+)
+
+export const userGroupUsers = pgTable(
+  'user_group_users',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => userGroups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('user_group_users_user_id_idx').on(t.userId)],
+)
+
+export const userGroupRoles = pgTable(
+  'user_group_roles',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => userGroups.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.roleId] }), index('user_group_roles_role_id_idx').on(t.roleId)],
+)
+
+/** Users holding a position (the user–position and position–user links are this one table). */
+export const positionUsers = pgTable(
+  'position_users',
+  {
+    positionId: integer('position_id')
+      .notNull()
+      .references(() => positions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.userId] }), index('position_users_user_id_idx').on(t.userId)],
+)
+
+export const positionRoles = pgTable(
+  'position_roles',
+  {
+    positionId: integer('position_id')
+      .notNull()
+      .references(() => positions.id, { onDelete: 'cascade' }),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.roleId] }), index('position_roles_role_id_idx').on(t.roleId)],
+)
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createTime: times.createTime,
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+  ],
+)
+
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    fileName: varchar('file_name', { length: 255 }).notNull(),
+    storageName: varchar('storage_name', { length: 128 }).notNull(),
+    mimeType: varchar('mime_type', { length: 128 }),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    uploaderId: integer('uploader_id').references(() => users.id, { onDelete: 'set null' }),
+    createTime: times.createTime,
+    expireTime: timestamp('expire_time', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('files_expire_time_idx').on(t.expireTime), index('files_uploader_id_idx').on(t.uploaderId)],
+)
+
+/** Numbers for generated permission codes (insert generates the code, SPEC.md §7). */
+export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })

@@ -1,0 +1,218 @@
+/**
+ * The permission tree seeded at first start (DESIGN.md §5): a node per console page with its
+ * front-end path patterns, and a button node (type 3) per action with the back-end calls it makes.
+ * Back-end entries are "METHOD /path" without the /api prefix.
+ */
+export interface SeedAuthNode {
+  code: string
+  chName: string
+  enName: string
+  type: 1 | 2 | 3
+  frontEnd?: string[]
+  api?: string[]
+  children?: SeedAuthNode[]
+}
+
+const button = (code: string, chName: string, enName: string, api: string[], frontEnd: string[] = []): SeedAuthNode => ({
+  code,
+  chName,
+  enName,
+  type: 3,
+  api,
+  frontEnd,
+})
+
+export const SEED_AUTH_TREE: SeedAuthNode[] = [
+  {
+    code: 'access',
+    chName: '权限管理',
+    enName: 'access',
+    type: 1,
+    children: [
+      {
+        code: 'user',
+        chName: '用户管理',
+        enName: 'user',
+        type: 2,
+        frontEnd: ['/usermanage', '/usermanage/userinfo', '/usermanage/userinfo/userbaseinfo'],
+        api: ['POST /user/list', 'GET /user/detail'],
+        children: [
+          button('user:add', '新建用户', 'userAdd', ['POST /user/insert'], ['/usermanage/adduser']),
+          button('user:edit', '修改用户', 'userEdit', ['PUT /user/update']),
+          button('user:delete', '删除用户', 'userDelete', ['DELETE /user/delete']),
+          button(
+            'user:role',
+            '用户关联角色',
+            'userRole',
+            ['POST /rel/user/rolelist', 'POST /role/namelist', 'PUT /rel/user-rel-role', 'PUT /rel/user-un-rel-role'],
+            ['/usermanage/userinfo/roleformbyuser'],
+          ),
+          button(
+            'user:group',
+            '用户关联用户组',
+            'userGroup',
+            [
+              'POST /rel/user/grouplist',
+              'POST /user_groups/namelist',
+              'PUT /rel/user-rel-groups',
+              'PUT /rel/user-un-rel-groups',
+            ],
+            ['/usermanage/userinfo/usergroupformbyuser'],
+          ),
+          button(
+            'user:position',
+            '用户关联岗位',
+            'userPosition',
+            [
+              'POST /rel/user/positionlist',
+              'POST /position/namelist',
+              'GET /org/tree',
+              'POST /station/list/simple',
+              'PUT /rel/user-rel-position',
+              'PUT /rel/user-un-rel-position',
+            ],
+            ['/usermanage/userinfo/positionformbyuser'],
+          ),
+        ],
+      },
+      {
+        code: 'role',
+        chName: '角色管理',
+        enName: 'role',
+        type: 2,
+        frontEnd: ['/rolemanage', '/rolemanage/roleinfo'],
+        api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
+        children: [
+          button('role:add', '新建角色', 'roleAdd', ['POST /role/insert'], ['/rolemanage/addrole']),
+          button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update']),
+          button('role:delete', '删除角色', 'roleDelete', ['DELETE /role/delete']),
+        ],
+      },
+      {
+        code: 'adminrole',
+        chName: '内置角色管理',
+        enName: 'adminRole',
+        type: 2,
+        frontEnd: ['/adminrolemanage', '/adminrolemanage/adminroleinfo'],
+        api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
+        children: [
+          button('adminrole:add', '新建内置角色', 'adminRoleAdd', ['POST /role/admin/insert'], [
+            '/adminrolemanage/adminroleadd',
+          ]),
+          button('adminrole:edit', '修改内置角色', 'adminRoleEdit', ['PUT /role/admin/update']),
+          button('adminrole:delete', '删除内置角色', 'adminRoleDelete', ['DELETE /role/admin/delete']),
+        ],
+      },
+      {
+        code: 'usergroup',
+        chName: '用户组管理',
+        enName: 'userGroup',
+        type: 2,
+        frontEnd: ['/usergroupmanage', '/usergroupmanage/usergroupinfo'],
+        api: ['POST /user_groups/list', 'GET /user_groups/detail', 'POST /rel/groups/rolelist', 'GET /rel/groups/userlist'],
+        children: [
+          button(
+            'usergroup:add',
+            '新建用户组',
+            'userGroupAdd',
+            ['POST /user_groups/insert', 'POST /role/namelist', 'POST /user/list'],
+            ['/usergroupmanage/addusergroup'],
+          ),
+          button('usergroup:edit', '修改用户组', 'userGroupEdit', ['PUT /user_groups/update', 'PATCH /user_groups/enable']),
+          button('usergroup:delete', '删除用户组', 'userGroupDelete', ['DELETE /user_groups/delete']),
+          button('usergroup:link', '用户组关联', 'userGroupLink', [
+            'PUT /rel/user-groups-rel-role',
+            'PUT /rel/user-groups-un-rel-role',
+            'PUT /rel/user-groups-rel-user',
+            'PUT /rel/user-groups-un-rel-user',
+            'POST /role/namelist',
+            'POST /user/list',
+          ]),
+        ],
+      },
+      {
+        code: 'auth',
+        chName: '权限点管理',
+        enName: 'auth',
+        type: 2,
+        frontEnd: ['/authmanage', '/authmanage/addform', '/authmanage/editform'],
+        api: ['POST /auth/tree', 'GET /auth/detail', 'GET /auth/get-all-back-end'],
+        children: [
+          button('auth:add', '新建权限', 'authAdd', ['POST /auth/insert']),
+          button('auth:edit', '修改权限', 'authEdit', ['PUT /auth/update']),
+          button('auth:delete', '删除权限', 'authDelete', ['DELETE /auth/delete']),
+        ],
+      },
+    ],
+  },
+  {
+    code: 'organization',
+    chName: '组织管理',
+    enName: 'organization',
+    type: 1,
+    children: [
+      {
+        code: 'org',
+        chName: '部门管理',
+        enName: 'org',
+        type: 2,
+        frontEnd: ['/orgmanage', '/orgmanage/orgaddform', '/orgmanage/orgeditform', '/orgmanage/editform/**'],
+        api: ['GET /org/tree', 'GET /org/detail', 'POST /position/list/for/org', 'POST /station/list/simple'],
+        children: [
+          button('org:add', '新建部门', 'orgAdd', ['POST /org/insert']),
+          button('org:edit', '修改部门', 'orgEdit', ['PUT /org/update', 'PUT /position/batch/insert', 'DELETE /position/delete']),
+          button('org:delete', '删除部门', 'orgDelete', ['DELETE /org/delete']),
+        ],
+      },
+      {
+        code: 'station',
+        chName: '职位管理',
+        enName: 'station',
+        type: 2,
+        frontEnd: ['/stationmanage', '/stationmanage/viewstation'],
+        api: ['POST /station/list', 'GET /station/detail', 'GET /org/tree'],
+        children: [
+          button('station:add', '新建职位', 'stationAdd', ['POST /station/insert'], ['/stationmanage/addstation']),
+          button('station:edit', '修改职位', 'stationEdit', ['PUT /station/update'], ['/stationmanage/editstation']),
+          button('station:delete', '删除职位', 'stationDelete', ['DELETE /station/delete']),
+        ],
+      },
+      {
+        code: 'position',
+        chName: '岗位管理',
+        enName: 'position',
+        type: 2,
+        frontEnd: ['/positionmanage', '/positionmanage/positioninfo', '/positionmanage/positioninfo/**'],
+        api: [
+          'POST /position/list',
+          'GET /org/tree',
+          'POST /station/list/simple',
+          'POST /rel/position/rolelist',
+          'GET /rel/position/userlist',
+        ],
+        children: [
+          button('position:enable', '启用/禁用岗位', 'positionEnable', ['PATCH /position/enable']),
+          button('position:delete', '删除岗位', 'positionDelete', ['DELETE /position/delete']),
+          button('position:link', '岗位关联', 'positionLink', [
+            'PUT /rel/position-rel-role',
+            'PUT /rel/position-un-rel-role',
+            'PUT /rel/position-rel-user',
+            'PUT /rel/position-un-rel-user',
+            'POST /role/namelist',
+            'POST /user/list',
+          ]),
+        ],
+      },
+    ],
+  },
+  {
+    code: 'file',
+    chName: '文件管理',
+    enName: 'file',
+    type: 1,
+    children: [
+      button('file:upload', '上传文件', 'fileUpload', ['POST /file-manage/upload-one-step']),
+      button('file:download', '下载文件', 'fileDownload', ['GET /file-manage/download']),
+    ],
+  },
+]

@@ -1,0 +1,72 @@
+import { eq, isNull } from 'drizzle-orm'
+import type { Db } from './connection'
+import { auths, organizations, roleAuths, roles, userRoles, users } from './schema'
+import { SEED_AUTH_TREE, type SeedAuthNode } from './seed-auth-tree'
+import { hashPassword } from '../auth/password'
+
+export const SUPER_ADMIN_ROLE_NAME = '超级管理员'
+export const ADMIN_NICK_NAME = 'admin'
+export const ROOT_ORG_NAME = '总公司'
+
+/** Flatten the seed tree into rows with parent codes, levels and sibling order. */
+export function flattenSeedTree(nodes: SeedAuthNode[], parentCode: string | null = null, level = 1) {
+  const rows: (typeof auths.$inferInsert)[] = []
+  nodes.forEach((node, i) => {
+    rows.push({
+      code: node.code,
+      parentCode,
+      level,
+      chName: node.chName,
+      enName: node.enName,
+      type: node.type,
+      status: 1,
+      seq: i + 1,
+      frontEndAccess: node.frontEnd ?? [],
+      urlPatternInfos: (node.api ?? []).map((entry) => {
+        const [method, uri] = entry.split(' ')
+        return { method, uri }
+      }),
+    })
+    rows.push(...flattenSeedTree(node.children ?? [], node.code, level + 1))
+  })
+  return rows
+}
+
+/**
+ * First-start data (DESIGN.md §5). Idempotent: each part is added only when missing, so a restart
+ * adds nothing twice and never overwrites what administrators changed.
+ */
+export async function seedBase(db: Db, opts: { initialAdminPassword: string }): Promise<void> {
+  const treeRows = flattenSeedTree(SEED_AUTH_TREE)
+  await db.transaction(async (tx) => {
+    await tx.insert(auths).values(treeRows).onConflictDoNothing({ target: auths.code })
+
+    const [existingRoot] = await tx.select({ id: organizations.id }).from(organizations).where(isNull(organizations.parent)).limit(1)
+    if (!existingRoot) await tx.insert(organizations).values({ organizationName: ROOT_ORG_NAME, description: '组织架构的根' })
+
+    const [superRole] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.type, 1)).limit(1)
+    if (superRole) return
+    const [role] = await tx
+      .insert(roles)
+      .values({ roleName: SUPER_ADMIN_ROLE_NAME, type: 1, status: 1, description: '拥有全部权限' })
+      .returning({ id: roles.id })
+    await tx
+      .insert(roleAuths)
+      .values(treeRows.map((r) => ({ roleId: role.id, authCode: r.code })))
+      .onConflictDoNothing()
+    let [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.nickName, ADMIN_NICK_NAME)).limit(1)
+    if (!admin) {
+      ;[admin] = await tx
+        .insert(users)
+        .values({
+          nickName: ADMIN_NICK_NAME,
+          realName: '系统管理员',
+          passwordHash: await hashPassword(opts.initialAdminPassword),
+          passwordIsInitial: 1,
+          status: 1,
+        })
+        .returning({ id: users.id })
+    }
+    await tx.insert(userRoles).values({ userId: admin.id, roleId: role.id }).onConflictDoNothing()
+  })
+}

@@ -1,0 +1,40 @@
+import type { Config } from '../config'
+import type { Database, Db } from '../db/connection'
+import type { Authorizer } from '../auth/authorizer'
+import type { SessionUser } from '../auth/sessions'
+import type { RouteCatalogue } from './route-catalogue'
+
+/** What every module needs, hung on the app as `app.ctx`. */
+export interface AppContext {
+  config: Config
+  database: Database
+  db: Db
+  authz: Authorizer
+  catalogue: RouteCatalogue
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+  }
+  interface FastifyRequest {
+    /** the signed-in user, set by the authorization hook on session and permission routes */
+    user: SessionUser | null
+    token: string | null
+  }
+  interface FastifyContextConfig {
+    /**
+     * 'public': no session needed; 'session': any signed-in user;
+     * default: a session and a permission whose back-end pattern matches the call.
+     */
+    access?: 'public' | 'session'
+    /** true for writes that cannot change anyone's permissions (sign-in, upload, ...) */
+    keepsAuthz?: boolean
+  }
+}
+
+/** The signed-in user of a route that requires one (the hook guarantees it). */
+export function currentUser(req: { user: SessionUser | null }): SessionUser {
+  if (!req.user) throw new Error('route requires a session')
+  return req.user
+}

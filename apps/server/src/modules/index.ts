@@ -1,0 +1,6 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { sessionRoutes } from './session/routes'
+import { systemRoutes } from './system/routes'
+
+/** Every API module, registered under /api behind the authorization hook. */
+export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes]

@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm'
+import { checkPassword, MSG, type ChangePasswordBody, type CurrentUser } from '@amg/contract'
+import type { Db } from '../../db/connection'
+import { users } from '../../db/schema'
+import type { Authorizer } from '../../auth/authorizer'
+import { hashPassword, verifyPassword } from '../../auth/password'
+import { endUserSessions } from '../../auth/sessions'
+import { badRequest, unauthorized } from '../../lib/errors'
+
+export async function getCurrentUser(db: Db, authz: Authorizer, userId: number): Promise<CurrentUser> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      nickName: users.nickName,
+      realName: users.realName,
+      status: users.status,
+      passwordIsInitial: users.passwordIsInitial,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+  if (!user) throw unauthorized(MSG.unauthorized)
+  const access = await authz.resolve(userId)
+  return {
+    id: user.id,
+    nickName: user.nickName,
+    realName: user.realName,
+    status: user.status,
+    passwordIsInitial: user.passwordIsInitial === 1,
+    roles: access.roles,
+    auths: access.auths,
+    authCodes: access.authCodes,
+    superAdmin: access.superAdmin,
+  }
+}
+
+/** Own password change: the old one must match; every other session of the user ends. */
+export async function changeOwnPassword(db: Db, userId: number, token: string, body: ChangePasswordBody) {
+  const policy = checkPassword(body.newPassword)
+  if (policy) throw badRequest(policy)
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId))
+  if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash))) throw badRequest(MSG.oldPasswordWrong)
+  if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
+  const passwordHash = await hashPassword(body.newPassword)
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, passwordIsInitial: 0, updateTime: new Date() }).where(eq(users.id, userId))
+    await endUserSessions(tx, userId, token)
+  })
+}

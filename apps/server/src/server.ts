@@ -1,0 +1,27 @@
+import { loadConfig } from './config'
+import { openDatabase } from './db/connection'
+import { seedBase } from './db/seed'
+import { buildApp } from './app'
+
+/** Start the server: open (and migrate) the database, seed first-start data, listen. */
+async function main() {
+  const config = loadConfig()
+  const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+  await seedBase(database.db, config)
+  const app = await buildApp({ config, database })
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down')
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  app.addHook('onClose', async () => {})
+  await app.listen({ port: config.port, host: config.host })
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

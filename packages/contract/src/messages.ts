@@ -1,0 +1,61 @@
+/** Every user-facing message with a fixed text. SPEC.md's texts are copied character for character. */
+export const MSG = {
+  // SPEC.md §5 — permission form
+  authTypeRequired: '必须选择权限类型',
+  statusRequired: '必须选择启用状态',
+  enNameRequired: '请输入英文名',
+  chNameRequired: '请输入中文名',
+  seqRequired: '请输入排序号',
+  urlPatternsRequired: '请配置后端接口',
+  // role form
+  roleNameRequired: '必须输入角色名称',
+  roleTypeRequired: '必须选择角色类型',
+  // user group
+  groupNameRequired: '必须输入用户组名称',
+  // user base info
+  nickNameRequired: '必须输入用户昵称',
+  nickNameBlank: '用户昵称为空！',
+  mobileInvalid: '请输入正确的手机号',
+  passwordPolicy: '密码需包含大写字母、小写字母、数字、特殊符号（不是字母，数字，下划线，汉字的字符）且在12位以上',
+  // department
+  orgNameRequired: '请输入部门名称',
+  orgNameNoHyphen: "部门名称不能包含'-'",
+  // station
+  stationNameRequired: '必须输入职位名称',
+  stationTypeRequired: '必须选择职位类型',
+  // SPEC.md §8
+  deleteSelf: '不能删除自己！',
+  unauthorized: '没有权限，请重新登录',
+  uploadUnauthorized: '没有上传权限，是否重新登录',
+  uploadFailed: '文件上传失败',
+  imageFailed: '加载失败',
+  imageLoading: '图片加载中...',
+  cancelCreate: '取消新建',
+  cancelDelete: '已取消删除',
+  success: '操作成功',
+  successBang: '操作成功!',
+  deleted: '删除成功',
+  created: '创建成功',
+  updated: '修改成功',
+  confirmUnlinkRole: '确定要移除该角色关联吗？',
+  confirmUnlinkUser: '确定要移除该用户关联吗？',
+  confirmUnlinkStation: '确定要移除职位关联吗？',
+  // Server-side texts that SPEC.md leaves open (DESIGN.md §4: Chinese, shown as is)
+  loginFailed: '用户名或密码错误',
+  loginFrozen: '账号已冻结，请联系管理员',
+  loginLocked: '登录失败次数过多，账号已锁定，请15分钟后再试',
+  sessionInvalid: '登录已失效，请重新登录',
+  forbidden: '没有权限执行此操作',
+  notFoundApi: '接口不存在',
+  serverError: '服务器内部错误，请稍后再试',
+  badJson: '请求体不是合法的 JSON',
+  badRequest: '请求参数不正确',
+  oldPasswordWrong: '原密码不正确',
+  payloadTooLarge: '请求内容过大',
+} as const
+
+/** '上传文件大小不能超过 {maxSize}MB!' (SPEC.md §5). */
+export const uploadTooLarge = (maxSizeMb: number) => `上传文件大小不能超过 ${maxSizeMb}MB!`
+
+/** '此操作将永久删除{department-jobtitle}, 是否继续?' (SPEC.md §2, positions). */
+export const confirmDeletePosition = (name: string) => `此操作将永久删除${name}, 是否继续?`

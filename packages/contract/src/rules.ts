@@ -1,0 +1,74 @@
+import { MSG } from './messages'
+
+/** Field rules of SPEC.md §5 that both the server and the console check. Each returns the message or null. */
+
+export const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+
+/** Mobile: 11 digits starting with 1. */
+export const MOBILE_PATTERN = /^1\d{10}$/
+export const isValidMobile = (value: string): boolean => MOBILE_PATTERN.test(value)
+
+export const PASSWORD_MIN = 12
+export const PASSWORD_MAX = 30
+const CHINESE = /[\u4e00-\u9fff\u3400-\u4dbf]/
+
+/**
+ * Password policy: 12–30 characters, at least three of upper case, lower case, digits and
+ * special characters (anything not a letter, digit, underscore or Chinese character), no Chinese.
+ */
+export function isValidPassword(value: string): boolean {
+  if (value.length < PASSWORD_MIN || value.length > PASSWORD_MAX) return false
+  if (CHINESE.test(value)) return false
+  const classes = [/[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9_\u4e00-\u9fff\u3400-\u4dbf]/]
+  return classes.filter((re) => re.test(value)).length >= 3
+}
+
+/** Department name: required and without '-' (it joins the full path name). */
+export function checkOrgName(value: unknown): string | null {
+  if (isBlank(value)) return MSG.orgNameRequired
+  if (String(value).includes('-')) return MSG.orgNameNoHyphen
+  return null
+}
+
+export function checkMobile(value: unknown): string | null {
+  if (isBlank(value)) return null
+  return isValidMobile(String(value)) ? null : MSG.mobileInvalid
+}
+
+export function checkPassword(value: unknown): string | null {
+  if (isBlank(value)) return null
+  return isValidPassword(String(value)) ? null : MSG.passwordPolicy
+}
+
+/** Parse a comma-joined id list ("1,2, 3") into unique positive integers; null when malformed. */
+export function parseIdList(value: string | number | readonly (string | number)[] | null | undefined): number[] | null {
+  if (value === undefined || value === null || value === '') return []
+  const parts = Array.isArray(value) ? value : String(value).split(',')
+  const ids: number[] = []
+  for (const part of parts) {
+    const text = String(part).trim()
+    if (text === '') continue
+    if (!/^\d+$/.test(text)) return null
+    const id = Number(text)
+    if (!Number.isSafeInteger(id) || id <= 0) return null
+    if (!ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
+
+/** SPEC.md §5: front-end access strings are trimmed and joined with commas. */
+export function joinFrontEndAccess(items: readonly string[]): string {
+  return items
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .join(',')
+}
+
+export function splitFrontEndAccess(value: string | null | undefined): string[] {
+  if (!value) return []
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+}

@@ -1,0 +1,49 @@
+import { Type, type TSchema, type Static } from '@sinclair/typebox'
+
+/**
+ * `x-message` carries the exact Chinese text shown when a field fails its schema; the server's
+ * validation error formatter reads it (DESIGN.md §4), and the console shows the same text.
+ */
+export const MESSAGE_KEYWORD = 'x-message'
+
+export const withMessage = <T extends TSchema>(schema: T, message: string): T =>
+  ({ ...schema, [MESSAGE_KEYWORD]: message }) as T
+
+/** A required, non-blank string of bounded length with its own message. */
+export const RequiredText = (message: string, maxLength = 64) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', [MESSAGE_KEYWORD]: message })
+
+export const OptionalText = (maxLength = 255) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))
+
+export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
+export const Status = Type.Union([Type.Literal(1), Type.Literal(2)])
+
+/** The answer envelope every call returns. */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ code: Type.Integer(), msg: Type.String(), data })
+
+export const NullData = Envelope(Type.Null())
+
+export const PageQuery = {
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+}
+
+export const Page = <T extends TSchema>(item: T) => Type.Object({ list: Type.Array(item), total: Type.Integer() })
+
+export interface PageResult<T> {
+  list: T[]
+  total: number
+}
+
+/** Comma-joined ids as the console sends them ("1,2"), also accepted as a number or an array. */
+export const IdList = Type.Union([
+  Type.String({ maxLength: 10000 }),
+  Type.Integer({ minimum: 1 }),
+  Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })]), { maxItems: 1000 }),
+])
+export type IdListInput = Static<typeof IdList>
+
+export const DateTime = Type.String({ format: 'date-time' })
+
+export const OperatorVo = Type.Union([Type.Object({ id: Type.Integer(), nickName: Type.String() }), Type.Null()])

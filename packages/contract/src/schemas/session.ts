@@ -1,0 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { MSG } from '../messages'
+import { RequiredText } from './common'
+
+export const LoginBody = Type.Object({
+  nickName: RequiredText(MSG.nickNameRequired, 64),
+  password: Type.String({ minLength: 1, maxLength: 128, [`x-message`]: '请输入密码' }),
+})
+export type LoginBody = Static<typeof LoginBody>
+
+export const SessionUser = Type.Object({
+  id: Type.Integer(),
+  nickName: Type.String(),
+  realName: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Integer({ description: '1 正常, 2 冻结' }),
+})
+
+export const LoginResult = Type.Object({ token: Type.String(), user: SessionUser })
+
+export const CurrentUser = Type.Object({
+  id: Type.Integer(),
+  nickName: Type.String(),
+  realName: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Integer({ description: '1 正常, 2 冻结' }),
+  roles: Type.Array(Type.Object({ id: Type.Integer(), roleName: Type.String(), type: Type.Integer() })),
+  auths: Type.Array(Type.String(), { description: 'front-end path patterns the menu and tabs are filtered by' }),
+  authCodes: Type.Array(Type.String()),
+  superAdmin: Type.Boolean(),
+  passwordIsInitial: Type.Boolean({ description: 'true while the password is still the configured initial one' }),
+})
+export type CurrentUser = Static<typeof CurrentUser>
+
+export const ChangePasswordBody = Type.Object({
+  oldPassword: Type.String({ minLength: 1, maxLength: 128, 'x-message': '请输入原密码' }),
+  newPassword: Type.String({ minLength: 1, maxLength: 128, 'x-message': MSG.passwordPolicy }),
+})
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>
+
+export const ConsoleConfig = Type.Object({
+  showOperatorUser: Type.Boolean(),
+  isAms: Type.Boolean(),
+  hideUserBaseInfo: Type.Boolean(),
+  uploadMaxSizeMb: Type.Number(),
+})
+export type ConsoleConfig = Static<typeof ConsoleConfig>
+
+export const Health = Type.Object({ status: Type.String(), database: Type.String() })
