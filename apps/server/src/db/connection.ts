@@ -35,6 +35,8 @@ export interface Database {
   onNotify(listener: (payload: string) => void): void
   ping(): Promise<void>
   close(): Promise<void>
+  /** PGlite only: the whole database as a tarball (tests clone a migrated, seeded template). */
+  dump?(): Promise<Blob>
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
@@ -84,6 +86,9 @@ async function openPglite(options: { dataDir: string } | { memory: true; loadDat
     async close() {
       await client.close()
       releaseLock()
+    },
+    async dump() {
+      return client.dumpDataDir('none')
     },
   }
 }

@@ -1,0 +1,138 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { inject } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { eq } from 'drizzle-orm'
+import { buildApp } from '../../src/app'
+import { loadConfig, type Config } from '../../src/config'
+import { openDatabase, type Database, type Db } from '../../src/db/connection'
+import { roleAuths, roles, userRoles, users } from '../../src/db/schema'
+import { hashPassword } from '../../src/auth/password'
+import { withDatabase } from '../global-setup'
+import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './constants'
+
+export interface CallOptions {
+  token?: string | null
+  body?: unknown
+  query?: Record<string, string | number | boolean | undefined>
+  headers?: Record<string, string>
+}
+
+export interface CallResult<T = any> {
+  status: number
+  body: { code: number; msg: string; data: T }
+  raw: string
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  db: Db
+  database: Database
+  config: Config
+  /** the seeded admin's token (signed in once per app) */
+  adminToken: string
+  call<T = any>(method: string, url: string, opts?: CallOptions): Promise<CallResult<T>>
+  login(nickName: string, password?: string): Promise<string>
+  /** A user holding exactly these permission codes through a direct ordinary role; answers its id and token. */
+  userWithCodes(codes: string[], nickName?: string): Promise<{ id: number; token: string; roleId: number }>
+  close(): Promise<void>
+}
+
+/** A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when configured). */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const pgTemplate = inject('pgTemplate')
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-data-'))
+  let database: Database
+  let dropDatabase = async () => {}
+  if (pgTemplate) {
+    const url = process.env.TEST_DATABASE_URL!
+    const name = `amg_t_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`)
+    await admin.end()
+    database = await openDatabase({ databaseUrl: withDatabase(url, name) })
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    }
+  } else {
+    const tar = fs.readFileSync(inject('pgliteTemplate'))
+    database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]) })
+  }
+  const config = loadConfig(
+    {},
+    { dataDir, initialAdminPassword: TEST_ADMIN_PASSWORD, initialUserPassword: TEST_USER_PASSWORD, ...overrides },
+  )
+  const app = await buildApp({ config, database, logger: false })
+  await app.ready()
+
+  const call = async <T>(method: string, url: string, opts: CallOptions = {}): Promise<CallResult<T>> => {
+    const headers: Record<string, string> = { ...opts.headers }
+    if (opts.token) headers['x-auth-token'] = opts.token
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      query: opts.query as Record<string, string> | undefined,
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    })
+    let body: CallResult<T>['body']
+    try {
+      body = res.json()
+    } catch {
+      body = { code: res.statusCode, msg: res.body, data: null as T }
+    }
+    return { status: res.statusCode, body, raw: res.body }
+  }
+
+  const login = async (nickName: string, password = TEST_USER_PASSWORD) => {
+    const res = await call<{ token: string }>('POST', '/api/login', { body: { nickName, password } })
+    if (res.status !== 200) throw new Error(`login ${nickName} failed: ${res.status} ${res.body.msg}`)
+    return res.body.data.token
+  }
+
+  const userWithCodes = async (codes: string[], nickName = `u_${randomBytes(4).toString('hex')}`) => {
+    const [user] = await database.db
+      .insert(users)
+      .values({ nickName, passwordHash: await hashPassword(TEST_USER_PASSWORD), status: 1 })
+      .returning({ id: users.id })
+    const [role] = await database.db
+      .insert(roles)
+      .values({ roleName: `r_${nickName}`, type: 3, status: 1 })
+      .returning({ id: roles.id })
+    if (codes.length) await database.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: role.id, authCode })))
+    await database.db.insert(userRoles).values({ userId: user.id, roleId: role.id })
+    await app.ctx.authz.invalidate()
+    return { id: user.id, token: await login(nickName), roleId: role.id }
+  }
+
+  const adminToken = await login('admin', TEST_ADMIN_PASSWORD)
+
+  return {
+    app,
+    db: database.db,
+    database,
+    config,
+    adminToken,
+    call,
+    login,
+    userWithCodes,
+    async close() {
+      await app.close()
+      await database.close()
+      await dropDatabase()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export async function userIdByName(db: Db, nickName: string): Promise<number | undefined> {
+  const [u] = await db.select({ id: users.id }).from(users).where(eq(users.nickName, nickName))
+  return u?.id
+}
