@@ -1,0 +1,78 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { TestProject } from 'vitest/node'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string
+  }
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+/**
+ * End-to-end runs against the real, built system: the console is built (unless E2E_SKIP_BUILD=1),
+ * then the server starts on a free port with a temporary DATA_DIR (embedded database) and is
+ * stopped, and its data removed, when the run ends.
+ */
+export default async function setup(project: TestProject) {
+  if (process.env.E2E_SKIP_BUILD !== '1' || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' })
+  }
+  const port = await freePort()
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-'))
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      INITIAL_ADMIN_PASSWORD: 'Admin@123456',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const baseURL = `http://127.0.0.1:${port}`
+  await waitForHealth(baseURL, server)
+  project.provide('baseURL', baseURL)
+  return async () => {
+    server.kill('SIGTERM')
+    await new Promise((resolve) => {
+      server.once('exit', resolve)
+      setTimeout(resolve, 5000)
+    })
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+async function waitForHealth(baseURL: string, server: ChildProcess) {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`)
+    try {
+      const res = await fetch(`${baseURL}/api/health`)
+      if (res.ok) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error('server did not become healthy within 60 s')
+}

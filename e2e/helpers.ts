@@ -1,0 +1,56 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+
+export const ADMIN = { nickName: 'admin', password: 'Admin@123456' }
+export const baseURL = () => inject('baseURL')
+
+/** The system's Chromium (never a downloaded browser), headless, with the flags this machine needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+  })
+}
+
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: 'zh-CN' })
+  return context.newPage()
+}
+
+/** Signs in through the sign-in page at / and waits for the welcome screen. */
+export async function signIn(page: Page, user = ADMIN) {
+  await page.goto('/')
+  await page.getByPlaceholder('用户名').fill(user.nickName)
+  await page.getByPlaceholder('密码').fill(user.password)
+  await page.getByRole('button', { name: /登\s*录/ }).click()
+  await page.waitForURL('**/body')
+}
+
+export async function screenshot(page: Page, name: string) {
+  const dir = path.resolve('test-results/screens')
+  fs.mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
+}
+
+/** Calls the API directly, to prepare data and to check what the server holds after a UI action. */
+export async function api<T = any>(
+  method: string,
+  url: string,
+  opts: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; code: number; msg: string; data: T }> {
+  const res = await fetch(`${baseURL()}/api${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(opts.token ? { 'x-auth-token': opts.token } : {}) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  })
+  const body = (await res.json()) as { code: number; msg: string; data: T }
+  return { status: res.status, ...body }
+}
+
+export async function apiLogin(user = ADMIN): Promise<string> {
+  const res = await api<{ token: string }>('POST', '/login', { body: user })
+  if (res.status !== 200) throw new Error(`login failed: ${res.msg}`)
+  return res.data.token
+}
