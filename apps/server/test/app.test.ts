@@ -1,0 +1,106 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MSG } from '@amg/contract'
+import { createTestApp, type TestApp } from './helpers/app'
+
+let t: TestApp
+let webDist: string
+beforeAll(async () => {
+  webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-web-'))
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>console</title><div id="root"></div>')
+  fs.mkdirSync(path.join(webDist, 'static'))
+  fs.writeFileSync(path.join(webDist, 'static', 'app.js'), 'console.log(1)')
+  t = await createTestApp({ webDist })
+})
+afterAll(async () => {
+  await t.close()
+  fs.rmSync(webDist, { recursive: true, force: true })
+})
+
+describe('envelope and errors', () => {
+  it('answers unknown /api paths with a 404 envelope, even without a session', async () => {
+    const res = await t.call('GET', '/api/no/such/thing')
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ code: 404, msg: MSG.notFoundApi, data: null })
+  })
+
+  it('answers malformed JSON with a 400 and a Chinese message', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"nickName": ',
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ code: 400, msg: MSG.badJson, data: null })
+  })
+
+  it('answers wrong types with a 400 naming the field', async () => {
+    const res = await t.call('POST', '/api/login', { body: { nickName: { a: 1 }, password: 'x' } })
+    expect(res.status).toBe(400)
+    expect(res.body.code).toBe(400)
+    expect(res.body.msg).toMatch(/[\u4e00-\u9fff]/)
+  })
+
+  it('sets security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' })
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(res.headers['x-frame-options']).toBeDefined()
+  })
+})
+
+describe('public calls', () => {
+  it('health reports the database', async () => {
+    const res = await t.call('GET', '/api/health')
+    expect(res.status).toBe(200)
+    expect(res.body.data.status).toBe('ok')
+    expect(['pglite', 'postgres']).toContain(res.body.data.database)
+  })
+
+  it('config gives the console its runtime flags', async () => {
+    const res = await t.call('GET', '/api/config')
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ showOperatorUser: false, isAms: false, hideUserBaseInfo: false })
+  })
+
+  it('serves the OpenAPI document and its browsable page at /api/docs', async () => {
+    const json = await t.app.inject({ method: 'GET', url: '/api/docs/json' })
+    expect(json.statusCode).toBe(200)
+    const doc = json.json()
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(doc.paths['/api/login'].post.requestBody).toBeDefined()
+    expect(doc.paths['/api/user/current'].get.summary).toBe('当前用户')
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('swagger')
+  })
+})
+
+describe('the console', () => {
+  it('is served at / with history fallback for deep links', async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/' })
+    expect(home.statusCode).toBe(200)
+    expect(home.body).toContain('<div id="root">')
+    const deep = await t.app.inject({ method: 'GET', url: '/usermanage/userinfo/userbaseinfo?id=1' })
+    expect(deep.statusCode).toBe(200)
+    expect(deep.headers['content-type']).toContain('text/html')
+    expect(deep.body).toContain('<div id="root">')
+    const asset = await t.app.inject({ method: 'GET', url: '/static/app.js' })
+    expect(asset.body).toBe('console.log(1)')
+  })
+})
+
+describe('unexpected failures', () => {
+  it('answer 500 with a generic Chinese message and no detail', async () => {
+    const broken = await createTestApp()
+    const token = broken.adminToken
+    await broken.database.close() // the database goes away under a running server
+    const res = await broken.call('GET', '/api/user/current', { token })
+    expect(res.status).toBe(500)
+    expect(res.body).toEqual({ code: 500, msg: MSG.serverError, data: null })
+    await broken.app.close()
+  })
+})

@@ -1,0 +1,60 @@
+// `npm test`: every suite — contract and console units, the API suite on PGlite, the same API suite on
+// PostgreSQL when one is reachable (a fresh database per run, dropped after), then end-to-end in Chromium.
+// Ends with one summary line 'N passed, N failed'.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const reports = path.join(root, '.vitest-reports')
+fs.rmSync(reports, { recursive: true, force: true })
+fs.mkdirSync(reports, { recursive: true })
+
+const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const pgReachable = await new Promise((resolve) => {
+  const u = new URL(pgUrl)
+  const socket = net.connect({ host: u.hostname, port: Number(u.port || 5432) })
+  socket.setTimeout(2000)
+  socket.on('connect', () => (socket.destroy(), resolve(true)))
+  socket.on('error', () => resolve(false))
+  socket.on('timeout', () => (socket.destroy(), resolve(false)))
+})
+
+const suites = [
+  { name: 'unit (contract, web)', args: ['--project', 'contract', '--project', 'web'], env: {} },
+  { name: 'api on PGlite', args: ['--project', 'server'], env: { TEST_DATABASE_URL: '' } },
+  ...(pgReachable && process.env.SKIP_POSTGRES !== '1'
+    ? [{ name: 'api on PostgreSQL', args: ['--project', 'server'], env: { TEST_DATABASE_URL: pgUrl } }]
+    : []),
+  ...(process.env.SKIP_E2E === '1' ? [] : [{ name: 'end-to-end in Chromium', args: ['--project', 'e2e'], env: {} }]),
+]
+if (!pgReachable) console.log(`PostgreSQL not reachable at ${pgUrl}: the API suite runs on PGlite only.`)
+
+let passed = 0
+let failed = 0
+let skipped = 0
+let broken = false
+for (const [i, suite] of suites.entries()) {
+  console.log(`\n=== ${suite.name} ===`)
+  const out = path.join(reports, `suite-${i}.json`)
+  const res = spawnSync(
+    'npx',
+    ['vitest', 'run', ...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...suite.env } },
+  )
+  if (!fs.existsSync(out)) {
+    console.log(`${suite.name}: the runner produced no report (exit ${res.status})`)
+    broken = true
+    continue
+  }
+  const report = JSON.parse(fs.readFileSync(out, 'utf8'))
+  passed += report.numPassedTests
+  failed += report.numFailedTests
+  skipped += report.numPendingTests + (report.numTodoTests ?? 0)
+  if (res.status !== 0) broken = true
+}
+
+console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(broken || failed > 0 || passed === 0 ? 1 : 0)
