@@ -32,6 +32,8 @@ export interface TestApp {
   db: Db
   database: Database
   config: Config
+  /** the PostgreSQL URL of this test's database (undefined on PGlite) */
+  databaseUrl?: string
   /** the seeded admin's token (signed in once per app) */
   adminToken: string
   call<T = any>(method: string, url: string, opts?: CallOptions): Promise<CallResult<T>>
@@ -47,6 +49,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-data-'))
   let database: Database
   let dropDatabase = async () => {}
+  let databaseUrl: string | undefined
   if (pgTemplate) {
     const url = process.env.TEST_DATABASE_URL!
     const name = `amg_t_${randomBytes(6).toString('hex')}`
@@ -54,7 +57,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     await admin.connect()
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`)
     await admin.end()
-    database = await openDatabase({ databaseUrl: withDatabase(url, name) })
+    databaseUrl = withDatabase(url, name)
+    database = await openDatabase({ databaseUrl })
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: url })
       await c.connect()
@@ -119,6 +123,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     db: database.db,
     database,
     config,
+    databaseUrl,
     adminToken,
     call,
     login,
