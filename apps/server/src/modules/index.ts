@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { sessionRoutes } from './session/routes'
 import { systemRoutes } from './system/routes'
+import { fileRoutes } from './file/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes]
+export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes]

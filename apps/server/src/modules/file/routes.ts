@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import multipart from '@fastify/multipart'
+import { DownloadQuery, Envelope, UploadBodyDoc, UploadResult } from '@amg/contract'
+import { ok } from '../../lib/reply'
+import { currentUser } from '../../lib/context'
+import { contentDisposition, openFile, receiveUpload, saveFileRecord } from './service'
+import { sweepExpiredFiles } from './sweep'
+
+export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app.ctx
+
+  // Only this module accepts multipart bodies; limits are set again per request in receiveUpload.
+  await app.register(multipart, {
+    limits: {
+      fileSize: Math.floor(config.uploadMaxMb * 1024 * 1024),
+      files: 1,
+      fields: 10,
+      fieldSize: 1024,
+      parts: 20,
+    },
+  })
+
+  app.post(
+    '/file-manage/upload-one-step',
+    {
+      config: { keepsAuthz: true },
+      validatorCompiler: () => () => true,
+      schema: {
+        tags: ['文件管理'],
+        summary: '上传文件',
+        consumes: ['multipart/form-data'],
+        // documents the multipart fields on the OpenAPI page; the handler parses and checks them itself
+        body: UploadBodyDoc,
+        description: `multipart：file 为文件，keepTime 为保存时长（30m、1h、7d，默认 1h）；大小上限 ${config.uploadMaxMb}MB`,
+        response: { 200: Envelope(UploadResult) },
+      },
+    },
+    async (req) => {
+      const received = await receiveUpload(req, { dataDir: config.dataDir, maxMb: config.uploadMaxMb })
+      return ok(await saveFileRecord(db, received, currentUser(req).id, config.dataDir), '上传成功')
+    },
+  )
+  app.get(
+    '/file-manage/download',
+    {
+      schema: {
+        tags: ['文件管理'],
+        summary: '下载文件',
+        querystring: DownloadQuery,
+        produces: ['application/octet-stream'],
+      },
+    },
+    async (req, reply) => {
+      const file = await openFile(db, config.dataDir, req.query.fileId)
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('cache-control', 'private, no-store')
+        .send(file.handle.createReadStream())
+    },
+  )
+
+  if (config.fileSweepSeconds > 0) {
+    const timer = setInterval(() => {
+      sweepExpiredFiles(db, config.dataDir).catch((err) => app.log.error({ err }, 'file sweep failed'))
+    }, config.fileSweepSeconds * 1000)
+    timer.unref()
+    app.addHook('onClose', async () => clearInterval(timer))
+  }
+}

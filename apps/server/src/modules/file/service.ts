@@ -1,0 +1,194 @@
+import fs from 'node:fs'
+import fsp from 'node:fs/promises'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyRequest } from 'fastify'
+import { and, eq, gt } from 'drizzle-orm'
+import {
+  DEFAULT_KEEP_TIME,
+  FILE_MSG,
+  KEEP_TIMES,
+  downloadUrl,
+  isKeepTime,
+  uploadTooLarge,
+  type KeepTime,
+  type UploadResult,
+} from '@amg/contract'
+import type { Db } from '../../db/connection'
+import { files } from '../../db/schema'
+import { AppError, badRequest, notFound } from '../../lib/errors'
+
+/** Uploaded files live in DATA_DIR/files under random names; the database keeps their real names. */
+export const filesDir = (dataDir: string) => path.join(dataDir, 'files')
+
+const MAX_NAME_LENGTH = 255
+const SAFE_MIME = /^[\w.+-]+\/[\w.+-]+$/
+
+interface ReceivedFile {
+  storageName: string
+  fileName: string
+  mimeType: string
+  size: number
+  keepTime: KeepTime
+}
+
+/** The name the browser sent, without any client path, trimmed to what the column holds (keeping the extension). */
+export function cleanFileName(raw: string | undefined): string {
+  const base = (raw ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+  if (base.length <= MAX_NAME_LENGTH) return base
+  const ext = path.extname(base)
+  return ext.length < 32 ? base.slice(0, MAX_NAME_LENGTH - ext.length) + ext : base.slice(0, MAX_NAME_LENGTH)
+}
+
+/**
+ * Reads the multipart request part by part: the `file` part streams straight to disk (never held in
+ * memory), `keepTime` may come before or after it. Any failure removes what was written.
+ */
+export async function receiveUpload(
+  req: FastifyRequest,
+  opts: { dataDir: string; maxMb: number },
+): Promise<ReceivedFile> {
+  if (!req.isMultipart()) throw new AppError(415, FILE_MSG.notMultipart)
+  const dir = filesDir(opts.dataDir)
+  await fsp.mkdir(dir, { recursive: true })
+  let keepTime: string | undefined
+  let stored: { storageName: string; target: string; fileName: string; mimeType: string } | undefined
+  try {
+    const parts = req.parts({
+      limits: {
+        fileSize: Math.floor(opts.maxMb * 1024 * 1024),
+        files: 1,
+        fields: 10,
+        fieldSize: 1024,
+        parts: 20,
+      },
+    })
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'keepTime') {
+          keepTime = String(part.value ?? '').trim()
+          if (!isKeepTime(keepTime)) throw badRequest(FILE_MSG.keepTimeInvalid)
+        }
+        continue
+      }
+      const fileName = cleanFileName(part.filename)
+      if (part.fieldname !== 'file' || !fileName) {
+        // another field, or a file input left empty: read past it
+        part.file.resume()
+        continue
+      }
+      const storageName = randomBytes(16).toString('hex')
+      const target = path.join(dir, storageName)
+      stored = {
+        storageName,
+        target,
+        fileName,
+        mimeType:
+          part.mimetype && SAFE_MIME.test(part.mimetype) && part.mimetype.length <= 128
+            ? part.mimetype
+            : 'application/octet-stream',
+      }
+      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }))
+    }
+    if (keepTime !== undefined && keepTime !== '' && !isKeepTime(keepTime))
+      throw badRequest(FILE_MSG.keepTimeInvalid)
+    if (!stored) throw badRequest(FILE_MSG.fileRequired)
+    const { size } = await fsp.stat(stored.target)
+    return {
+      storageName: stored.storageName,
+      fileName: stored.fileName,
+      mimeType: stored.mimeType,
+      size,
+      keepTime: keepTime && isKeepTime(keepTime) ? keepTime : DEFAULT_KEEP_TIME,
+    }
+  } catch (err) {
+    if (stored) await fsp.rm(stored.target, { force: true })
+    throw uploadError(err, req, opts.maxMb)
+  }
+}
+
+/** Multipart failures as Chinese 4xx answers; disk and other server failures stay errors. */
+function uploadError(err: unknown, req: FastifyRequest, maxMb: number): unknown {
+  if (err instanceof AppError) return err
+  const errors = req.server.multipartErrors
+  if (err instanceof errors.RequestFileTooLargeError) return new AppError(413, uploadTooLarge(maxMb))
+  if (err instanceof errors.FilesLimitError) return badRequest(FILE_MSG.tooManyFiles)
+  const e = err as NodeJS.ErrnoException
+  if (e && (e.syscall || e.errno)) return err // a disk problem is a server error, logged as such
+  return badRequest(FILE_MSG.badMultipart)
+}
+
+export async function saveFileRecord(
+  db: Db,
+  received: ReceivedFile,
+  uploaderId: number,
+  dataDir: string,
+): Promise<UploadResult> {
+  const now = new Date()
+  const expireTime = new Date(now.getTime() + KEEP_TIMES[received.keepTime] * 1000)
+  try {
+    const [row] = await db
+      .insert(files)
+      .values({
+        fileName: received.fileName,
+        storageName: received.storageName,
+        mimeType: received.mimeType,
+        size: received.size,
+        uploaderId,
+        createTime: now,
+        expireTime,
+      })
+      .returning({ id: files.id })
+    return {
+      fileId: row.id,
+      fileName: received.fileName,
+      size: received.size,
+      url: downloadUrl(row.id),
+      expireTime: expireTime as unknown as string, // serialized as ISO 8601
+    }
+  } catch (err) {
+    await fsp.rm(path.join(filesDir(dataDir), received.storageName), { force: true })
+    throw err
+  }
+}
+
+export interface OpenedFile {
+  fileName: string
+  mimeType: string
+  size: number
+  handle: fsp.FileHandle
+}
+
+/** An unexpired file opened for reading; unknown, expired or missing on disk is 404. */
+export async function openFile(db: Db, dataDir: string, fileId: number): Promise<OpenedFile> {
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), gt(files.expireTime, new Date())))
+  if (!row) throw notFound(FILE_MSG.fileNotFound)
+  let handle: fsp.FileHandle
+  try {
+    handle = await fsp.open(path.join(filesDir(dataDir), row.storageName), 'r')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(FILE_MSG.fileNotFound)
+    throw err
+  }
+  const { size } = await handle.stat()
+  return { fileName: row.fileName, mimeType: row.mimeType ?? 'application/octet-stream', size, handle }
+}
+
+/** `attachment` with an ASCII fallback name and the real (e.g. Chinese) name as RFC 5987 `filename*`. */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') || 'download'
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
+}
