@@ -1,0 +1,6 @@
+export * from './rules'
+export * from './observer'
+export * from './hooks'
+export * from './presets'
+export * from './antd'
+export { ValidatedField, type ValidatedFieldProps } from './validated-field'

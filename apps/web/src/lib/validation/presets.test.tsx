@@ -1,0 +1,164 @@
+import { describe, expect, it, vi } from 'vitest'
+import { render, screen, waitFor, act } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { Button, Form, Input } from 'antd'
+import { MSG, checkMobile, checkOrgName, checkPassword } from '@amg/contract'
+import {
+  antdRules,
+  rules,
+  toAntdRules,
+  validateValue,
+  useValidationObserver,
+  useObserverState,
+  ValidatedField,
+  ValidationObserver,
+} from '.'
+
+describe('ready rule sets from the contract (SPEC.md §5)', () => {
+  it('required messages', async () => {
+    const cases: [keyof typeof rules, string][] = [
+      ['roleName', MSG.roleNameRequired],
+      ['roleType', MSG.roleTypeRequired],
+      ['roleStatus', MSG.statusRequired],
+      ['groupName', MSG.groupNameRequired],
+      ['groupStatus', MSG.statusRequired],
+      ['stationName', MSG.stationNameRequired],
+      ['stationType', MSG.stationTypeRequired],
+      ['authType', MSG.authTypeRequired],
+      ['authStatus', MSG.statusRequired],
+      ['enName', MSG.enNameRequired],
+      ['chName', MSG.chNameRequired],
+      ['seq', MSG.seqRequired],
+      ['urlPatternInfos', MSG.urlPatternsRequired],
+      ['nickName', MSG.nickNameRequired],
+      ['userStatus', MSG.statusRequired],
+      ['orgName', MSG.orgNameRequired],
+    ]
+    for (const [name, message] of cases) expect(await validateValue('', rules[name]), name).toBe(message)
+    expect(await validateValue('   ', rules.roleName)).toBe(MSG.roleNameRequired)
+    expect(await validateValue('管理员', rules.roleName)).toBeNull()
+    expect(rules.roleName[0].trigger).toBe('blur')
+  })
+
+  it('mobile and password are optional and use the contract predicates', async () => {
+    expect(await validateValue('', rules.mobile)).toBeNull()
+    expect(await validateValue('1234', rules.mobile)).toBe(MSG.mobileInvalid)
+    expect(await validateValue('13800138000', rules.mobile)).toBeNull()
+    expect(checkMobile('1234')).toBe(MSG.mobileInvalid)
+    expect(await validateValue('', rules.password)).toBeNull()
+    expect(await validateValue('short', rules.password)).toBe(MSG.passwordPolicy)
+    expect(await validateValue('Abcdefgh1234', rules.password)).toBeNull()
+    expect(checkPassword('Abcdefgh1234')).toBeNull()
+  })
+
+  it("department name: required and no '-'", async () => {
+    expect(await validateValue('研发-一部', rules.orgName)).toBe(MSG.orgNameNoHyphen)
+    expect(checkOrgName('研发-一部')).toBe(MSG.orgNameNoHyphen)
+    expect(await validateValue('研发部', rules.orgName)).toBeNull()
+  })
+})
+
+describe('antd adapter', () => {
+  function RoleForm({ onFinish }: { onFinish: (v: unknown) => void }) {
+    return (
+      <Form onFinish={onFinish}>
+        <Form.Item label="角色名称" name="roleName" rules={antdRules.roleName}>
+          <Input />
+        </Form.Item>
+        <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>
+          <Input />
+        </Form.Item>
+        <Form.Item label="部门" name="org" rules={toAntdRules(rules.orgName)}>
+          <Input />
+        </Form.Item>
+        <Button htmlType="submit">确认提交</Button>
+      </Form>
+    )
+  }
+
+  it('shows the asterisk for required rules and the first failing message; submits when valid', async () => {
+    const onFinish = vi.fn()
+    const user = userEvent.setup()
+    const { container } = render(<RoleForm onFinish={onFinish} />)
+    expect(container.querySelectorAll('.ant-form-item-required')).toHaveLength(2)
+    await user.type(screen.getByLabelText('手机号'), '123')
+    await user.click(screen.getByText('确认提交'))
+    expect(await screen.findByText(MSG.roleNameRequired)).toBeInTheDocument()
+    expect(screen.getByText(MSG.mobileInvalid)).toBeInTheDocument()
+    expect(screen.getByText(MSG.orgNameRequired)).toBeInTheDocument()
+    expect(onFinish).not.toHaveBeenCalled()
+    await user.type(screen.getByLabelText('角色名称'), '审计员')
+    await user.clear(screen.getByLabelText('手机号'))
+    await user.type(screen.getByLabelText('部门'), '研发-部')
+    await user.click(screen.getByText('确认提交'))
+    expect(await screen.findByText(MSG.orgNameNoHyphen)).toBeInTheDocument()
+    await user.clear(screen.getByLabelText('部门'))
+    await user.type(screen.getByLabelText('部门'), '研发部')
+    await user.click(screen.getByText('确认提交'))
+    await waitFor(() =>
+      expect(onFinish).toHaveBeenCalledWith({ roleName: '审计员', mobile: '', org: '研发部' }),
+    )
+  })
+})
+
+describe('ValidatedField with the observer hook', () => {
+  function UserForm({
+    onSubmit,
+    observerRef,
+  }: {
+    onSubmit: (v: unknown) => void
+    observerRef: { current?: ValidationObserver }
+  }) {
+    const observer = useValidationObserver()
+    observerRef.current = observer
+    const state = useObserverState(observer)
+    return (
+      <div>
+        <ValidatedField observer={observer} name="nickName" label="昵称" rules={rules.nickName}>
+          <Input />
+        </ValidatedField>
+        <ValidatedField observer={observer} name="mobile" label="手机号" rules={rules.mobile}>
+          <Input />
+        </ValidatedField>
+        <span data-testid="flags">
+          {JSON.stringify({
+            dirty: state.flags.dirty,
+            valid: state.flags.valid,
+            touched: state.flags.touched,
+          })}
+        </span>
+        <button onClick={() => void observer.submit(onSubmit)}>保存</button>
+      </div>
+    )
+  }
+
+  it('asterisk on required fields, message below on blur, submit only when valid', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const onSubmit = vi.fn()
+    const ref: { current?: ValidationObserver } = {}
+    const user = userEvent.setup()
+    const { container } = render(<UserForm onSubmit={onSubmit} observerRef={ref} />)
+    expect(container.querySelectorAll('.ant-form-item-required')).toHaveLength(1)
+    await user.click(screen.getByText('保存'))
+    expect(await screen.findByText(MSG.nickNameRequired)).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+    expect(warn).toHaveBeenCalled()
+    await user.type(screen.getByLabelText('手机号'), '12')
+    await act(async () => {
+      screen.getByLabelText('手机号').blur()
+    })
+    expect(await screen.findByText(MSG.mobileInvalid)).toBeInTheDocument()
+    expect(JSON.parse(screen.getByTestId('flags').textContent!)).toMatchObject({
+      dirty: true,
+      touched: true,
+      valid: false,
+    })
+    await user.clear(screen.getByLabelText('手机号'))
+    await user.type(screen.getByLabelText('昵称'), 'alice')
+    await waitFor(() => expect(screen.queryByText(MSG.nickNameRequired)).toBeNull())
+    await user.click(screen.getByText('保存'))
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nickName: 'alice', mobile: '' }))
+    expect(ref.current!.flags.valid).toBe(true)
+    warn.mockRestore()
+  })
+})
