@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { sessionRoutes } from './session/routes'
 import { systemRoutes } from './system/routes'
 import { fileRoutes } from './file/routes'
+import { userRoutes } from './user/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes]
+export const apiModules: FastifyPluginAsync[, userRoutes] = [systemRoutes, sessionRoutes, fileRoutes]

@@ -1,0 +1,197 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import {
+  Envelope,
+  MSG,
+  NullData,
+  UserDetail,
+  UserGroupListQuery,
+  UserGroupPage,
+  UserIdQuery,
+  UserInsertBody,
+  UserListBody,
+  UserPage,
+  UserPositionListQuery,
+  UserPositionPage,
+  UserRelGroupsBody,
+  UserRelPositionBody,
+  UserRelRoleBody,
+  UserRoleListQuery,
+  UserRolePage,
+  UserUnRelGroupsBody,
+  UserUnRelPositionBody,
+  UserUnRelRoleBody,
+  UserUpdateBody,
+} from '@amg/contract'
+import { ok } from '../../lib/reply'
+import { currentUser } from '../../lib/context'
+import {
+  deleteUser,
+  getUser,
+  insertUser,
+  linkGroups,
+  linkPositions,
+  linkRoles,
+  listUserGroups,
+  listUserPositions,
+  listUserRoles,
+  listUsers,
+  unlinkGroup,
+  unlinkPosition,
+  unlinkRole,
+  updateUser,
+  type Operator,
+} from './service'
+
+const TAG = '用户管理'
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config, authz } = app.ctx
+  const operator = (req: Parameters<typeof currentUser>[0] & { token: string | null }): Operator => ({
+    id: currentUser(req).id,
+    token: req.token,
+  })
+
+  app.post(
+    '/user/list',
+    { config: { keepsAuthz: true }, schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } } },
+    async (req) => ok(await listUsers(db, req.body)),
+  )
+
+  app.post(
+    '/user/insert',
+    {
+      schema: {
+        tags: [TAG],
+        summary: '新建用户',
+        description: '不填密码时设置为配置的初始密码（INITIAL_USER_PASSWORD）',
+        body: UserInsertBody,
+        response: { 200: Envelope(Type.Integer({ description: '新用户的 id' })) },
+      },
+    },
+    async (req) => ok(await insertUser(db, config.initialUserPassword, operator(req), req.body), MSG.created),
+  )
+
+  app.get(
+    '/user/detail',
+    { schema: { tags: [TAG], summary: '用户详情', querystring: UserIdQuery, response: { 200: Envelope(UserDetail) } } },
+    async (req) => ok(await getUser(db, req.query.userId)),
+  )
+
+  app.put(
+    '/user/update',
+    { schema: { tags: [TAG], summary: '修改用户', body: UserUpdateBody, response: { 200: NullData } } },
+    async (req) => {
+      await updateUser(db, operator(req), req.body)
+      return ok(null, MSG.updated)
+    },
+  )
+
+  app.delete(
+    '/user/delete',
+    { schema: { tags: [TAG], summary: '删除用户', querystring: UserIdQuery, response: { 200: NullData } } },
+    async (req) => {
+      await deleteUser(db, operator(req), req.query.userId)
+      return ok(null, MSG.deleted)
+    },
+  )
+
+  // -- links -----------------------------------------------------------------------------------
+
+  app.put(
+    '/rel/user-rel-role',
+    { schema: { tags: [TAG], summary: '用户关联角色', body: UserRelRoleBody, response: { 200: NullData } } },
+    async (req) => {
+      await linkRoles(db, authz, operator(req), req.body.id, req.body.roleIds)
+      return ok(null)
+    },
+  )
+
+  app.put(
+    '/rel/user-un-rel-role',
+    { schema: { tags: [TAG], summary: '用户移除角色', body: UserUnRelRoleBody, response: { 200: NullData } } },
+    async (req) => {
+      await unlinkRole(db, authz, operator(req), req.body.userId, req.body.roleId)
+      return ok(null)
+    },
+  )
+
+  app.put(
+    '/rel/user-rel-groups',
+    {
+      schema: {
+        tags: [TAG],
+        summary: '用户关联用户组',
+        description: 'greoupIds（原系统拼写）或 groupIds：以逗号分隔的用户组 id',
+        body: UserRelGroupsBody,
+        response: { 200: NullData },
+      },
+    },
+    async (req) => {
+      await linkGroups(db, req.body.id, req.body.greoupIds ?? req.body.groupIds)
+      return ok(null)
+    },
+  )
+
+  app.put(
+    '/rel/user-un-rel-groups',
+    { schema: { tags: [TAG], summary: '用户移除用户组', body: UserUnRelGroupsBody, response: { 200: NullData } } },
+    async (req) => {
+      await unlinkGroup(db, req.body.userId, req.body.groupId)
+      return ok(null)
+    },
+  )
+
+  app.put(
+    '/rel/user-rel-position',
+    { schema: { tags: [TAG], summary: '用户关联岗位', body: UserRelPositionBody, response: { 200: NullData } } },
+    async (req) => {
+      await linkPositions(db, req.body.id, req.body.positionIds)
+      return ok(null)
+    },
+  )
+
+  app.put(
+    '/rel/user-un-rel-position',
+    { schema: { tags: [TAG], summary: '用户移除岗位', body: UserUnRelPositionBody, response: { 200: NullData } } },
+    async (req) => {
+      await unlinkPosition(db, req.body.userId, req.body.positionId)
+      return ok(null)
+    },
+  )
+
+  // -- tab lists (reads, though POST: they change nothing) --------------------------------------
+
+  app.post(
+    '/rel/user/rolelist',
+    {
+      config: { keepsAuthz: true },
+      schema: { tags: [TAG], summary: '用户的角色列表', querystring: UserRoleListQuery, response: { 200: Envelope(UserRolePage) } },
+    },
+    async (req) => ok(await listUserRoles(db, req.query)),
+  )
+
+  app.post(
+    '/rel/user/grouplist',
+    {
+      config: { keepsAuthz: true },
+      schema: { tags: [TAG], summary: '用户的用户组列表', querystring: UserGroupListQuery, response: { 200: Envelope(UserGroupPage) } },
+    },
+    async (req) => ok(await listUserGroups(db, req.query)),
+  )
+
+  app.post(
+    '/rel/user/positionlist',
+    {
+      config: { keepsAuthz: true },
+      schema: {
+        tags: [TAG],
+        summary: '用户的岗位列表',
+        description: 'orgId 过滤包含其下级部门',
+        querystring: UserPositionListQuery,
+        response: { 200: Envelope(UserPositionPage) },
+      },
+    },
+    async (req) => ok(await listUserPositions(db, req.query)),
+  )
+}

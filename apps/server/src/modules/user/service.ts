@@ -1,0 +1,399 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import {
+  checkMobile,
+  checkPassword,
+  isBlank,
+  MSG,
+  parseIdList,
+  type IdListInput,
+  type PageResult,
+  type UserDetail,
+  type UserGroupListQuery,
+  type UserGroupRow,
+  type UserInsertBody,
+  type UserListBody,
+  type UserPositionListQuery,
+  type UserPositionRow,
+  type UserRoleListQuery,
+  type UserRoleRow,
+  type UserRow,
+  type UserUpdateBody,
+} from '@amg/contract'
+import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/connection'
+import { positions, positionUsers, roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
+import { hashPassword } from '../../auth/password'
+import { endUserSessions } from '../../auth/sessions'
+import type { Authorizer } from '../../auth/authorizer'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
+
+export const USER_MSG = {
+  notFound: '用户不存在',
+  nickNameTaken: '用户昵称已存在',
+  freezeSelf: '不能冻结自己！',
+  lastSuperAdmin: '不能删除、冻结或移除最后一个超级管理员',
+  superRoleOnlyBySuperAdmin: '只有超级管理员可以关联或移除超级管理员角色',
+} as const
+
+/** Times leave as ISO 8601 text (DESIGN.md §4). */
+const isoTimes = <T extends { createTime: Date; updateTime: Date }>(row: T) => ({
+  ...row,
+  createTime: row.createTime.toISOString(),
+  updateTime: row.updateTime.toISOString(),
+})
+
+/** What a service needs to know about the caller. */
+export interface Operator {
+  id: number
+  token: string | null
+}
+
+const userRowColumns = {
+  id: users.id,
+  nickName: users.nickName,
+  realName: users.realName,
+  mobile: users.mobile,
+  status: users.status,
+  createTime: users.createTime,
+  updateTime: users.updateTime,
+}
+
+const page = (q: { pageNum?: number; pageSize?: number }) => {
+  const pageSize = q.pageSize ?? 10
+  const pageNum = q.pageNum ?? 1
+  return { limit: pageSize, offset: (pageNum - 1) * pageSize }
+}
+
+/** A substring pattern for ILIKE, with the pattern's own wildcards escaped. */
+export const containsPattern = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** Empty strings and null clear an optional text; undefined leaves it as it is. */
+const optionalText = (value: string | null | undefined): string | null | undefined =>
+  value === undefined ? undefined : isBlank(value) ? null : value!.trim()
+
+async function requireUser(db: DbOrTx, userId: number) {
+  const [user] = await db.select({ id: users.id, status: users.status }).from(users).where(eq(users.id, userId))
+  if (!user) throw notFound(USER_MSG.notFound)
+  return user
+}
+
+async function ensureNickNameFree(db: DbOrTx, nickName: string, exceptId?: number) {
+  const where = exceptId ? and(eq(users.nickName, nickName), ne(users.id, exceptId)) : eq(users.nickName, nickName)
+  const [taken] = await db.select({ id: users.id }).from(users).where(where).limit(1)
+  if (taken) throw conflict(USER_MSG.nickNameTaken)
+}
+
+function checkContact(body: { mobile?: string | null; password?: string | null }) {
+  const problem = checkMobile(body.mobile) ?? checkPassword(body.password)
+  if (problem) throw badRequest(problem)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The last-super-admin guard (DESIGN.md §6)
+// ---------------------------------------------------------------------------------------------
+
+/** Active users holding an enabled type-1 role directly. */
+async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
+  const [row] = await queryRows<{ n: number | string }>(
+    tx,
+    sql`select count(distinct u.id) as n from users u
+        join user_roles ur on ur.user_id = u.id
+        join roles r on r.id = ur.role_id
+        where u.status = 1 and r.type = 1 and r.status = 1`,
+  )
+  return Number(row?.n ?? 0)
+}
+
+/** Serialises changes that could remove a super admin, so two concurrent ones cannot both pass the guard. */
+const SUPER_ADMIN_LOCK = 7_301_001
+
+/**
+ * Runs a change in one transaction and refuses it (rolling it back) when it would leave no
+ * active super admin where there was one.
+ */
+async function guardedChange<T>(db: Db, change: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SUPER_ADMIN_LOCK})`)
+    const before = await countActiveSuperAdmins(tx)
+    const result = await change(tx)
+    if (before > 0 && (await countActiveSuperAdmins(tx)) === 0) throw conflict(USER_MSG.lastSuperAdmin)
+    return result
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users
+// ---------------------------------------------------------------------------------------------
+
+export async function listUsers(db: Db, q: UserListBody): Promise<PageResult<UserRow>> {
+  const filters: SQL[] = []
+  if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!)))
+  if (q.status != null) filters.push(eq(users.status, q.status))
+  const where = filters.length ? and(...filters) : undefined
+  const { limit, offset } = page(q)
+  const [list, [{ total }]] = await Promise.all([
+    db.select(userRowColumns).from(users).where(where).orderBy(desc(users.createTime), desc(users.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(users).where(where),
+  ])
+  return { list: list.map(isoTimes), total: Number(total) }
+}
+
+export async function getUser(db: Db, userId: number): Promise<UserDetail> {
+  const [user] = await db
+    .select({ ...userRowColumns, passwordIsInitial: users.passwordIsInitial })
+    .from(users)
+    .where(eq(users.id, userId))
+  if (!user) throw notFound(USER_MSG.notFound)
+  return { ...isoTimes(user), passwordIsInitial: user.passwordIsInitial === 1 }
+}
+
+export async function insertUser(db: Db, initialPassword: string, operator: Operator, body: UserInsertBody): Promise<number> {
+  const nickName = body.nickName.trim()
+  if (nickName === '') throw badRequest(MSG.nickNameBlank)
+  checkContact(body)
+  await ensureNickNameFree(db, nickName)
+  const given = isBlank(body.password) ? null : body.password!
+  const [row] = await db
+    .insert(users)
+    .values({
+      nickName,
+      realName: optionalText(body.realName) ?? null,
+      mobile: optionalText(body.mobile) ?? null,
+      status: body.status ?? 1,
+      passwordHash: await hashPassword(given ?? initialPassword),
+      passwordIsInitial: given ? 0 : 1,
+      createUserId: operator.id,
+      updateUserId: operator.id,
+    })
+    .returning({ id: users.id })
+  return row.id
+}
+
+export async function updateUser(db: Db, operator: Operator, body: UserUpdateBody): Promise<void> {
+  const nickName = body.nickName.trim()
+  if (nickName === '') throw badRequest(MSG.nickNameRequired)
+  checkContact(body)
+  const existing = await requireUser(db, body.id)
+  const self = body.id === operator.id
+  if (self && body.status === 2) throw conflict(USER_MSG.freezeSelf)
+  await ensureNickNameFree(db, nickName, body.id)
+  const newPassword = isBlank(body.password) ? null : body.password!
+  const passwordHash = newPassword ? await hashPassword(newPassword) : undefined
+  await guardedChange(db, async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        nickName,
+        status: body.status,
+        realName: optionalText(body.realName),
+        mobile: optionalText(body.mobile),
+        ...(passwordHash ? { passwordHash, passwordIsInitial: 0, failedLogins: 0, lockedUntil: null } : {}),
+        updateTime: new Date(),
+        updateUserId: operator.id,
+      })
+      .where(eq(users.id, body.id))
+    if (body.status === 2 && existing.status !== 2) await endUserSessions(tx, body.id)
+    else if (passwordHash) await endUserSessions(tx, body.id, self ? (operator.token ?? undefined) : undefined)
+  })
+}
+
+export async function deleteUser(db: Db, operator: Operator, userId: number): Promise<void> {
+  if (userId === operator.id) throw conflict(MSG.deleteSelf)
+  await requireUser(db, userId)
+  await guardedChange(db, async (tx) => {
+    await tx.delete(users).where(eq(users.id, userId))
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links (DESIGN.md §7: linking twice and unlinking what is not linked are harmless)
+// ---------------------------------------------------------------------------------------------
+
+function idsOf(input: IdListInput | undefined, what: string): number[] {
+  const ids = parseIdList(input)
+  if (ids === null) throw badRequest(`${what}ID格式不正确，应为以逗号分隔的数字`)
+  if (ids.length === 0) throw badRequest(`请选择要关联的${what}`)
+  return ids
+}
+
+function missingIds(wanted: number[], found: { id: number }[]): number[] {
+  const have = new Set(found.map((r) => r.id))
+  return wanted.filter((id) => !have.has(id))
+}
+
+async function requireSuperOperatorFor(authz: Authorizer, operator: Operator, roleRows: { type: number }[]) {
+  if (!roleRows.some((r) => r.type === 1)) return
+  if (!(await authz.resolve(operator.id)).superAdmin) throw forbidden(USER_MSG.superRoleOnlyBySuperAdmin)
+}
+
+export async function linkRoles(db: Db, authz: Authorizer, operator: Operator, userId: number, roleIds: IdListInput) {
+  const ids = idsOf(roleIds, '角色')
+  await requireUser(db, userId)
+  const found = await db.select({ id: roles.id, type: roles.type }).from(roles).where(inArray(roles.id, ids))
+  const missing = missingIds(ids, found)
+  if (missing.length) throw notFound(`角色不存在：${missing.join(',')}`)
+  await requireSuperOperatorFor(authz, operator, found)
+  await db
+    .insert(userRoles)
+    .values(ids.map((roleId) => ({ userId, roleId })))
+    .onConflictDoNothing()
+}
+
+export async function unlinkRole(db: Db, authz: Authorizer, operator: Operator, userId: number, roleId: number) {
+  await requireUser(db, userId)
+  const [role] = await db.select({ id: roles.id, type: roles.type }).from(roles).where(eq(roles.id, roleId))
+  if (!role) throw notFound('角色不存在')
+  await requireSuperOperatorFor(authz, operator, [role])
+  await guardedChange(db, async (tx) => {
+    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
+  })
+}
+
+export async function linkGroups(db: Db, userId: number, groupIds: IdListInput | undefined) {
+  const ids = idsOf(groupIds, '用户组')
+  await requireUser(db, userId)
+  const found = await db.select({ id: userGroups.id }).from(userGroups).where(inArray(userGroups.id, ids))
+  const missing = missingIds(ids, found)
+  if (missing.length) throw notFound(`用户组不存在：${missing.join(',')}`)
+  await db
+    .insert(userGroupUsers)
+    .values(ids.map((groupId) => ({ userId, groupId })))
+    .onConflictDoNothing()
+}
+
+export async function unlinkGroup(db: Db, userId: number, groupId: number) {
+  await requireUser(db, userId)
+  const [group] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, groupId))
+  if (!group) throw notFound('用户组不存在')
+  await db.delete(userGroupUsers).where(and(eq(userGroupUsers.userId, userId), eq(userGroupUsers.groupId, groupId)))
+}
+
+export async function linkPositions(db: Db, userId: number, positionIds: IdListInput) {
+  const ids = idsOf(positionIds, '岗位')
+  await requireUser(db, userId)
+  const found = await db.select({ id: positions.id }).from(positions).where(inArray(positions.id, ids))
+  const missing = missingIds(ids, found)
+  if (missing.length) throw notFound(`岗位不存在：${missing.join(',')}`)
+  await db
+    .insert(positionUsers)
+    .values(ids.map((positionId) => ({ userId, positionId })))
+    .onConflictDoNothing()
+}
+
+export async function unlinkPosition(db: Db, userId: number, positionId: number) {
+  await requireUser(db, userId)
+  const [position] = await db.select({ id: positions.id }).from(positions).where(eq(positions.id, positionId))
+  if (!position) throw notFound('岗位不存在')
+  await db.delete(positionUsers).where(and(eq(positionUsers.userId, userId), eq(positionUsers.positionId, positionId)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tab lists of one user
+// ---------------------------------------------------------------------------------------------
+
+export async function listUserRoles(db: Db, q: UserRoleListQuery): Promise<PageResult<UserRoleRow>> {
+  await requireUser(db, q.userId)
+  const filters: SQL[] = [eq(userRoles.userId, q.userId)]
+  if (!isBlank(q.roleName)) filters.push(ilike(roles.roleName, containsPattern(q.roleName!)))
+  const where = and(...filters)
+  const { limit, offset } = page(q)
+  const [list, [{ total }]] = await Promise.all([
+    db
+      .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status, description: roles.description })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(where)
+      .orderBy(asc(roles.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(where),
+  ])
+  return { list, total: Number(total) }
+}
+
+export async function listUserGroups(db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> {
+  await requireUser(db, q.userId)
+  const filters: SQL[] = [eq(userGroupUsers.userId, q.userId)]
+  if (!isBlank(q.groupName)) filters.push(ilike(userGroups.groupName, containsPattern(q.groupName!)))
+  const where = and(...filters)
+  const { limit, offset } = page(q)
+  const [list, [{ total }]] = await Promise.all([
+    db
+      .select({ id: userGroups.id, groupName: userGroups.groupName, status: userGroups.status, description: userGroups.description })
+      .from(userGroupUsers)
+      .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
+      .where(where)
+      .orderBy(asc(userGroups.id))
+      .limit(limit)
+      .offset(offset),
+    db
+      .select({ total: count() })
+      .from(userGroupUsers)
+      .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
+      .where(where),
+  ])
+  return { list, total: Number(total) }
+}
+
+/** Positions a user holds, each with its department's full path name (root first, joined by '-'). */
+export async function listUserPositions(db: Db, q: UserPositionListQuery): Promise<PageResult<UserPositionRow>> {
+  await requireUser(db, q.userId)
+  const { limit, offset } = page(q)
+  const ctes: SQL[] = []
+  if (q.orgId != null)
+    ctes.push(sql`subtree(id) as (
+      select id from organizations where id = ${q.orgId}
+      union
+      select o.id from organizations o join subtree s on o.parent = s.id
+    )`)
+  const held = sql`
+    select p.id, p.org_id, p.station_id, p.status, p.type from position_users pu
+    join positions p on p.id = pu.position_id
+    where pu.user_id = ${q.userId}
+    ${q.stationId != null ? sql`and p.station_id = ${q.stationId}` : sql``}
+    ${q.orgId != null ? sql`and p.org_id in (select id from subtree)` : sql``}`
+  const withCtes = (list: SQL[]) => (list.length ? sql`with recursive ${sql.join(list, sql`, `)}` : sql``)
+
+  const [countRow] = await queryRows<{ n: number | string }>(db, sql`${withCtes(ctes)} select count(*) as n from (${held}) h`)
+  const rows = await queryRows<{
+    id: number
+    org_id: number
+    station_id: number
+    status: number
+    type: number
+    station_name: string
+    complete_name: string | null
+  }>(
+    db,
+    sql`${withCtes([
+      ...ctes,
+      sql`page as (${held} order by p.id limit ${limit} offset ${offset})`,
+      // each held department's path up to the root, named root first
+      sql`up(org_id, cur_id, parent, name, depth) as (
+        select o.id, o.id, o.parent, o.organization_name, 0 from organizations o
+          where o.id in (select org_id from page)
+        union all
+        select up.org_id, o.id, o.parent, o.organization_name, up.depth + 1 from up
+          join organizations o on o.id = up.parent
+          where up.depth < 100
+      )`,
+      sql`names as (select org_id, string_agg(name, '-' order by depth desc) as complete_name from up group by org_id)`,
+    ])}
+    select page.id, page.org_id, page.station_id, page.status, page.type, s.station_name, names.complete_name
+    from page
+    join stations s on s.id = page.station_id
+    left join names on names.org_id = page.org_id
+    order by page.id`,
+  )
+  return {
+    total: Number(countRow?.n ?? 0),
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      orgId: Number(r.org_id),
+      stationId: Number(r.station_id),
+      organizationCompleteName: r.complete_name ?? '',
+      stationName: r.station_name,
+      status: Number(r.status),
+      type: Number(r.type),
+    })),
+  }
+}

@@ -1,0 +1,120 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { MSG } from '../messages'
+import { DateTime, Id, IdList, MESSAGE_KEYWORD, Page, PageQuery, RequiredText } from './common'
+
+/** Users and their links (DESIGN.md §5). Passwords travel only inward; no answer carries one. */
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()])
+
+/** 1 正常, 2 冻结 — one integer schema so a wrong value answers with the field's own message. */
+export const UserStatus = Type.Integer({ minimum: 1, maximum: 2, description: '1 正常, 2 冻结', [MESSAGE_KEYWORD]: MSG.statusRequired })
+
+/** Checked by the rules (checkMobile, checkPassword) after the shape; generous lengths so the rule's message wins. */
+const MobileInput = Type.Optional(Type.Union([Type.String({ maxLength: 64, [MESSAGE_KEYWORD]: MSG.mobileInvalid }), Type.Null()]))
+const PasswordInput = Type.Optional(Type.Union([Type.String({ maxLength: 128, [MESSAGE_KEYWORD]: MSG.passwordPolicy }), Type.Null()]))
+const RealNameInput = Type.Optional(Nullable(Type.String({ maxLength: 64 })))
+
+export const UserListBody = Type.Object({
+  nickName: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  status: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()])),
+  ...PageQuery,
+})
+export type UserListBody = Static<typeof UserListBody>
+
+export const UserRow = Type.Object({
+  id: Type.Integer(),
+  nickName: Type.String(),
+  realName: Type.Union([Type.String(), Type.Null()]),
+  mobile: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Integer({ description: '1 正常, 2 冻结' }),
+  createTime: DateTime,
+  updateTime: DateTime,
+})
+export type UserRow = Static<typeof UserRow>
+export const UserPage = Page(UserRow)
+
+export const UserDetail = Type.Object({
+  ...UserRow.properties,
+  passwordIsInitial: Type.Boolean({ description: 'true while the password is still the configured initial one' }),
+})
+export type UserDetail = Static<typeof UserDetail>
+
+export const UserInsertBody = Type.Object({
+  nickName: RequiredText(MSG.nickNameBlank, 64),
+  status: Type.Optional(UserStatus),
+  password: PasswordInput,
+  mobile: MobileInput,
+  realName: RealNameInput,
+})
+export type UserInsertBody = Static<typeof UserInsertBody>
+
+export const UserUpdateBody = Type.Object({
+  id: Id,
+  nickName: RequiredText(MSG.nickNameRequired, 64),
+  status: UserStatus,
+  password: PasswordInput,
+  mobile: MobileInput,
+  realName: RealNameInput,
+})
+export type UserUpdateBody = Static<typeof UserUpdateBody>
+
+export const UserIdQuery = Type.Object({ userId: Id })
+export type UserIdQuery = Static<typeof UserIdQuery>
+
+export const UserRelRoleBody = Type.Object({ id: Id, roleIds: IdList })
+export type UserRelRoleBody = Static<typeof UserRelRoleBody>
+export const UserUnRelRoleBody = Type.Object({ roleId: Id, userId: Id })
+export type UserUnRelRoleBody = Static<typeof UserUnRelRoleBody>
+
+/** `greoupIds` is SPEC.md's spelling; `groupIds` is accepted too. */
+export const UserRelGroupsBody = Type.Object({ id: Id, greoupIds: Type.Optional(IdList), groupIds: Type.Optional(IdList) })
+export type UserRelGroupsBody = Static<typeof UserRelGroupsBody>
+export const UserUnRelGroupsBody = Type.Object({ groupId: Id, userId: Id })
+export type UserUnRelGroupsBody = Static<typeof UserUnRelGroupsBody>
+
+export const UserRelPositionBody = Type.Object({ id: Id, positionIds: IdList })
+export type UserRelPositionBody = Static<typeof UserRelPositionBody>
+export const UserUnRelPositionBody = Type.Object({ positionId: Id, userId: Id })
+export type UserUnRelPositionBody = Static<typeof UserUnRelPositionBody>
+
+export const UserRoleListQuery = Type.Object({ userId: Id, roleName: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery })
+export type UserRoleListQuery = Static<typeof UserRoleListQuery>
+export const UserRoleRow = Type.Object({
+  id: Type.Integer(),
+  roleName: Type.String(),
+  type: Type.Integer({ description: '1 超级管理员, 2 内置, 3 普通' }),
+  status: Type.Integer(),
+  description: Type.Union([Type.String(), Type.Null()]),
+})
+export type UserRoleRow = Static<typeof UserRoleRow>
+export const UserRolePage = Page(UserRoleRow)
+
+export const UserGroupListQuery = Type.Object({ userId: Id, groupName: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery })
+export type UserGroupListQuery = Static<typeof UserGroupListQuery>
+export const UserGroupRow = Type.Object({
+  id: Type.Integer(),
+  groupName: Type.String(),
+  status: Type.Integer(),
+  description: Type.Union([Type.String(), Type.Null()]),
+})
+export type UserGroupRow = Static<typeof UserGroupRow>
+export const UserGroupPage = Page(UserGroupRow)
+
+export const UserPositionListQuery = Type.Object({
+  userId: Id,
+  orgId: Type.Optional(Id),
+  stationId: Type.Optional(Id),
+  ...PageQuery,
+})
+export type UserPositionListQuery = Static<typeof UserPositionListQuery>
+export const UserPositionRow = Type.Object({
+  id: Type.Integer(),
+  orgId: Type.Integer(),
+  stationId: Type.Integer(),
+  organizationCompleteName: Type.String({ description: "部门路径名称，以 '-' 连接" }),
+  stationName: Type.String(),
+  status: Type.Integer(),
+  type: Type.Integer(),
+})
+export type UserPositionRow = Static<typeof UserPositionRow>
+export const UserPositionPage = Page(UserPositionRow)
