@@ -5,4 +5,4 @@ import { fileRoutes } from './file/routes'
 import { userRoutes } from './user/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[, userRoutes] = [systemRoutes, sessionRoutes, fileRoutes]
+export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes]
