@@ -1,0 +1,62 @@
+import { inArray } from 'drizzle-orm'
+import { parseIdList, type IdListInput } from '@amg/contract'
+import type { DbOrTx } from '../../db/connection'
+import { roles, users } from '../../db/schema'
+import type { Authorizer } from '../../auth/authorizer'
+import { badRequest, forbidden, notFound } from '../../lib/errors'
+
+/** Link helpers shared by the user-group and position modules. */
+
+/** A comma-joined id list ("1,2"), a number or an array, as unique ids; 400 when malformed. */
+export function idList(value: IdListInput | null | undefined, field: string): number[] {
+  const ids = parseIdList(value ?? null)
+  if (!ids) throw badRequest(`参数 ${field} 不正确：应为以逗号分隔的 id`)
+  if (ids.some((id) => id > 2147483647)) throw badRequest(`参数 ${field} 不正确：id 超出范围`)
+  return ids
+}
+
+/** Like idList, but at least one id (the link buttons need a selection, SPEC.md §5). */
+export function nonEmptyIdList(value: IdListInput | null | undefined, field: string, what: string): number[] {
+  const ids = idList(value, field)
+  if (ids.length === 0) throw badRequest(`请选择${what}`)
+  return ids
+}
+
+/** 404 naming the ids that do not exist. */
+export async function requireUsers(db: DbOrTx, ids: number[]): Promise<void> {
+  if (ids.length === 0) return
+  const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))
+  const missing = ids.filter((id) => !found.some((f) => f.id === id))
+  if (missing.length) throw notFound(`用户不存在：${missing.join(',')}`)
+}
+
+/**
+ * 404 naming the roles that do not exist. Linking a super-admin role (type 1) grants everything,
+ * so only a super admin may do it (403 otherwise): a link permission must not be a way up.
+ */
+export async function requireRoles(
+  db: DbOrTx,
+  authz: Authorizer,
+  callerId: number,
+  ids: number[],
+): Promise<void> {
+  if (ids.length === 0) return
+  const found = await db.select({ id: roles.id, type: roles.type }).from(roles).where(inArray(roles.id, ids))
+  const missing = ids.filter((id) => !found.some((f) => f.id === id))
+  if (missing.length) throw notFound(`角色不存在：${missing.join(',')}`)
+  if (found.some((r) => r.type === 1) && !(await authz.resolve(callerId)).superAdmin) {
+    throw forbidden('只有超级管理员可以关联超级管理员角色')
+  }
+}
+
+/** Page arguments with SPEC.md's lower-case spellings accepted too. */
+export function paging(q: { pagenum?: number; pagesize?: number; pageNum?: number; pageSize?: number }) {
+  const pageNum = q.pageNum ?? q.pagenum ?? 1
+  const pageSize = q.pageSize ?? q.pagesize ?? 10
+  return { pageNum, pageSize, offset: Math.min((pageNum - 1) * pageSize, Number.MAX_SAFE_INTEGER) }
+}
+
+/** `%text%` for ilike, with the wildcard characters of the text escaped. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}

@@ -1,0 +1,317 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type {
+  GroupRoleLinkBody,
+  GroupRoleListQuery,
+  GroupUserLinkBody,
+  GroupUserListQuery,
+  PageResult,
+  UserGroupDetail,
+  UserGroupInsertBody,
+  UserGroupListBody,
+  UserGroupNameListBody,
+  UserGroupListRow,
+  UserGroupSimple,
+  UserGroupUpdateBody,
+} from '@amg/contract'
+import type { Db, DbOrTx } from '../../db/connection'
+import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
+import type { Authorizer } from '../../auth/authorizer'
+import { conflict, notFound } from '../../lib/errors'
+import { idList, likePattern, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
+
+/** An empty description is stored as none (the schema coerces null to ''). */
+const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
+
+const GROUP_NOT_FOUND = '用户组不存在'
+const GROUP_NAME_TAKEN = '用户组名称已存在'
+
+const creator = alias(users, 'creator')
+const updater = alias(users, 'updater')
+
+const rowColumns = {
+  id: userGroups.id,
+  groupName: userGroups.groupName,
+  status: userGroups.status,
+  description: userGroups.description,
+  createTime: userGroups.createTime,
+  updateTime: userGroups.updateTime,
+  creatorId: creator.id,
+  creatorName: creator.nickName,
+  updaterId: updater.id,
+  updaterName: updater.nickName,
+}
+
+type RawRow = {
+  id: number
+  groupName: string
+  status: number
+  description: string | null
+  createTime: Date
+  updateTime: Date
+  creatorId: number | null
+  creatorName: string | null
+  updaterId: number | null
+  updaterName: string | null
+}
+
+const toRow = (r: RawRow): UserGroupListRow => ({
+  id: r.id,
+  groupName: r.groupName,
+  status: r.status,
+  description: r.description,
+  createTime: r.createTime as unknown as string,
+  updateTime: r.updateTime as unknown as string,
+  createUserVo: r.creatorId !== null ? { id: r.creatorId, nickName: r.creatorName! } : null,
+  updateUserVo: r.updaterId !== null ? { id: r.updaterId, nickName: r.updaterName! } : null,
+})
+
+/** Groups with their creator and updater joined in (no query per row). */
+function selectRows(db: DbOrTx) {
+  return db
+    .select(rowColumns)
+    .from(userGroups)
+    .leftJoin(creator, eq(creator.id, userGroups.createUserId))
+    .leftJoin(updater, eq(updater.id, userGroups.updateUserId))
+}
+
+export async function listGroups(db: Db, body: UserGroupListBody): Promise<PageResult<UserGroupListRow>> {
+  const { pageSize, offset } = paging(body)
+  const conditions: SQL[] = []
+  if (body.groupName?.trim()) conditions.push(ilike(userGroups.groupName, likePattern(body.groupName.trim())))
+  if (body.description?.trim())
+    conditions.push(ilike(userGroups.description, likePattern(body.description.trim())))
+  if (body.status) conditions.push(eq(userGroups.status, body.status))
+  const where = conditions.length ? and(...conditions) : undefined
+  const [{ total }] = await db.select({ total: count() }).from(userGroups).where(where)
+  const rows = await selectRows(db)
+    .where(where)
+    .orderBy(desc(userGroups.createTime), desc(userGroups.id))
+    .limit(pageSize)
+    .offset(offset)
+  return { list: rows.map(toRow), total: Number(total) }
+}
+
+async function requireGroup(db: DbOrTx, id: number): Promise<void> {
+  const [g] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, id))
+  if (!g) throw notFound(GROUP_NOT_FOUND)
+}
+
+async function assertNameFree(db: DbOrTx, groupName: string, exceptId?: number) {
+  const [taken] = await db
+    .select({ id: userGroups.id })
+    .from(userGroups)
+    .where(and(eq(userGroups.groupName, groupName), exceptId ? ne(userGroups.id, exceptId) : undefined))
+  if (taken) throw conflict(GROUP_NAME_TAKEN)
+}
+
+export async function setGroupEnabled(db: Db, id: number, enable: boolean, operatorId: number) {
+  const updated = await db
+    .update(userGroups)
+    .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
+    .where(eq(userGroups.id, id))
+    .returning({ id: userGroups.id })
+  if (updated.length === 0) throw notFound(GROUP_NOT_FOUND)
+}
+
+/** A new group with its role and user links, all in one transaction; unknown ids create nothing. */
+export async function insertGroup(
+  db: Db,
+  authz: Authorizer,
+  body: UserGroupInsertBody,
+  operatorId: number,
+): Promise<number> {
+  const groupName = body.groupName.trim()
+  const roleIds = idList(body.roleIds, 'roleIds')
+  const userIds = idList(body.userIds, 'userIds')
+  return db.transaction(async (tx) => {
+    await assertNameFree(tx, groupName)
+    await requireRoles(tx, authz, operatorId, roleIds)
+    await requireUsers(tx, userIds)
+    const [group] = await tx
+      .insert(userGroups)
+      .values({
+        groupName,
+        status: body.status,
+        description: blankToNull(body.description),
+        createUserId: operatorId,
+        updateUserId: operatorId,
+      })
+      .returning({ id: userGroups.id })
+    if (roleIds.length)
+      await tx.insert(userGroupRoles).values(roleIds.map((roleId) => ({ groupId: group.id, roleId })))
+    if (userIds.length)
+      await tx.insert(userGroupUsers).values(userIds.map((userId) => ({ groupId: group.id, userId })))
+    return group.id
+  })
+}
+
+export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> {
+  const [row] = await selectRows(db).where(eq(userGroups.id, id))
+  if (!row) throw notFound(GROUP_NOT_FOUND)
+  const [roleLinks, userLinks] = await Promise.all([
+    db
+      .select({ id: userGroupRoles.roleId })
+      .from(userGroupRoles)
+      .where(eq(userGroupRoles.groupId, id))
+      .orderBy(asc(userGroupRoles.roleId)),
+    db
+      .select({ id: userGroupUsers.userId })
+      .from(userGroupUsers)
+      .where(eq(userGroupUsers.groupId, id))
+      .orderBy(asc(userGroupUsers.userId)),
+  ])
+  return { ...toRow(row), roleIds: roleLinks.map((r) => r.id), userIds: userLinks.map((u) => u.id) }
+}
+
+export async function updateGroup(db: Db, body: UserGroupUpdateBody, operatorId: number) {
+  const groupName = body.groupName.trim()
+  await db.transaction(async (tx) => {
+    await requireGroup(tx, body.id)
+    await assertNameFree(tx, groupName, body.id)
+    const set: Partial<typeof userGroups.$inferInsert> = {
+      groupName,
+      status: body.status,
+      updateUserId: operatorId,
+      updateTime: new Date(),
+    }
+    if (body.description !== undefined) set.description = blankToNull(body.description)
+    await tx.update(userGroups).set(set).where(eq(userGroups.id, body.id))
+  })
+}
+
+/** The links go with the group (ON DELETE CASCADE). */
+export async function deleteGroup(db: Db, id: number) {
+  const deleted = await db.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
+  if (deleted.length === 0) throw notFound(GROUP_NOT_FOUND)
+}
+
+export async function groupUsers(db: Db, q: GroupUserListQuery) {
+  const { pageSize, offset } = paging(q)
+  await requireGroup(db, q.id)
+  const where = and(
+    eq(userGroupUsers.groupId, q.id),
+    q.nickName?.trim() ? ilike(users.nickName, likePattern(q.nickName.trim())) : undefined,
+  )
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(userGroupUsers)
+    .innerJoin(users, eq(users.id, userGroupUsers.userId))
+    .where(where)
+  const list = await db
+    .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
+    .from(userGroupUsers)
+    .innerJoin(users, eq(users.id, userGroupUsers.userId))
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(pageSize)
+    .offset(offset)
+  return { list, total: Number(total) }
+}
+
+export async function groupRoles(db: Db, q: GroupRoleListQuery) {
+  const { pageSize, offset } = paging(q)
+  await requireGroup(db, q.userGroupId)
+  const where = and(
+    eq(userGroupRoles.groupId, q.userGroupId),
+    q.roleName?.trim() ? ilike(roles.roleName, likePattern(q.roleName.trim())) : undefined,
+  )
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(userGroupRoles)
+    .innerJoin(roles, eq(roles.id, userGroupRoles.roleId))
+    .where(where)
+  const list = await db
+    .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
+    .from(userGroupRoles)
+    .innerJoin(roles, eq(roles.id, userGroupRoles.roleId))
+    .where(where)
+    .orderBy(asc(roles.id))
+    .limit(pageSize)
+    .offset(offset)
+  return { list, total: Number(total) }
+}
+
+/** Linking what is already linked is harmless. */
+export async function linkRoles(db: Db, authz: Authorizer, body: GroupRoleLinkBody, operatorId: number) {
+  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色')
+  await db.transaction(async (tx) => {
+    await requireGroup(tx, body.userGroupsId)
+    await requireRoles(tx, authz, operatorId, roleIds)
+    await tx
+      .insert(userGroupRoles)
+      .values(roleIds.map((roleId) => ({ groupId: body.userGroupsId, roleId })))
+      .onConflictDoNothing()
+    await touch(tx, body.userGroupsId, operatorId)
+  })
+}
+
+/** Unlinking what is not linked is harmless. */
+export async function unlinkRoles(db: Db, body: GroupRoleLinkBody, operatorId: number) {
+  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色')
+  await db.transaction(async (tx) => {
+    await requireGroup(tx, body.userGroupsId)
+    await tx
+      .delete(userGroupRoles)
+      .where(and(eq(userGroupRoles.groupId, body.userGroupsId), inArray(userGroupRoles.roleId, roleIds)))
+    await touch(tx, body.userGroupsId, operatorId)
+  })
+}
+
+export async function linkUsers(db: Db, body: GroupUserLinkBody, operatorId: number) {
+  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要关联的用户')
+  await db.transaction(async (tx) => {
+    await requireGroup(tx, body.userGroupsId)
+    await requireUsers(tx, userIds)
+    await tx
+      .insert(userGroupUsers)
+      .values(userIds.map((userId) => ({ groupId: body.userGroupsId, userId })))
+      .onConflictDoNothing()
+    await touch(tx, body.userGroupsId, operatorId)
+  })
+}
+
+export async function unlinkUsers(db: Db, body: GroupUserLinkBody, operatorId: number) {
+  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要移除的用户')
+  await db.transaction(async (tx) => {
+    await requireGroup(tx, body.userGroupsId)
+    await tx
+      .delete(userGroupUsers)
+      .where(and(eq(userGroupUsers.groupId, body.userGroupsId), inArray(userGroupUsers.userId, userIds)))
+    await touch(tx, body.userGroupsId, operatorId)
+  })
+}
+
+/** A link change counts as an update of the group (updater and update time). */
+async function touch(tx: DbOrTx, groupId: number, operatorId: number) {
+  await tx
+    .update(userGroups)
+    .set({ updateUserId: operatorId, updateTime: new Date() })
+    .where(eq(userGroups.id, groupId))
+}
+
+/**
+ * Every group as `{ id, groupName, status }`, optionally filtered by name. With `userId`: only
+ * the groups that user is NOT in — the candidates of the user's "link groups" popover
+ * (docs/decisions.md).
+ */
+export async function groupNameList(db: Db, body: UserGroupNameListBody): Promise<UserGroupSimple[]> {
+  const conditions: SQL[] = []
+  if (body.groupName?.trim()) conditions.push(ilike(userGroups.groupName, likePattern(body.groupName.trim())))
+  if (body.userId) {
+    conditions.push(
+      notInArray(
+        userGroups.id,
+        db
+          .select({ id: userGroupUsers.groupId })
+          .from(userGroupUsers)
+          .where(eq(userGroupUsers.userId, body.userId)),
+      ),
+    )
+  }
+  return db
+    .select({ id: userGroups.id, groupName: userGroups.groupName, status: userGroups.status })
+    .from(userGroups)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(asc(userGroups.id))
+}
