@@ -1,8 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { App } from './app/app'
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <h1>权限管理系统</h1>
+    <App />
   </StrictMode>,
 )

@@ -1,0 +1,119 @@
+import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Alert, Button, Layout, Space, Spin, Tooltip, Typography } from 'antd'
+import { useEffect, useState } from 'react'
+import { Navigate, Outlet, useNavigate } from 'react-router'
+import { deviceFor, useSession } from '../lib/session-store'
+import { Breadcrumbs } from './breadcrumbs'
+import { MENU_COLLAPSED_DEFAULT } from './menu'
+import { SideMenu } from './side-menu'
+
+export const INITIAL_PASSWORD_WARNING = '当前账号仍在使用初始密码，请尽快修改密码。'
+
+/** Keeps the session's device value in step with the window width. */
+function useDeviceTracking() {
+  const setDevice = useSession((s) => s.setDevice)
+  useEffect(() => {
+    const update = () => setDevice(deviceFor(window.innerWidth))
+    update()
+    window.addEventListener('resize', update)
+    return () => window.removeEventListener('resize', update)
+  }, [setDevice])
+}
+
+/**
+ * The signed-in frame: header (user, sign-out), side menu, breadcrumb and the screen. A signed-out
+ * visitor is sent to '/' (the (auth) routes of SPEC.md §2 and everything below them).
+ */
+export function AppLayout() {
+  const token = useSession((s) => s.token)
+  if (!token) return <Navigate to="/" replace />
+  return <SignedInLayout />
+}
+
+function SignedInLayout() {
+  const user = useSession((s) => s.user)
+  const loadCurrentUser = useSession((s) => s.loadCurrentUser)
+  const loadConfig = useSession((s) => s.loadConfig)
+  const logout = useSession((s) => s.logout)
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
+  useDeviceTracking()
+
+  const current = useQuery({ queryKey: ['user', 'current'], queryFn: loadCurrentUser, enabled: !user, retry: false })
+  useQuery({ queryKey: ['config'], queryFn: async () => (await loadConfig(), true), retry: false, staleTime: Infinity })
+
+  if (!user) {
+    return (
+      <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+        <Spin size="large" spinning={!current.isError} />
+      </div>
+    )
+  }
+
+  const signOut = async () => {
+    await logout()
+    queryClient.clear()
+    navigate('/', { replace: true })
+  }
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220} collapsedWidth={64}>
+        <div
+          style={{
+            height: 56,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            color: '#fff',
+            fontWeight: 600,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+          }}
+        >
+          {collapsed ? '权限' : '角色权限管理系统'}
+        </div>
+        <SideMenu />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            padding: '0 16px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            borderBottom: '1px solid #f0f0f0',
+          }}
+        >
+          <Tooltip title={collapsed ? '展开菜单' : '收起菜单'}>
+            <Button
+              type="text"
+              aria-label={collapsed ? '展开菜单' : '收起菜单'}
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed((c) => !c)}
+            />
+          </Tooltip>
+          <Space size="middle">
+            <Space size={4}>
+              <UserOutlined />
+              <Typography.Text data-testid="current-user">{user.nickName}</Typography.Text>
+            </Space>
+            <Button type="link" icon={<LogoutOutlined />} onClick={signOut}>
+              退出登录
+            </Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 16 }}>
+          {user.passwordIsInitial && (
+            <Alert type="warning" showIcon title={INITIAL_PASSWORD_WARNING} style={{ marginBottom: 16 }} />
+          )}
+          <Breadcrumbs />
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  )
+}

@@ -1,0 +1,34 @@
+import type { MenuItemDef } from '../lib/access'
+
+/** Side menu mode (SPEC.md §2: horizontal or vertical, vertical by default) and collapse default. */
+export const MENU_MODE: 'horizontal' | 'vertical' = 'vertical'
+export const MENU_COLLAPSED_DEFAULT = true
+
+/** The one menu definition; the layout filters it by the user's access list (lib/access.ts). */
+export const MENU: MenuItemDef[] = [
+  { key: 'home', label: '首页', icon: 'home', path: '/body', show: true },
+  {
+    key: 'access',
+    label: '权限管理',
+    icon: 'safety',
+    show: true,
+    children: [
+      { key: 'usermanage', label: '用户管理', icon: 'user', path: '/usermanage', show: true },
+      { key: 'rolemanage', label: '角色管理', icon: 'team', path: '/rolemanage', show: true },
+      { key: 'adminrolemanage', label: '内置角色管理', icon: 'crown', path: '/adminrolemanage', show: true },
+      { key: 'usergroupmanage', label: '用户组管理', icon: 'usergroup', path: '/usergroupmanage', show: true },
+      { key: 'authmanage', label: '权限点管理', icon: 'key', path: '/authmanage', show: true },
+    ],
+  },
+  {
+    key: 'organization',
+    label: '组织管理',
+    icon: 'apartment',
+    show: true,
+    children: [
+      { key: 'orgmanage', label: '部门管理', icon: 'cluster', path: '/orgmanage', show: true },
+      { key: 'stationmanage', label: '职位管理', icon: 'idcard', path: '/stationmanage', show: true },
+      { key: 'positionmanage', label: '岗位管理', icon: 'solution', path: '/positionmanage', show: true },
+    ],
+  },
+]

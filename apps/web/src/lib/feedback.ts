@@ -1,0 +1,20 @@
+import { message } from 'antd'
+import type { MessageInstance } from 'antd/es/message/interface'
+
+/**
+ * The toast channel used outside React components (the HTTP layer, stores). The app's providers
+ * hand over antd's context-aware instance (App.useApp().message); before that, the static one is used.
+ */
+let instance: MessageInstance | null = null
+
+export function setMessageApi(api: MessageInstance | null) {
+  instance = api
+}
+
+export function toastError(text: string) {
+  void (instance ?? message).error(text)
+}
+
+export function toastSuccess(text: string) {
+  void (instance ?? message).success(text)
+}

@@ -1,0 +1,162 @@
+import axios, { type AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios'
+import {
+  API_PREFIX,
+  AUTH_HEADER,
+  MSG,
+  REQUEST_TIMEOUT_MS,
+  SUCCESS_CODE,
+  type ApiEnvelope,
+} from '@amg/contract'
+import { toastError } from './feedback'
+import { navigateTo } from './navigation'
+import { readToken, writeToken } from './token'
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Do not show the failure as an error toast (the caller shows or handles it). */
+    silent?: boolean
+    /**
+     * The sign-in call: a 401 there is a wrong name or password, so the server's msg is shown
+     * and the session is not ended.
+     */
+    authRequest?: boolean
+  }
+}
+
+/** A failed call: `message` is the text shown to the user (SPEC.md §8). */
+export class ApiError extends Error {
+  /** HTTP status, when an answer arrived. */
+  readonly status?: number
+  /** Body code, when the body had one. */
+  readonly code?: number
+  /** axios error code for transport failures ('ERR_NETWORK', 'ECONNABORTED', ...). */
+  readonly errorCode?: string
+  readonly canceled: boolean
+
+  constructor(
+    text: string,
+    opts: { status?: number; code?: number; errorCode?: string; canceled?: boolean } = {},
+  ) {
+    super(text)
+    this.name = 'ApiError'
+    this.status = opts.status
+    this.code = opts.code
+    this.errorCode = opts.errorCode
+    this.canceled = opts.canceled ?? false
+  }
+}
+
+type UnauthorizedListener = () => void
+const unauthorizedListeners = new Set<UnauthorizedListener>()
+
+/** Called on every 401 outside the sign-in call, after the token is cleared (the session store listens). */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener)
+  return () => unauthorizedListeners.delete(listener)
+}
+
+let lastUnauthorizedToast = 0
+
+/** SPEC.md §8: HTTP 401 → log out, go to '/', say '没有权限，请重新登录' (once for a burst of calls). */
+function handleUnauthorized(silent: boolean) {
+  writeToken(null)
+  unauthorizedListeners.forEach((listener) => listener())
+  navigateTo('/')
+  const now = Date.now()
+  if (!silent && now - lastUnauthorizedToast > 1000) {
+    lastUnauthorizedToast = now
+    toastError(MSG.unauthorized)
+  }
+}
+
+function isEnvelope(value: unknown): value is ApiEnvelope {
+  return typeof value === 'object' && value !== null && 'code' in value
+}
+
+/** Maps an axios failure to the text SPEC.md §8 shows. */
+export function errorText(error: AxiosError): string {
+  const body = error.response?.data as Partial<ApiEnvelope> | undefined
+  if (error.response) {
+    if (body && typeof body === 'object' && typeof body.msg === 'string' && body.msg) return body.msg
+    return error.message
+  }
+  return error.message // 'Network Error', 'Request aborted', 'timeout of 5000ms exceeded'
+}
+
+export function createHttp(): AxiosInstance {
+  const http = axios.create({
+    baseURL: API_PREFIX,
+    timeout: REQUEST_TIMEOUT_MS,
+    headers: { Accept: 'application/json, text/plain, */*' },
+    xsrfCookieName: 'XSRF-TOKEN',
+    xsrfHeaderName: 'X-XSRF-TOKEN',
+    validateStatus: (status) => status >= 200 && status < 300,
+  })
+
+  http.interceptors.request.use((config) => {
+    const token = readToken()
+    if (token) config.headers.set(AUTH_HEADER, token)
+    return config
+  })
+
+  http.interceptors.response.use(
+    (response: AxiosResponse) => {
+      const body = response.data
+      if (response.status === 200 && isEnvelope(body) && body.code === SUCCESS_CODE) return response
+      // 2xx other than 200, or a body code other than 200: the body msg is raised.
+      const text = isEnvelope(body) && body.msg ? body.msg : `请求失败（${response.status}）`
+      const err = new ApiError(text, { status: response.status, code: isEnvelope(body) ? body.code : undefined })
+      if (!response.config.silent) toastError(err.message)
+      return Promise.reject(err)
+    },
+    (error: AxiosError) => {
+      const config = error.config ?? ({} as AxiosRequestConfig)
+      if (axios.isCancel(error)) {
+        return Promise.reject(new ApiError(error.message || 'canceled', { errorCode: error.code, canceled: true }))
+      }
+      const status = error.response?.status
+      const body = error.response?.data
+      const code = isEnvelope(body) ? body.code : undefined
+      if (status === 401 && !config.authRequest) {
+        handleUnauthorized(!!config.silent)
+        return Promise.reject(new ApiError(MSG.unauthorized, { status, code }))
+      }
+      const err = new ApiError(errorText(error), { status, code, errorCode: error.code })
+      if (!config.silent) toastError(err.message)
+      return Promise.reject(err)
+    },
+  )
+  return http
+}
+
+/** The one client of the console (SPEC.md §7). */
+export const http = createHttp()
+
+/** Options callers may pass: axios options plus `silent` / `authRequest`. */
+export type CallOptions = Omit<AxiosRequestConfig, 'url' | 'method' | 'data'>
+
+/** Calls and answers the whole envelope `{code, msg, data}` (for calls whose msg is used). */
+export async function call<T = unknown>(config: AxiosRequestConfig): Promise<ApiEnvelope<T>> {
+  const res = await http.request<ApiEnvelope<T>>(config)
+  return res.data
+}
+
+export async function get<T = unknown>(url: string, params?: object, opts?: CallOptions): Promise<T> {
+  return (await call<T>({ ...opts, method: 'GET', url, params })).data
+}
+
+export async function post<T = unknown>(url: string, body?: unknown, opts?: CallOptions): Promise<T> {
+  return (await call<T>({ ...opts, method: 'POST', url, data: body })).data
+}
+
+export async function put<T = unknown>(url: string, body?: unknown, opts?: CallOptions): Promise<T> {
+  return (await call<T>({ ...opts, method: 'PUT', url, data: body })).data
+}
+
+export async function patch<T = unknown>(url: string, body?: unknown, opts?: CallOptions): Promise<T> {
+  return (await call<T>({ ...opts, method: 'PATCH', url, data: body })).data
+}
+
+export async function del<T = unknown>(url: string, params?: object, opts?: CallOptions): Promise<T> {
+  return (await call<T>({ ...opts, method: 'DELETE', url, params })).data
+}

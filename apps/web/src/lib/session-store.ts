@@ -1,0 +1,104 @@
+import { create } from 'zustand'
+import type { ConsoleConfig, CurrentUser } from '@amg/contract'
+import { get, onUnauthorized, post } from './http'
+import { readToken, writeToken } from './token'
+
+export type Device = 'desktop' | 'mobile'
+export const MOBILE_MAX_WIDTH = 768
+
+export const deviceFor = (width: number): Device => (width < MOBILE_MAX_WIDTH ? 'mobile' : 'desktop')
+
+/** Session state (SPEC.md §3): token, user-auth flag, user info, auths, device, isAms and runtime flags. */
+export interface SessionState {
+  token: string | null
+  /** When false the menu and tabs are not filtered by `auths` (SPEC.md §5). */
+  userAuth: boolean
+  user: CurrentUser | null
+  /** Front-end path patterns the menu and user tabs are filtered by. */
+  auths: string[]
+  device: Device
+  isAms: boolean
+  showOperatorUser: boolean
+  hideUserBaseInfo: boolean
+  uploadMaxSizeMb: number
+  configLoaded: boolean
+
+  login(nickName: string, password: string): Promise<void>
+  loadCurrentUser(): Promise<CurrentUser>
+  loadConfig(): Promise<void>
+  /** Signs out on the server (best effort) and clears the local session. */
+  logout(): Promise<void>
+  /** Clears the local session only (after a 401). */
+  clear(): void
+  setDevice(device: Device): void
+  setUserAuth(on: boolean): void
+}
+
+/** Super admins pass every check on the server, so every console path is theirs too. */
+export function authsOf(user: CurrentUser): string[] {
+  return user.superAdmin ? ['/**', ...user.auths] : [...user.auths]
+}
+
+const initialDevice = (): Device => (typeof window === 'undefined' ? 'desktop' : deviceFor(window.innerWidth))
+
+export const useSession = create<SessionState>()((set) => ({
+  token: readToken(),
+  userAuth: true,
+  user: null,
+  auths: [],
+  device: initialDevice(),
+  isAms: false,
+  showOperatorUser: false,
+  hideUserBaseInfo: false,
+  uploadMaxSizeMb: 0,
+  configLoaded: false,
+
+  async login(nickName, password) {
+    const result = await post<{ token: string }>('/login', { nickName, password }, { authRequest: true })
+    writeToken(result.token)
+    set({ token: result.token, user: null, auths: [] })
+  },
+
+  async loadCurrentUser() {
+    const user = await get<CurrentUser>('/user/current')
+    set({ user, auths: authsOf(user) })
+    return user
+  },
+
+  async loadConfig() {
+    const config = await get<ConsoleConfig>('/config', undefined, { silent: true })
+    set({
+      isAms: config.isAms,
+      showOperatorUser: config.showOperatorUser,
+      hideUserBaseInfo: config.hideUserBaseInfo,
+      uploadMaxSizeMb: config.uploadMaxSizeMb,
+      configLoaded: true,
+    })
+  },
+
+  async logout() {
+    try {
+      await post('/logout', undefined, { silent: true })
+    } catch {
+      // the local session ends anyway
+    }
+    writeToken(null)
+    set({ token: null, user: null, auths: [] })
+  },
+
+  clear() {
+    writeToken(null)
+    set({ token: null, user: null, auths: [] })
+  },
+
+  setDevice(device) {
+    set({ device })
+  },
+
+  setUserAuth(on) {
+    set({ userAuth: on })
+  },
+}))
+
+// SPEC.md §4: a 401 answer dispatches logout.
+onUnauthorized(() => useSession.getState().clear())

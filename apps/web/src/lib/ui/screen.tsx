@@ -1,0 +1,34 @@
+import { Card, Typography } from 'antd'
+import type { ReactNode } from 'react'
+
+/**
+ * The frame of a screen below the breadcrumb: its Chinese title and content. Screens that are not
+ * built yet show what they will hold.
+ */
+export function Screen({ title, extra, children }: { title: string; extra?: ReactNode; children?: ReactNode }) {
+  return (
+    <Card
+      variant="borderless"
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {title}
+        </Typography.Title>
+      }
+      extra={extra}
+    >
+      {children}
+    </Card>
+  )
+}
+
+/** A screen whose content comes in a later issue: its title and one line saying what it will show. */
+export function PlaceholderScreen({ title, summary, children }: { title: string; summary: string; children?: ReactNode }) {
+  return (
+    <Screen title={title}>
+      <Typography.Paragraph type="secondary" data-testid="screen-summary">
+        {summary}
+      </Typography.Paragraph>
+      {children}
+    </Screen>
+  )
+}
