@@ -1,0 +1,46 @@
+import { Pagination as AntPagination } from 'antd'
+import { DEFAULT_SIZE, type WidgetSize } from './size'
+
+/** SPEC.md §9: page 1, size 10, sizes 10/20/30/40/50/100; layout total, sizes, prev, pager, next, jumper. */
+export const DEFAULT_PAGE = 1
+export const DEFAULT_PAGE_SIZE = 10
+export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const
+export const showTotal = (total: number) => `共 ${total} 条`
+
+export interface PaginationProps {
+  total: number
+  current?: number
+  pageSize?: number
+  pageSizes?: readonly number[]
+  onChange?: (page: number, pageSize: number) => void
+  size?: WidgetSize
+  disabled?: boolean
+}
+
+/** Pagination with total, sizes, prev/pager/next and jumper. */
+export function Pagination({
+  total,
+  current,
+  pageSize,
+  pageSizes = PAGE_SIZES,
+  onChange,
+  size = DEFAULT_SIZE,
+  disabled,
+}: PaginationProps) {
+  return (
+    <AntPagination
+      total={total}
+      current={current}
+      pageSize={pageSize}
+      defaultCurrent={DEFAULT_PAGE}
+      defaultPageSize={DEFAULT_PAGE_SIZE}
+      pageSizeOptions={pageSizes.map(String)}
+      showTotal={showTotal}
+      showSizeChanger
+      showQuickJumper
+      size={size === 'small' ? 'small' : 'medium'}
+      disabled={disabled}
+      onChange={onChange}
+    />
+  )
+}

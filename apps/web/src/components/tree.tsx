@@ -1,0 +1,139 @@
+import { Input, Tree as AntTree } from 'antd'
+import type { DataNode } from 'antd/es/tree'
+import { useMemo, useState, type Key, type ReactNode } from 'react'
+
+export type TreeNodeData = Record<string, unknown>
+
+/** SPEC.md §3: the tree's field defaults are children and label. */
+export const TREE_DEFAULT_PROPS = { children: 'children', label: 'label' } as const
+
+export interface TreeFieldNames {
+  children?: string
+  label?: string
+  /** The node key field (default 'id'). */
+  key?: string
+}
+
+/**
+ * SPEC.md §5: a node matches when the filter text is a substring of its label, or of the chosen
+ * filter property. Answers the tree pruned to matching nodes and their ancestors (a matching
+ * node keeps its whole subtree).
+ */
+export function filterTree<T extends TreeNodeData>(
+  nodes: readonly T[],
+  text: string,
+  props: TreeFieldNames = {},
+  filterProp?: string,
+): T[] {
+  const children = props.children ?? TREE_DEFAULT_PROPS.children
+  const field = filterProp ?? props.label ?? TREE_DEFAULT_PROPS.label
+  if (!text) return [...nodes]
+  const out: T[] = []
+  for (const node of nodes) {
+    const value = node[field]
+    if (value !== undefined && value !== null && String(value).includes(text)) {
+      out.push(node)
+      continue
+    }
+    const kids = node[children]
+    if (Array.isArray(kids)) {
+      const kept = filterTree(kids as T[], text, props, filterProp)
+      if (kept.length) out.push({ ...node, [children]: kept })
+    }
+  }
+  return out
+}
+
+export interface TreeProps {
+  data: readonly TreeNodeData[]
+  props?: TreeFieldNames
+  /** Show the search box (default true). */
+  searchable?: boolean
+  /** The property the filter text is matched against (default the label). */
+  filterProp?: string
+  /** Controlled filter text (otherwise the search box's). */
+  filterText?: string
+  placeholder?: string
+  checkable?: boolean
+  checkedKeys?: Key[]
+  onCheck?: (keys: Key[]) => void
+  selectedKeys?: Key[]
+  onSelect?: (key: Key | undefined, node: TreeNodeData | undefined) => void
+  defaultExpandAll?: boolean
+  renderLabel?: (node: TreeNodeData) => ReactNode
+}
+
+function toDataNodes(
+  nodes: readonly TreeNodeData[],
+  props: Required<TreeFieldNames>,
+  renderLabel?: TreeProps['renderLabel'],
+): DataNode[] {
+  return nodes.map((node) => {
+    const kids = node[props.children]
+    return {
+      key: node[props.key] as Key,
+      title: renderLabel ? renderLabel(node) : String(node[props.label] ?? ''),
+      children:
+        Array.isArray(kids) && kids.length
+          ? toDataNodes(kids as TreeNodeData[], props, renderLabel)
+          : undefined,
+      data: node,
+    } as DataNode
+  })
+}
+
+/** Tree with a search box filtering by label substring (or by a chosen property). */
+export function Tree({
+  data,
+  props = {},
+  searchable = true,
+  filterProp,
+  filterText,
+  placeholder = '输入关键字进行过滤',
+  checkable,
+  checkedKeys,
+  onCheck,
+  selectedKeys,
+  onSelect,
+  defaultExpandAll = true,
+  renderLabel,
+}: TreeProps) {
+  const [search, setSearch] = useState('')
+  const text = filterText ?? search
+  const fields = {
+    children: props.children ?? 'children',
+    label: props.label ?? 'label',
+    key: props.key ?? 'id',
+  }
+  const filtered = useMemo(
+    () => filterTree(data, text, fields, filterProp),
+    [data, text, fields.children, fields.label, filterProp],
+  )
+  const treeData = useMemo(
+    () => toDataNodes(filtered, fields, renderLabel),
+    [filtered, fields.children, fields.label, fields.key, renderLabel],
+  )
+  return (
+    <div className="amg-tree">
+      {searchable && filterText === undefined ? (
+        <Input
+          placeholder={placeholder}
+          allowClear
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          style={{ marginBottom: 8 }}
+        />
+      ) : null}
+      <AntTree
+        key={text /* re-expand after filtering */}
+        treeData={treeData}
+        defaultExpandAll={defaultExpandAll}
+        checkable={checkable}
+        checkedKeys={checkedKeys}
+        onCheck={(keys) => onCheck?.(Array.isArray(keys) ? keys : keys.checked)}
+        selectedKeys={selectedKeys}
+        onSelect={(keys, info) => onSelect?.(keys[0], (info.node as DataNode & { data?: TreeNodeData }).data)}
+      />
+    </div>
+  )
+}
