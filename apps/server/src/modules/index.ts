@@ -3,7 +3,9 @@ import { sessionRoutes } from './session/routes'
 import { systemRoutes } from './system/routes'
 import { fileRoutes } from './file/routes'
 import { userRoutes } from './user/routes'
+import { orgRoutes } from './org/routes'
+import { stationRoutes } from './station/routes'
 import { userGroupRoutes } from './user-group/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes, userGroupRoutes]
+export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes, orgRoutes, stationRoutes, userGroupRoutes]

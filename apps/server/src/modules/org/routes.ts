@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import {
+  Envelope,
+  NullData,
+  OrgDetail,
+  OrgIdQuery,
+  OrgInsertBody,
+  OrgTree,
+  OrgUpdateBody,
+} from '@amg/contract'
+import { ok } from '../../lib/reply'
+import { currentUser } from '../../lib/context'
+import { deleteOrg, insertOrg, orgDetail, orgTree, updateOrg } from './service'
+
+const TAGS = ['部门管理']
+
+export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.ctx
+
+  app.get(
+    '/org/tree',
+    { schema: { tags: TAGS, summary: '部门树', response: { 200: Envelope(OrgTree) } } },
+    async () => ok(await orgTree(db)),
+  )
+
+  app.get(
+    '/org/detail',
+    {
+      schema: {
+        tags: TAGS,
+        summary: '部门详情',
+        querystring: OrgIdQuery,
+        response: { 200: Envelope(OrgDetail) },
+      },
+    },
+    async (req) => ok(await orgDetail(db, req.query.orgId)),
+  )
+
+  app.post(
+    '/org/insert',
+    {
+      schema: {
+        tags: TAGS,
+        summary: '新建部门',
+        body: OrgInsertBody,
+        response: { 200: Envelope(Type.Integer({ description: '新部门的 id' })) },
+      },
+    },
+    async (req) => ok(await insertOrg(db, req.body, currentUser(req).id), '创建成功'),
+  )
+
+  app.put(
+    '/org/update',
+    { schema: { tags: TAGS, summary: '修改部门', body: OrgUpdateBody, response: { 200: NullData } } },
+    async (req) => {
+      await updateOrg(db, req.body, currentUser(req).id)
+      return ok(null, '修改成功')
+    },
+  )
+
+  app.delete(
+    '/org/delete',
+    { schema: { tags: TAGS, summary: '删除部门', querystring: OrgIdQuery, response: { 200: NullData } } },
+    async (req) => {
+      await deleteOrg(db, req.query.orgId)
+      return ok(null, '删除成功')
+    },
+  )
+}

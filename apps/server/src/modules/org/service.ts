@@ -1,0 +1,243 @@
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import {
+  checkOrgName,
+  parseIdList,
+  type IdListInput,
+  type OrgDetail,
+  type OrgInsertBody,
+  type OrgTreeNode,
+  type OrgUpdateBody,
+} from '@amg/contract'
+import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { organizations, positions, stations } from '../../db/schema'
+import { badRequest, conflict, notFound } from '../../lib/errors'
+import { orgCompleteNames } from '../position/org-paths'
+
+export const ORG_MSG = {
+  notFound: '部门不存在',
+  parentNotFound: '上级部门不存在',
+  siblingExists: '同级部门名称已存在',
+  hasChildren: '该部门下还有子部门，不能删除',
+  rootDelete: '根部门不能删除',
+  rootMove: '根部门不能移动',
+  moveIntoSelf: '不能把部门移到它自己或它的下级部门之下',
+  stationIdsInvalid: '职位ID列表格式不正确',
+} as const
+
+const stationsMissing = (ids: number[]) => `职位不存在（id: ${ids.join(',')}）`
+
+/** The whole tree from the root(s): one query, built in memory (fast with 10,000 departments). */
+export async function orgTree(db: Db): Promise<OrgTreeNode[]> {
+  const rows = await db
+    .select({
+      id: organizations.id,
+      organizationName: organizations.organizationName,
+      description: organizations.description,
+      parent: organizations.parent,
+    })
+    .from(organizations)
+    .orderBy(asc(organizations.id))
+  const nodes = new Map<number, OrgTreeNode>()
+  for (const r of rows)
+    nodes.set(r.id, { ...r, organizationCompleteName: r.organizationName, childCount: 0, children: [] })
+  const roots: OrgTreeNode[] = []
+  for (const node of nodes.values()) {
+    const parent = node.parent === null ? undefined : nodes.get(node.parent)
+    if (parent) parent.children.push(node)
+    else if (node.parent === null) roots.push(node)
+  }
+  // complete names top-down, iteratively (no recursion limit on deep trees)
+  const stack = [...roots]
+  while (stack.length) {
+    const node = stack.pop()!
+    node.childCount = node.children.length
+    for (const child of node.children) {
+      child.organizationCompleteName = `${node.organizationCompleteName}-${child.organizationName}`
+      stack.push(child)
+    }
+  }
+  return roots
+}
+
+export async function orgDetail(db: Db, orgId: number): Promise<OrgDetail> {
+  const [org] = await db
+    .select({
+      id: organizations.id,
+      organizationName: organizations.organizationName,
+      description: organizations.description,
+      parent: organizations.parent,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, orgId))
+  if (!org) throw notFound(ORG_MSG.notFound)
+  const names = await orgCompleteNames(db, [orgId])
+  const held = await db
+    .select({ positionId: positions.id, stationId: positions.stationId, stationName: stations.stationName })
+    .from(positions)
+    .innerJoin(stations, eq(stations.id, positions.stationId))
+    .where(eq(positions.orgId, orgId))
+    .orderBy(asc(positions.stationId))
+  return {
+    ...org,
+    organizationCompleteName: names.get(orgId) ?? org.organizationName,
+    stationIds: held.map((p) => p.stationId),
+    positionSimpleDTOS: held,
+  }
+}
+
+function validName(value: string): string {
+  const problem = checkOrgName(value)
+  if (problem) throw badRequest(problem)
+  return value.trim()
+}
+
+function parseStationIds(value: IdListInput | null | undefined): number[] {
+  const ids = parseIdList(value)
+  if (ids === null) throw badRequest(ORG_MSG.stationIdsInvalid)
+  return ids
+}
+
+async function requireStations(tx: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return
+  const found = await tx.select({ id: stations.id }).from(stations).where(inArray(stations.id, ids))
+  const known = new Set(found.map((s) => s.id))
+  const missing = ids.filter((id) => !known.has(id))
+  if (missing.length) throw notFound(stationsMissing(missing))
+}
+
+async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: string, exceptId?: number) {
+  const [dup] = await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(
+      and(
+        parent === null ? isNull(organizations.parent) : eq(organizations.parent, parent),
+        eq(organizations.organizationName, name),
+        exceptId === undefined ? undefined : ne(organizations.id, exceptId),
+      ),
+    )
+    .limit(1)
+  if (dup) throw conflict(ORG_MSG.siblingExists)
+}
+
+export async function insertOrg(db: Db, body: OrgInsertBody, operatorId: number): Promise<number> {
+  const name = validName(body.organizationName)
+  const stationIds = parseStationIds(body.stationIds)
+  return db.transaction(async (tx) => {
+    const [parent] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, body.parent))
+    if (!parent) throw notFound(ORG_MSG.parentNotFound)
+    await requireUniqueSibling(tx, body.parent, name)
+    await requireStations(tx, stationIds)
+    const [org] = await tx
+      .insert(organizations)
+      .values({
+        organizationName: name,
+        description: body.description ?? null,
+        parent: body.parent,
+        createUserId: operatorId,
+        updateUserId: operatorId,
+      })
+      .returning({ id: organizations.id })
+    if (stationIds.length) {
+      await tx
+        .insert(positions)
+        .values(stationIds.map((stationId) => ({ orgId: org.id, stationId })))
+        .onConflictDoNothing()
+    }
+    return org.id
+  })
+}
+
+/** true when `candidate` is `orgId` itself or lies in its subtree (walks up from the candidate). */
+async function isSelfOrDescendant(tx: DbOrTx, orgId: number, candidate: number): Promise<boolean> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    sql`WITH RECURSIVE up(id, parent, depth) AS (
+          SELECT id, parent, 0 FROM organizations WHERE id = ${candidate}
+          UNION ALL
+          SELECT o.id, o.parent, up.depth + 1 FROM up JOIN organizations o ON o.id = up.parent WHERE up.depth < 1000
+        )
+        SELECT id FROM up WHERE id = ${orgId} LIMIT 1`,
+  )
+  return rows.length > 0
+}
+
+export async function updateOrg(db: Db, body: OrgUpdateBody, operatorId: number): Promise<void> {
+  const name = validName(body.organizationName)
+  const wanted = body.positionSimpleDTOS
+    ? [...new Set(body.positionSimpleDTOS.map((p) => p.stationId))]
+    : null
+  await db.transaction(async (tx) => {
+    const [org] = await tx
+      .select({ id: organizations.id, parent: organizations.parent })
+      .from(organizations)
+      .where(eq(organizations.id, body.id))
+    if (!org) throw notFound(ORG_MSG.notFound)
+    let parent = org.parent
+    if (body.parent !== undefined && body.parent !== null && body.parent !== org.parent) {
+      if (org.parent === null) throw conflict(ORG_MSG.rootMove)
+      const [target] = await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, body.parent))
+      if (!target) throw notFound(ORG_MSG.parentNotFound)
+      if (await isSelfOrDescendant(tx, org.id, body.parent)) throw badRequest(ORG_MSG.moveIntoSelf)
+      parent = body.parent
+    }
+    await requireUniqueSibling(tx, parent, name, org.id)
+    if (wanted) await requireStations(tx, wanted)
+    await tx
+      .update(organizations)
+      .set({
+        organizationName: name,
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        parent,
+        updateUserId: operatorId,
+        updateTime: new Date(),
+      })
+      .where(eq(organizations.id, org.id))
+    if (wanted) await syncOrgPositions(tx, org.id, wanted)
+  })
+}
+
+/** Positions of one department become exactly `stationIds`; removed ones go with their links (FK cascade). */
+async function syncOrgPositions(tx: DbOrTx, orgId: number, stationIds: number[]) {
+  const current = await tx
+    .select({ id: positions.id, stationId: positions.stationId })
+    .from(positions)
+    .where(eq(positions.orgId, orgId))
+  const wanted = new Set(stationIds)
+  const gone = current.filter((p) => !wanted.has(p.stationId)).map((p) => p.id)
+  if (gone.length) await tx.delete(positions).where(inArray(positions.id, gone))
+  const have = new Set(current.map((p) => p.stationId))
+  const added = stationIds.filter((id) => !have.has(id))
+  if (added.length) {
+    await tx
+      .insert(positions)
+      .values(added.map((stationId) => ({ orgId, stationId })))
+      .onConflictDoNothing()
+  }
+}
+
+export async function deleteOrg(db: Db, orgId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [org] = await tx
+      .select({ id: organizations.id, parent: organizations.parent })
+      .from(organizations)
+      .where(eq(organizations.id, orgId))
+    if (!org) throw notFound(ORG_MSG.notFound)
+    if (org.parent === null) throw conflict(ORG_MSG.rootDelete)
+    const [child] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.parent, orgId))
+      .limit(1)
+    if (child) throw conflict(ORG_MSG.hasChildren)
+    // positions go first; their user and role links go with them (ON DELETE CASCADE)
+    await tx.delete(positions).where(eq(positions.orgId, orgId))
+    await tx.delete(organizations).where(eq(organizations.id, orgId))
+  })
+}

@@ -1,0 +1,228 @@
+import { and, asc, count, desc, eq, exists, ilike, inArray, ne, not, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import {
+  parseIdList,
+  type IdListInput,
+  type PageResult,
+  type StationInsertBody,
+  type StationListBody,
+  type StationSimple,
+  type StationSimpleBody,
+  type StationUpdateBody,
+} from '@amg/contract'
+import type { Db, DbOrTx } from '../../db/connection'
+import { organizations, positions, stations, users } from '../../db/schema'
+import { badRequest, conflict, notFound } from '../../lib/errors'
+
+export const STATION_MSG = {
+  notFound: '职位不存在',
+  nameExists: '职位名称已存在',
+  orgNotFound: '部门不存在',
+  orgIdsInvalid: '部门ID列表格式不正确',
+} as const
+
+const orgsMissing = (ids: number[]) => `部门不存在（id: ${ids.join(',')}）`
+
+/** A substring pattern for ILIKE with the wildcards of the input taken literally. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+const creator = alias(users, 'creator')
+const updater = alias(users, 'updater')
+
+const operatorVo = (id: number | null, nickName: string | null) =>
+  id !== null && nickName !== null ? { id, nickName } : null
+
+/**
+ * Simple list of job titles. With orgId it answers the job titles NOT yet linked to that department
+ * (what the "link job titles" popover offers); with orgId and linked=true, the ones that are.
+ */
+export async function simpleStations(db: Db, body: StationSimpleBody): Promise<StationSimple[]> {
+  const where: (SQL | undefined)[] = []
+  const name = body.stationName?.trim()
+  if (name) where.push(ilike(stations.stationName, contains(name)))
+  if (body.orgId !== undefined && body.orgId !== null) {
+    const [org] = await db
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, body.orgId))
+    if (!org) throw notFound(STATION_MSG.orgNotFound)
+    const held = exists(
+      db
+        .select({ one: positions.id })
+        .from(positions)
+        .where(and(eq(positions.stationId, stations.id), eq(positions.orgId, body.orgId))),
+    )
+    where.push(body.linked ? held : not(held))
+  }
+  return db
+    .select({ id: stations.id, stationName: stations.stationName, type: stations.type })
+    .from(stations)
+    .where(and(...where))
+    .orderBy(asc(stations.id))
+}
+
+export async function listStations(db: Db, body: StationListBody) {
+  const pageNum = body.pageNum ?? 1
+  const pageSize = body.pageSize ?? 10
+  const conditions: (SQL | undefined)[] = []
+  const name = body.stationName?.trim()
+  if (name) conditions.push(ilike(stations.stationName, contains(name)))
+  if (body.type !== undefined && body.type !== null) conditions.push(eq(stations.type, body.type))
+  const where = and(...conditions)
+  const [{ total }] = await db.select({ total: count() }).from(stations).where(where)
+  const rows = await db
+    .select({
+      id: stations.id,
+      stationName: stations.stationName,
+      type: stations.type,
+      createTime: stations.createTime,
+      updateTime: stations.updateTime,
+      creatorId: creator.id,
+      creatorName: creator.nickName,
+      updaterId: updater.id,
+      updaterName: updater.nickName,
+    })
+    .from(stations)
+    .leftJoin(creator, eq(creator.id, stations.createUserId))
+    .leftJoin(updater, eq(updater.id, stations.updateUserId))
+    .where(where)
+    .orderBy(desc(stations.createTime), desc(stations.id))
+    .limit(pageSize)
+    .offset((pageNum - 1) * pageSize)
+  const list = rows.map(
+    ({ creatorId, creatorName, updaterId, updaterName, createTime, updateTime, ...row }) => ({
+      ...row,
+      createTime: createTime.toISOString(),
+      updateTime: updateTime.toISOString(),
+      createUserVo: operatorVo(creatorId, creatorName),
+      updateUserVo: operatorVo(updaterId, updaterName),
+    }),
+  )
+  return { list, total: Number(total) } satisfies PageResult<unknown>
+}
+
+export async function stationDetail(db: Db, stationId: number) {
+  const [row] = await db
+    .select({
+      id: stations.id,
+      stationName: stations.stationName,
+      type: stations.type,
+      createTime: stations.createTime,
+      updateTime: stations.updateTime,
+      creatorId: creator.id,
+      creatorName: creator.nickName,
+      updaterId: updater.id,
+      updaterName: updater.nickName,
+    })
+    .from(stations)
+    .leftJoin(creator, eq(creator.id, stations.createUserId))
+    .leftJoin(updater, eq(updater.id, stations.updateUserId))
+    .where(eq(stations.id, stationId))
+  if (!row) throw notFound(STATION_MSG.notFound)
+  const held = await db
+    .select({ positionId: positions.id, orgId: positions.orgId, stationId: positions.stationId })
+    .from(positions)
+    .where(eq(positions.stationId, stationId))
+    .orderBy(asc(positions.orgId))
+  const { creatorId, creatorName, updaterId, updaterName, createTime, updateTime, ...station } = row
+  return {
+    ...station,
+    createTime: createTime.toISOString(),
+    updateTime: updateTime.toISOString(),
+    createUserVo: operatorVo(creatorId, creatorName),
+    updateUserVo: operatorVo(updaterId, updaterName),
+    orgIds: held.map((p) => p.orgId),
+    stationPositionVOS: held,
+  }
+}
+
+function parseOrgIds(value: IdListInput | null | undefined): number[] {
+  const ids = parseIdList(value)
+  if (ids === null) throw badRequest(STATION_MSG.orgIdsInvalid)
+  return ids
+}
+
+async function requireOrgs(tx: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return
+  const found = await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(inArray(organizations.id, ids))
+  const known = new Set(found.map((o) => o.id))
+  const missing = ids.filter((id) => !known.has(id))
+  if (missing.length) throw notFound(orgsMissing(missing))
+}
+
+async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
+  const [dup] = await tx
+    .select({ id: stations.id })
+    .from(stations)
+    .where(
+      and(eq(stations.stationName, name), exceptId === undefined ? undefined : ne(stations.id, exceptId)),
+    )
+    .limit(1)
+  if (dup) throw conflict(STATION_MSG.nameExists)
+}
+
+export async function insertStation(db: Db, body: StationInsertBody, operatorId: number): Promise<number> {
+  const name = body.stationName.trim()
+  const orgIds = parseOrgIds(body.orgIds)
+  return db.transaction(async (tx) => {
+    await requireUniqueName(tx, name)
+    await requireOrgs(tx, orgIds)
+    const [station] = await tx
+      .insert(stations)
+      .values({ stationName: name, type: body.type, createUserId: operatorId, updateUserId: operatorId })
+      .returning({ id: stations.id })
+    if (orgIds.length) {
+      await tx
+        .insert(positions)
+        .values(orgIds.map((orgId) => ({ orgId, stationId: station.id })))
+        .onConflictDoNothing()
+    }
+    return station.id
+  })
+}
+
+export async function updateStation(db: Db, body: StationUpdateBody, operatorId: number): Promise<void> {
+  const name = body.stationName.trim()
+  // absent: positions unchanged; present (null, "", [] included): the full set of departments
+  const orgIds = body.orgIds === undefined ? null : parseOrgIds(body.orgIds)
+  await db.transaction(async (tx) => {
+    const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.id, body.id))
+    if (!station) throw notFound(STATION_MSG.notFound)
+    await requireUniqueName(tx, name, body.id)
+    if (orgIds) await requireOrgs(tx, orgIds)
+    await tx
+      .update(stations)
+      .set({ stationName: name, type: body.type, updateUserId: operatorId, updateTime: new Date() })
+      .where(eq(stations.id, body.id))
+    if (!orgIds) return
+    // positions of this job title become exactly orgIds; removed ones go with their links (FK cascade)
+    const current = await tx
+      .select({ id: positions.id, orgId: positions.orgId })
+      .from(positions)
+      .where(eq(positions.stationId, body.id))
+    const wanted = new Set(orgIds)
+    const gone = current.filter((p) => !wanted.has(p.orgId)).map((p) => p.id)
+    if (gone.length) await tx.delete(positions).where(inArray(positions.id, gone))
+    const have = new Set(current.map((p) => p.orgId))
+    const added = orgIds.filter((id) => !have.has(id))
+    if (added.length) {
+      await tx
+        .insert(positions)
+        .values(added.map((orgId) => ({ orgId, stationId: body.id })))
+        .onConflictDoNothing()
+    }
+  })
+}
+
+export async function deleteStation(db: Db, stationId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.id, stationId))
+    if (!station) throw notFound(STATION_MSG.notFound)
+    // positions go first; their user and role links go with them (ON DELETE CASCADE)
+    await tx.delete(positions).where(eq(positions.stationId, stationId))
+    await tx.delete(stations).where(eq(stations.id, stationId))
+  })
+}

@@ -1,0 +1,97 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { MSG } from '../messages'
+import { Id, IdList, MESSAGE_KEYWORD, withMessage } from './common'
+
+/**
+ * Department name (SPEC.md §5): required ('请输入部门名称') and without '-' ("部门名称不能包含'-'").
+ * Two rules with two messages: each part of the allOf carries its own text; a missing field
+ * reads the outer one.
+ */
+export const OrgName = Type.Unsafe<string>({
+  type: 'string',
+  allOf: [
+    withMessage(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }), MSG.orgNameRequired),
+    withMessage(Type.String({ pattern: '^[^-]*$' }), MSG.orgNameNoHyphen),
+  ],
+  [MESSAGE_KEYWORD]: MSG.orgNameRequired,
+  description: "部门名称，不能包含'-'",
+})
+
+/**
+ * In request unions of scalars Null comes first, so ajv's type coercion never turns null into "" or 0;
+ * with arrays the array comes first (coercion would unwrap a one-item array while trying null).
+ */
+const Description = Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 500 })]))
+
+export const OrgTreeNode = Type.Recursive(
+  (Self) =>
+    Type.Object({
+      id: Type.Integer(),
+      organizationName: Type.String(),
+      description: Type.Union([Type.String(), Type.Null()]),
+      parent: Type.Union([Type.Integer(), Type.Null()]),
+      organizationCompleteName: Type.String({ description: "从根部门起的名称路径，以 '-' 连接" }),
+      childCount: Type.Integer(),
+      children: Type.Array(Self),
+    }),
+  { $id: 'OrgTreeNode' },
+)
+export interface OrgTreeNode {
+  id: number
+  organizationName: string
+  description: string | null
+  parent: number | null
+  organizationCompleteName: string
+  childCount: number
+  children: OrgTreeNode[]
+}
+
+/** The console's tree widgets take a list of roots; normally exactly one (the seeded root). */
+export const OrgTree: TSchema = Type.Array(OrgTreeNode)
+
+export const OrgIdQuery = Type.Object({ orgId: withMessage(Id, '请选择部门') })
+export type OrgIdQuery = Static<typeof OrgIdQuery>
+
+export const PositionSimpleDTO = Type.Object({
+  stationId: Id,
+  stationName: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+})
+
+export const PositionSimpleVo = Type.Object({
+  positionId: Type.Integer(),
+  stationId: Type.Integer(),
+  stationName: Type.String(),
+})
+
+export const OrgDetail = Type.Object({
+  id: Type.Integer(),
+  organizationName: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  parent: Type.Union([Type.Integer(), Type.Null()]),
+  organizationCompleteName: Type.String(),
+  stationIds: Type.Array(Type.Integer()),
+  positionSimpleDTOS: Type.Array(PositionSimpleVo),
+})
+export type OrgDetail = Static<typeof OrgDetail>
+
+export const OrgInsertBody = Type.Object({
+  organizationName: OrgName,
+  description: Description,
+  parent: withMessage(Id, '请选择上级部门'),
+  /** job titles to create positions for: [1,2] or "1,2" */
+  stationIds: Type.Optional(Type.Union([Type.Null(), IdList])),
+})
+export type OrgInsertBody = Static<typeof OrgInsertBody>
+
+export const OrgUpdateBody = Type.Object({
+  id: Id,
+  organizationName: OrgName,
+  description: Description,
+  /** optional move under another department (never the root, never under its own subtree) */
+  parent: Type.Optional(Type.Union([Type.Null(), Id])),
+  /** when present, the department's positions are kept in step with it */
+  positionSimpleDTOS: Type.Optional(
+    Type.Union([Type.Array(PositionSimpleDTO, { maxItems: 1000 }), Type.Null()]),
+  ),
+})
+export type OrgUpdateBody = Static<typeof OrgUpdateBody>
