@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eq, sql } from 'drizzle-orm'
+import type { PgTable } from 'drizzle-orm/pg-core'
+import { isValidMobile } from '@amg/contract'
+import { queryRows } from '../src/db/connection'
+import {
+  organizations,
+  positions,
+  positionUsers,
+  roleAuths,
+  roles,
+  stations,
+  userGroups,
+  userGroupUsers,
+  userRoles,
+  users,
+} from '../src/db/schema'
+import {
+  DEMO_ACCOUNTS,
+  DEMO_MARKER_ORG,
+  DemoDataExistsError,
+  parseDemoArgs,
+  seedDemo,
+  type DemoSummary,
+} from '../src/db/seed-demo'
+import { createTestApp, type TestApp } from './helpers/app'
+import { TEST_USER_PASSWORD } from './helpers/constants'
+
+let t: TestApp
+let summary: DemoSummary
+const USERS = 120
+
+const count = async (table: PgTable) =>
+  (await t.db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n
+
+beforeAll(async () => {
+  t = await createTestApp()
+  summary = await seedDemo(t.db, { users: USERS, password: TEST_USER_PASSWORD })
+})
+afterAll(async () => t.close())
+
+describe('seedDemo', () => {
+  it('builds a company: a department tree 4 levels under the root, dozens of job titles, positions', async () => {
+    expect(await count(organizations)).toBe(1 + summary.organizations)
+    expect(summary.organizations).toBeGreaterThanOrEqual(30)
+    expect(await count(stations)).toBe(summary.stations)
+    expect(summary.stations).toBeGreaterThanOrEqual(24)
+    expect(await count(positions)).toBe(summary.positions)
+    expect(summary.positions).toBeGreaterThan(summary.organizations)
+
+    const [depth] = await queryRows<{ depth: number }>(
+      t.db,
+      sql`with recursive tree(id, depth) as (
+            select id, 0 from organizations where parent is null
+            union all select o.id, tree.depth + 1 from organizations o join tree on o.parent = tree.id)
+          select max(depth)::int as depth from tree`,
+    )
+    expect(depth.depth).toBe(4)
+    const names = (await t.db.select({ name: organizations.organizationName }).from(organizations)).map(
+      (r) => r.name,
+    )
+    expect(names).toEqual(expect.arrayContaining([DEMO_MARKER_ORG, '前端组', '市场部', '财务部', '支付小组']))
+    expect(names.every((n) => !n.includes('-'))).toBe(true)
+  })
+
+  it('creates exactly the users asked for, with Chinese names, valid mobiles and the initial password', async () => {
+    expect(summary.users).toBe(USERS)
+    expect(await count(users)).toBe(1 + USERS) // + the seeded admin
+    const rows = await t.db
+      .select()
+      .from(users)
+      .where(sql`${users.nickName} <> 'admin'`)
+    expect(rows.every((u) => u.mobile && isValidMobile(u.mobile))).toBe(true)
+    expect(rows.every((u) => /^[\u4e00-\u9fa5]{2,4}$/.test(u.realName ?? ''))).toBe(true)
+    expect(new Set(rows.map((u) => u.nickName)).size).toBe(USERS)
+    // hashed once and reused
+    expect(new Set(rows.map((u) => u.passwordHash)).size).toBe(1)
+    expect(rows.every((u) => u.passwordIsInitial === 1)).toBe(true)
+    expect(rows.filter((u) => u.status === 1).length).toBeGreaterThan(USERS * 0.9)
+  })
+
+  it('links users to positions, roles and groups; roles hold codes of the tree', async () => {
+    const [{ holders }] = await queryRows<{ holders: number }>(
+      t.db,
+      sql`select count(distinct user_id)::int as holders from position_users`,
+    )
+    expect(holders).toBe(USERS)
+    expect(await count(positionUsers)).toBe(summary.positionUsers)
+    expect(await count(userRoles)).toBe(1 + summary.userRoles)
+    expect(await count(userGroups)).toBe(summary.userGroups)
+    expect(summary.userGroups).toBeGreaterThanOrEqual(4)
+    expect(await count(userGroupUsers)).toBe(summary.userGroupUsers)
+    expect(summary.positionRoles).toBeGreaterThanOrEqual(summary.positions)
+
+    const ordinary = await t.db.select().from(roles).where(eq(roles.type, 3))
+    expect(ordinary.length).toBe(summary.roles)
+    const hr = ordinary.find((r) => r.roleName === '人事专员')!
+    const hrCodes = (await t.db.select().from(roleAuths).where(eq(roleAuths.roleId, hr.id))).map(
+      (r) => r.authCode,
+    )
+    expect(hrCodes).toEqual(expect.arrayContaining(['access', 'user', 'user:add', 'user:edit']))
+    const audit = ordinary.find((r) => r.roleName === '只读审计')!
+    const auditCodes = (await t.db.select().from(roleAuths).where(eq(roleAuths.roleId, audit.id))).map(
+      (r) => r.authCode,
+    )
+    expect(auditCodes.some((c) => c.includes(':'))).toBe(false)
+  })
+
+  it('lets a demo user sign in with the initial password and see the permissions of its role', async () => {
+    const hr = DEMO_ACCOUNTS[0]
+    const token = await t.login(hr.nickName, TEST_USER_PASSWORD)
+    const me = await t.call('GET', '/api/user/current', { token })
+    expect(me.status).toBe(200)
+    expect(me.body.data.authCodes).toEqual(expect.arrayContaining(['user', 'user:add', 'file:upload']))
+    expect(me.body.data.superAdmin).toBe(false)
+
+    const [someone] = await t.db
+      .select({ nickName: users.nickName })
+      .from(users)
+      .where(
+        sql`${users.status} = 1 and ${users.nickName} not like 'demo\\_%' and ${users.nickName} <> 'admin'`,
+      )
+      .limit(1)
+    expect(await t.login(someone.nickName, TEST_USER_PASSWORD)).toBeTruthy()
+  })
+
+  it('refuses a second run with a clear message and writes nothing', async () => {
+    const before = await count(users)
+    await expect(seedDemo(t.db, { users: 5, password: TEST_USER_PASSWORD })).rejects.toThrow(
+      DemoDataExistsError,
+    )
+    await expect(seedDemo(t.db, { users: 5, password: TEST_USER_PASSWORD })).rejects.toThrow(/演示数据已存在/)
+    expect(await count(users)).toBe(before)
+  })
+})
+
+describe('seed:demo arguments', () => {
+  it('takes --users N or --users=N and refuses anything else', () => {
+    expect(parseDemoArgs([])).toEqual({ users: 300 })
+    expect(parseDemoArgs(['--users', '100000'])).toEqual({ users: 100000 })
+    expect(parseDemoArgs(['--users=2500'])).toEqual({ users: 2500 })
+    expect(() => parseDemoArgs(['--users', 'abc'])).toThrow(/--users/)
+    expect(() => parseDemoArgs(['--users', '0'])).toThrow(/--users/)
+    expect(() => parseDemoArgs(['--user', '5'])).toThrow(/不认识的参数/)
+  })
+})
