@@ -1,0 +1,285 @@
+import { and, asc, count, eq, ilike, inArray, notExists, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import {
+  ROLE_TYPE,
+  type AdminRoleInsertBody,
+  type AdminRoleUpdateBody,
+  type PageResult,
+  type RoleDetail,
+  type RoleInsertBody,
+  type RoleListBody,
+  type RoleNameListBody,
+  type RoleRow,
+  type RoleSimple,
+  type RoleUpdateBody,
+} from '@amg/contract'
+import type { Db, DbOrTx, Tx } from '../../db/connection'
+import { auths, positionRoles, roleAuths, roles, userGroupRoles, userRoles, users } from '../../db/schema'
+import { badRequest, conflict, notFound } from '../../lib/errors'
+
+export const ROLE_NOT_FOUND = '角色不存在'
+export const ROLE_NAME_EXISTS = '角色名称已存在'
+export const ONLY_ORDINARY_UPDATE = '只能修改普通角色'
+export const ONLY_ORDINARY_DELETE = '只能删除普通角色'
+export const SUPER_ADMIN_NOT_EDITABLE = '超级管理员角色不能修改'
+export const SUPER_ADMIN_NOT_DELETABLE = '超级管理员角色不能删除'
+export const ORDINARY_VIA_ROLE_UPDATE = '普通角色请在角色管理中修改'
+export const ORDINARY_VIA_ROLE_DELETE = '普通角色请在角色管理中删除'
+export const unknownAuthCodes = (codes: string[]) => `权限不存在：${codes.join(', ')}`
+
+/** The namelist is a picker, not a page: it answers at most this many roles. */
+export const NAMELIST_LIMIT = 200
+
+/** A substring pattern for ilike with %, _ and \ taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+const trimmedOrNull = (v: string | null | undefined) =>
+  v === undefined || v === null || v.trim() === '' ? null : v.trim()
+
+/**
+ * POST /role/namelist: roles by name substring and status, ordered by id. With userGroupId,
+ * positionId or userId it answers only the roles not yet linked to that group, position or user
+ * (the candidates the "link roles" popover offers).
+ */
+export async function roleNameList(db: Db, q: RoleNameListBody): Promise<RoleSimple[]> {
+  const where: SQL[] = []
+  const name = trimmedOrNull(q.roleName)
+  if (name) where.push(ilike(roles.roleName, containsPattern(name)))
+  if (q.status) where.push(eq(roles.status, q.status))
+  if (q.userGroupId)
+    where.push(
+      notExists(
+        db
+          .select({ x: sql`1` })
+          .from(userGroupRoles)
+          .where(and(eq(userGroupRoles.groupId, q.userGroupId), eq(userGroupRoles.roleId, roles.id))),
+      ),
+    )
+  if (q.positionId)
+    where.push(
+      notExists(
+        db
+          .select({ x: sql`1` })
+          .from(positionRoles)
+          .where(and(eq(positionRoles.positionId, q.positionId), eq(positionRoles.roleId, roles.id))),
+      ),
+    )
+  if (q.userId)
+    where.push(
+      notExists(
+        db
+          .select({ x: sql`1` })
+          .from(userRoles)
+          .where(and(eq(userRoles.userId, q.userId), eq(userRoles.roleId, roles.id))),
+      ),
+    )
+  return db
+    .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
+    .from(roles)
+    .where(and(...where))
+    .orderBy(asc(roles.id))
+    .limit(NAMELIST_LIMIT)
+}
+
+const createUser = alias(users, 'create_user')
+const updateUser = alias(users, 'update_user')
+
+/** Role rows with their creator and updater, joined once. */
+function selectRoleRows(db: DbOrTx) {
+  return db
+    .select({
+      id: roles.id,
+      roleName: roles.roleName,
+      type: roles.type,
+      status: roles.status,
+      description: roles.description,
+      createTime: roles.createTime,
+      updateTime: roles.updateTime,
+      createUserId: createUser.id,
+      createUserNickName: createUser.nickName,
+      updateUserId: updateUser.id,
+      updateUserNickName: updateUser.nickName,
+    })
+    .from(roles)
+    .leftJoin(createUser, eq(createUser.id, roles.createUserId))
+    .leftJoin(updateUser, eq(updateUser.id, roles.updateUserId))
+}
+
+type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectRoleRows>['execute']>>[number]
+
+function toRoleRow(r: JoinedRow): RoleRow {
+  return {
+    id: r.id,
+    roleName: r.roleName,
+    type: r.type,
+    status: r.status,
+    description: r.description,
+    createTime: r.createTime,
+    updateTime: r.updateTime,
+    createUserVo: r.createUserId !== null ? { id: r.createUserId, nickName: r.createUserNickName! } : null,
+    updateUserVo: r.updateUserId !== null ? { id: r.updateUserId, nickName: r.updateUserNickName! } : null,
+  } as unknown as RoleRow
+}
+
+/** POST /role/listall: a page of roles; empty or absent `types` means every type. */
+export async function listRoles(db: Db, q: RoleListBody): Promise<PageResult<RoleRow>> {
+  const pageNum = q.pageNum ?? 1
+  const pageSize = q.pageSize ?? 10
+  const where: SQL[] = []
+  const name = trimmedOrNull(q.roleName)
+  if (name) where.push(ilike(roles.roleName, containsPattern(name)))
+  if (q.status) where.push(eq(roles.status, q.status))
+  if (q.types && q.types.length) where.push(inArray(roles.type, [...new Set(q.types)]))
+  const condition = and(...where)
+  const [{ total }] = await db.select({ total: count() }).from(roles).where(condition)
+  const rows = await selectRoleRows(db)
+    .where(condition)
+    .orderBy(asc(roles.id))
+    .limit(pageSize)
+    .offset((pageNum - 1) * pageSize)
+  return { list: rows.map(toRoleRow), total: Number(total) }
+}
+
+export async function roleDetail(db: Db, id: number): Promise<RoleDetail> {
+  const [row] = await selectRoleRows(db).where(eq(roles.id, id))
+  if (!row) throw notFound(ROLE_NOT_FOUND)
+  const codes = await db
+    .select({ code: roleAuths.authCode })
+    .from(roleAuths)
+    .where(eq(roleAuths.roleId, id))
+    .orderBy(asc(roleAuths.authCode))
+  return { ...toRoleRow(row), authCodes: codes.map((c) => c.code) }
+}
+
+/** Unique, trimmed codes that all exist in the tree; unknown ones are refused by name. */
+async function checkAuthCodes(tx: DbOrTx, input: readonly string[]): Promise<string[]> {
+  const codes = [...new Set(input.map((c) => c.trim()).filter((c) => c !== ''))]
+  if (!codes.length) return []
+  const found = await tx.select({ code: auths.code }).from(auths).where(inArray(auths.code, codes))
+  const known = new Set(found.map((f) => f.code))
+  const missing = codes.filter((c) => !known.has(c))
+  if (missing.length) throw badRequest(unknownAuthCodes(missing))
+  return codes
+}
+
+async function checkNameFree(tx: DbOrTx, roleName: string, ownId: number | null) {
+  const [other] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.roleName, roleName)).limit(1)
+  if (other && other.id !== ownId) throw conflict(ROLE_NAME_EXISTS)
+}
+
+async function replaceAuthCodes(tx: Tx, roleId: number, codes: string[]) {
+  await tx.delete(roleAuths).where(eq(roleAuths.roleId, roleId))
+  if (codes.length) await tx.insert(roleAuths).values(codes.map((authCode) => ({ roleId, authCode })))
+}
+
+interface NewRole {
+  roleName: string
+  description?: string | null
+  authCodes?: string[]
+  type: number
+  status: number
+}
+
+async function createRole(db: Db, input: NewRole, operatorId: number): Promise<number> {
+  const roleName = input.roleName.trim()
+  return db.transaction(async (tx) => {
+    await checkNameFree(tx, roleName, null)
+    const codes = await checkAuthCodes(tx, input.authCodes ?? [])
+    const [role] = await tx
+      .insert(roles)
+      .values({
+        roleName,
+        description: trimmedOrNull(input.description),
+        type: input.type,
+        status: input.status,
+        createUserId: operatorId,
+        updateUserId: operatorId,
+      })
+      .returning({ id: roles.id })
+    await replaceAuthCodes(tx, role.id, codes)
+    return role.id
+  })
+}
+
+interface RoleChange {
+  id: number
+  roleName: string
+  description?: string | null
+  authCodes?: string[]
+  status: number
+  type?: number
+}
+
+/** Applies a change after `guard` accepted the stored role (locked for the transaction). */
+async function changeRole(
+  db: Db,
+  input: RoleChange,
+  operatorId: number,
+  guard: (type: number) => void,
+): Promise<void> {
+  const roleName = input.roleName.trim()
+  await db.transaction(async (tx) => {
+    const [role] = await tx
+      .select({ type: roles.type })
+      .from(roles)
+      .where(eq(roles.id, input.id))
+      .for('update')
+    if (!role) throw notFound(ROLE_NOT_FOUND)
+    guard(role.type)
+    await checkNameFree(tx, roleName, input.id)
+    const codes = input.authCodes === undefined ? undefined : await checkAuthCodes(tx, input.authCodes)
+    await tx
+      .update(roles)
+      .set({
+        roleName,
+        description: trimmedOrNull(input.description),
+        status: input.status,
+        ...(input.type !== undefined ? { type: input.type } : {}),
+        updateUserId: operatorId,
+        updateTime: new Date(),
+      })
+      .where(eq(roles.id, input.id))
+    if (codes) await replaceAuthCodes(tx, input.id, codes)
+  })
+}
+
+async function removeRole(db: Db, id: number, guard: (type: number) => void): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [role] = await tx.select({ type: roles.type }).from(roles).where(eq(roles.id, id)).for('update')
+    if (!role) throw notFound(ROLE_NOT_FOUND)
+    guard(role.type)
+    // Grants and links to users, groups and positions go with it (foreign keys cascade).
+    await tx.delete(roles).where(eq(roles.id, id))
+  })
+}
+
+const ordinaryOnly = (message: string) => (type: number) => {
+  if (type !== ROLE_TYPE.ordinary) throw conflict(message)
+}
+const adminOnly = (superAdminMessage: string, ordinaryMessage: string) => (type: number) => {
+  if (type === ROLE_TYPE.superAdmin) throw conflict(superAdminMessage)
+  if (type === ROLE_TYPE.ordinary) throw conflict(ordinaryMessage)
+}
+
+/** POST /role/insert: an ordinary role (type 3), enabled. */
+export const insertRole = (db: Db, body: RoleInsertBody, operatorId: number) =>
+  createRole(db, { ...body, type: ROLE_TYPE.ordinary, status: 1 }, operatorId)
+
+/** PUT /role/update: ordinary roles only. */
+export const updateRole = (db: Db, body: RoleUpdateBody, operatorId: number) =>
+  changeRole(db, body, operatorId, ordinaryOnly(ONLY_ORDINARY_UPDATE))
+
+/** DELETE /role/delete: ordinary roles only. */
+export const deleteRole = (db: Db, id: number) => removeRole(db, id, ordinaryOnly(ONLY_ORDINARY_DELETE))
+
+/** POST /role/admin/insert: a super-admin (1) or built-in (2) role; defaults type 2, status 1. */
+export const insertAdminRole = (db: Db, body: AdminRoleInsertBody, operatorId: number) =>
+  createRole(db, { ...body, type: body.type ?? ROLE_TYPE.builtIn, status: body.status ?? 1 }, operatorId)
+
+/** PUT /role/admin/update: built-in roles only; a super-admin role is never editable. */
+export const updateAdminRole = (db: Db, body: AdminRoleUpdateBody, operatorId: number) =>
+  changeRole(db, body, operatorId, adminOnly(SUPER_ADMIN_NOT_EDITABLE, ORDINARY_VIA_ROLE_UPDATE))
+
+/** DELETE /role/admin/delete: built-in roles only; a super-admin role is never deletable. */
+export const deleteAdminRole = (db: Db, id: number) =>
+  removeRole(db, id, adminOnly(SUPER_ADMIN_NOT_DELETABLE, ORDINARY_VIA_ROLE_DELETE))

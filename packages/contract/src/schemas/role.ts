@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { MSG } from '../messages'
+import { DateTime, Id, MESSAGE_KEYWORD, OperatorVo, OptionalText, PageQuery, RequiredText } from './common'
+
+/** Role types (SPEC.md §6): 1 super admin, 2 built-in, 3 ordinary. */
+export const ROLE_TYPE = { superAdmin: 1, builtIn: 2, ordinary: 3 } as const
+
+const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
+const OptionalStatus = Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()]))
+const RequiredStatus = Type.Integer({
+  minimum: 1,
+  maximum: 2,
+  description: '1 启用, 2 禁用',
+  [MESSAGE_KEYWORD]: MSG.statusRequired,
+})
+const AdminType = Type.Integer({
+  minimum: 1,
+  maximum: 2,
+  description: '1 超级管理员, 2 内置角色',
+  [MESSAGE_KEYWORD]: MSG.roleTypeRequired,
+})
+const AuthCodes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  maxItems: 2000,
+  description: 'permission codes',
+})
+
+/**
+ * POST /role/namelist. With userGroupId, positionId or userId it answers the roles not yet
+ * linked to that group, position or user (the candidates of the "link roles" popover).
+ */
+export const RoleNameListBody = Type.Object({
+  roleName: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  status: OptionalStatus,
+  userGroupId: OptionalId,
+  positionId: OptionalId,
+  userId: OptionalId,
+})
+export type RoleNameListBody = Static<typeof RoleNameListBody>
+
+export const RoleSimple = Type.Object({
+  id: Type.Integer(),
+  roleName: Type.String(),
+  type: Type.Integer(),
+  status: Type.Integer(),
+})
+export type RoleSimple = Static<typeof RoleSimple>
+
+/** POST /role/listall; empty or absent `types` means every type. */
+export const RoleListBody = Type.Object({
+  ...PageQuery,
+  roleName: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  status: OptionalStatus,
+  types: Type.Optional(
+    Type.Union([Type.Array(Type.Integer({ minimum: 1, maximum: 3 }), { maxItems: 3 }), Type.Null()]),
+  ),
+})
+export type RoleListBody = Static<typeof RoleListBody>
+
+export const RoleRow = Type.Object({
+  id: Type.Integer(),
+  roleName: Type.String(),
+  type: Type.Integer({ description: '1 超级管理员, 2 内置角色, 3 普通角色' }),
+  status: Type.Integer({ description: '1 启用, 2 禁用' }),
+  description: Type.Union([Type.String(), Type.Null()]),
+  createTime: DateTime,
+  updateTime: DateTime,
+  createUserVo: OperatorVo,
+  updateUserVo: OperatorVo,
+})
+export type RoleRow = Static<typeof RoleRow>
+
+export const RoleDetail = Type.Object({ ...RoleRow.properties, authCodes: Type.Array(Type.String()) })
+export type RoleDetail = Static<typeof RoleDetail>
+
+export const RoleIdQuery = Type.Object({ id: Id })
+
+export const RoleInsertBody = Type.Object({
+  authCodes: Type.Optional(AuthCodes),
+  description: OptionalText(500),
+  roleName: RequiredText(MSG.roleNameRequired, 64),
+})
+export type RoleInsertBody = Static<typeof RoleInsertBody>
+
+export const RoleUpdateBody = Type.Object({
+  id: Id,
+  authCodes: Type.Optional(AuthCodes),
+  description: OptionalText(500),
+  roleName: RequiredText(MSG.roleNameRequired, 64),
+  status: RequiredStatus,
+})
+export type RoleUpdateBody = Static<typeof RoleUpdateBody>
+
+/** POST /role/admin/insert: a new built-in role defaults to type 2, status 1. */
+export const AdminRoleInsertBody = Type.Object({
+  authCodes: Type.Optional(AuthCodes),
+  description: OptionalText(500),
+  roleName: RequiredText(MSG.roleNameRequired, 64),
+  type: Type.Optional({ ...AdminType, default: 2 }),
+  status: Type.Optional({ ...RequiredStatus, default: 1 }),
+})
+export type AdminRoleInsertBody = Static<typeof AdminRoleInsertBody>
+
+export const AdminRoleUpdateBody = Type.Object({
+  id: Id,
+  authCodes: Type.Optional(AuthCodes),
+  description: OptionalText(500),
+  roleName: RequiredText(MSG.roleNameRequired, 64),
+  status: RequiredStatus,
+  type: AdminType,
+})
+export type AdminRoleUpdateBody = Static<typeof AdminRoleUpdateBody>
