@@ -21,10 +21,13 @@ beforeAll(async () => {
 afterAll(async () => t.close())
 
 const userRow = async (id: number) => (await t.db.select().from(users).where(eq(users.id, id)))[0]
-const sessionCount = async (userId: number) => (await t.db.select().from(sessions).where(eq(sessions.userId, userId))).length
+const sessionCount = async (userId: number) =>
+  (await t.db.select().from(sessions).where(eq(sessions.userId, userId))).length
 
-const insert = (body: Record<string, unknown>, token = t.adminToken) => t.call('POST', '/api/user/insert', { token, body })
-const update = (body: Record<string, unknown>, token = t.adminToken) => t.call('PUT', '/api/user/update', { token, body })
+const insert = (body: Record<string, unknown>, token = t.adminToken) =>
+  t.call('POST', '/api/user/insert', { token, body })
+const update = (body: Record<string, unknown>, token = t.adminToken) =>
+  t.call('PUT', '/api/user/update', { token, body })
 
 async function newUser(nickName: string, extra: Record<string, unknown> = {}): Promise<number> {
   const res = await insert({ nickName, ...extra })
@@ -41,7 +44,13 @@ describe('POST /api/user/insert', () => {
     const id = res.body.data
     expect(typeof id).toBe('number')
     const row = await userRow(id)
-    expect(row).toMatchObject({ nickName: 'zhangsan', realName: '张三', mobile: '13800138000', status: 1, passwordIsInitial: 1 })
+    expect(row).toMatchObject({
+      nickName: 'zhangsan',
+      realName: '张三',
+      mobile: '13800138000',
+      status: 1,
+      passwordIsInitial: 1,
+    })
     expect(row.createUserId).toBe(adminId)
     expect(row.passwordHash).not.toContain(TEST_USER_PASSWORD)
     expect(await verifyPassword(t.config.initialUserPassword, row.passwordHash)).toBe(true)
@@ -119,19 +128,31 @@ describe('POST /api/user/list', () => {
     await newUser('other_LST_x')
   })
 
-  const list = (body: Record<string, unknown>, token = t.adminToken) => t.call('POST', '/api/user/list', { token, body })
+  const list = (body: Record<string, unknown>, token = t.adminToken) =>
+    t.call('POST', '/api/user/list', { token, body })
 
   it('pages newest first with the total, never carrying a password', async () => {
     const first = await list({ nickName: prefix, pageNum: 1, pageSize: 2 })
     expect(first.status).toBe(200)
     expect(first.body.data.total).toBe(6) // substring, case-insensitive: other_LST_x too
-    expect(first.body.data.list.map((u: { nickName: string }) => u.nickName)).toEqual(['other_LST_x', 'lst_5'])
+    expect(first.body.data.list.map((u: { nickName: string }) => u.nickName)).toEqual([
+      'other_LST_x',
+      'lst_5',
+    ])
     const last = await list({ nickName: prefix, pageNum: 3, pageSize: 2 })
     expect(last.body.data.list.map((u: { nickName: string }) => u.nickName)).toEqual(['lst_2', 'lst_1'])
     const beyond = await list({ nickName: prefix, pageNum: 4, pageSize: 2 })
     expect(beyond.body.data).toEqual({ list: [], total: 6 })
     const row = first.body.data.list[1]
-    expect(Object.keys(row).sort()).toEqual(['createTime', 'id', 'mobile', 'nickName', 'realName', 'status', 'updateTime'])
+    expect(Object.keys(row).sort()).toEqual([
+      'createTime',
+      'id',
+      'mobile',
+      'nickName',
+      'realName',
+      'status',
+      'updateTime',
+    ])
     expect(new Date(row.createTime).toISOString()).toBe(row.createTime)
     expect(first.raw).not.toMatch(/password|scrypt\$/i)
   })
@@ -166,24 +187,40 @@ describe('GET /api/user/detail', () => {
     const id = await newUser('detailme', { realName: '李四', mobile: '13900139000' })
     const res = await t.call('GET', '/api/user/detail', { token: t.adminToken, query: { userId: id } })
     expect(res.status).toBe(200)
-    expect(res.body.data).toMatchObject({ id, nickName: 'detailme', realName: '李四', mobile: '13900139000', status: 1, passwordIsInitial: true })
+    expect(res.body.data).toMatchObject({
+      id,
+      nickName: 'detailme',
+      realName: '李四',
+      mobile: '13900139000',
+      status: 1,
+      passwordIsInitial: true,
+    })
     expect(res.raw).not.toMatch(/password_?hash|scrypt\$/i)
   })
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
-    const missing = await t.call('GET', '/api/user/detail', { token: t.adminToken, query: { userId: 999999 } })
+    const missing = await t.call('GET', '/api/user/detail', {
+      token: t.adminToken,
+      query: { userId: 999999 },
+    })
     expect(missing.status).toBe(404)
     expect(missing.body.msg).toBe('用户不存在')
-    expect((await t.call('GET', '/api/user/detail', { token: t.adminToken, query: { userId: 'abc' } })).status).toBe(400)
+    expect(
+      (await t.call('GET', '/api/user/detail', { token: t.adminToken, query: { userId: 'abc' } })).status,
+    ).toBe(400)
     expect((await t.call('GET', '/api/user/detail', { token: t.adminToken })).status).toBe(400)
   })
 
   it('needs a session and the user permission', async () => {
     expect((await t.call('GET', '/api/user/detail', { query: { userId: adminId } })).status).toBe(401)
     const none = await t.userWithCodes(['role'])
-    expect((await t.call('GET', '/api/user/detail', { token: none.token, query: { userId: adminId } })).status).toBe(403)
+    expect(
+      (await t.call('GET', '/api/user/detail', { token: none.token, query: { userId: adminId } })).status,
+    ).toBe(403)
     const viewer = await t.userWithCodes(['user'])
-    expect((await t.call('GET', '/api/user/detail', { token: viewer.token, query: { userId: adminId } })).status).toBe(200)
+    expect(
+      (await t.call('GET', '/api/user/detail', { token: viewer.token, query: { userId: adminId } })).status,
+    ).toBe(200)
   })
 })
 
@@ -196,7 +233,13 @@ describe('PUT /api/user/update', () => {
     expect(res.body.msg).toBe(MSG.updated)
     expect(res.body.data).toBeNull()
     const row = await userRow(id)
-    expect(row).toMatchObject({ nickName: 'upd1b', realName: '王五', mobile: '13800000002', status: 1, updateUserId: adminId })
+    expect(row).toMatchObject({
+      nickName: 'upd1b',
+      realName: '王五',
+      mobile: '13800000002',
+      status: 1,
+      updateUserId: adminId,
+    })
     expect(row.passwordHash).toBe(before.passwordHash)
     expect(row.passwordIsInitial).toBe(1)
     expect(row.updateTime.getTime()).toBeGreaterThanOrEqual(before.updateTime.getTime())
@@ -265,7 +308,10 @@ describe('PUT /api/user/update', () => {
     const editor = await t.userWithCodes(['user:edit'])
     const [me] = await t.db.select().from(users).where(eq(users.id, editor.id))
     const other = await t.login(me.nickName)
-    const res = await update({ id: editor.id, nickName: me.nickName, status: 1, password: GOOD_PASSWORD }, editor.token)
+    const res = await update(
+      { id: editor.id, nickName: me.nickName, status: 1, password: GOOD_PASSWORD },
+      editor.token,
+    )
     expect(res.status).toBe(200)
     expect((await t.call('GET', '/api/user/current', { token: editor.token })).status).toBe(200)
     expect((await t.call('GET', '/api/user/current', { token: other })).status).toBe(401)
@@ -298,7 +344,10 @@ describe('DELETE /api/user/delete', () => {
   it('deletes the user with their links and sessions', async () => {
     const id = await newUser('delme')
     await t.login('delme', t.config.initialUserPassword)
-    const [role] = await t.db.insert(roles).values({ roleName: 'del_role', type: 3 }).returning({ id: roles.id })
+    const [role] = await t.db
+      .insert(roles)
+      .values({ roleName: 'del_role', type: 3 })
+      .returning({ id: roles.id })
     await t.db.insert(userRoles).values({ userId: id, roleId: role.id })
     const res = await del(id)
     expect(res.status).toBe(200)
@@ -342,7 +391,10 @@ describe('the last active super admin', () => {
 
   it('cannot be deleted, frozen or unlinked from the super-admin role', async () => {
     const helper = await t.userWithCodes(['user:delete', 'user:edit'])
-    const del = await t.call('DELETE', '/api/user/delete', { token: helper.token, query: { userId: adminId } })
+    const del = await t.call('DELETE', '/api/user/delete', {
+      token: helper.token,
+      query: { userId: adminId },
+    })
     expect(del.status).toBe(409)
     expect(del.body.msg).toBe(LAST_SUPER_ADMIN)
     const freeze = await update({ id: adminId, nickName: 'admin', status: 2 }, helper.token)
@@ -371,8 +423,16 @@ describe('the last active super admin', () => {
     // a frozen one does not count
     expect((await update({ id: third, nickName: 'super3', status: 2 })).status).toBe(200)
     expect((await unlink(second)).status).toBe(200)
-    expect(await t.db.select().from(userRoles).where(and(eq(userRoles.userId, second), eq(userRoles.roleId, superRoleId)))).toEqual([])
-    const relink = await t.call('PUT', '/api/rel/user-rel-role', { token: t.adminToken, body: { id: second, roleIds: String(superRoleId) } })
+    expect(
+      await t.db
+        .select()
+        .from(userRoles)
+        .where(and(eq(userRoles.userId, second), eq(userRoles.roleId, superRoleId))),
+    ).toEqual([])
+    const relink = await t.call('PUT', '/api/rel/user-rel-role', {
+      token: t.adminToken,
+      body: { id: second, roleIds: String(superRoleId) },
+    })
     expect(relink.status).toBe(200)
     const secondToken = await t.login('super2', GOOD_PASSWORD)
     // the other super admin removes admin from the role: allowed, admin is then an ordinary user
@@ -382,10 +442,48 @@ describe('the last active super admin', () => {
     expect(self.status).toBe(409)
     expect(self.body.msg).toBe(LAST_SUPER_ADMIN)
     // restore admin for the file's other tests
-    const back = await t.call('PUT', '/api/rel/user-rel-role', { token: secondToken, body: { id: adminId, roleIds: [superRoleId] } })
+    const back = await t.call('PUT', '/api/rel/user-rel-role', {
+      token: secondToken,
+      body: { id: adminId, roleIds: [superRoleId] },
+    })
     expect(back.status).toBe(200)
-    expect((await t.call('DELETE', '/api/user/delete', { token: t.adminToken, query: { userId: second } })).status).toBe(200)
-    const remaining = await t.db.select().from(userRoles).where(and(eq(userRoles.roleId, superRoleId), inArray(userRoles.userId, [adminId, second])))
+    expect(
+      (await t.call('DELETE', '/api/user/delete', { token: t.adminToken, query: { userId: second } })).status,
+    ).toBe(200)
+    const remaining = await t.db
+      .select()
+      .from(userRoles)
+      .where(and(eq(userRoles.roleId, superRoleId), inArray(userRoles.userId, [adminId, second])))
     expect(remaining.map((r) => r.userId)).toEqual([adminId])
+  })
+})
+
+describe('API documentation', () => {
+  it('lists every user call with its schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' })
+    expect(res.statusCode).toBe(200)
+    const doc = res.json() as { paths: Record<string, Record<string, { tags?: string[]; summary?: string }>> }
+    const calls = [
+      ['post', '/api/user/list'],
+      ['post', '/api/user/insert'],
+      ['get', '/api/user/detail'],
+      ['put', '/api/user/update'],
+      ['delete', '/api/user/delete'],
+      ['put', '/api/rel/user-rel-role'],
+      ['put', '/api/rel/user-un-rel-role'],
+      ['put', '/api/rel/user-rel-groups'],
+      ['put', '/api/rel/user-un-rel-groups'],
+      ['put', '/api/rel/user-rel-position'],
+      ['put', '/api/rel/user-un-rel-position'],
+      ['post', '/api/rel/user/rolelist'],
+      ['post', '/api/rel/user/grouplist'],
+      ['post', '/api/rel/user/positionlist'],
+    ]
+    for (const [method, url] of calls) {
+      const op = doc.paths[url]?.[method]
+      expect(op, `${method} ${url}`).toBeDefined()
+      expect(op.tags).toEqual(['用户管理'])
+      expect(op.summary).toBeTruthy()
+    }
   })
 })

@@ -7,11 +7,20 @@ import { DateTime, Id, IdList, MESSAGE_KEYWORD, Page, PageQuery, RequiredText } 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()])
 
 /** 1 正常, 2 冻结 — one integer schema so a wrong value answers with the field's own message. */
-export const UserStatus = Type.Integer({ minimum: 1, maximum: 2, description: '1 正常, 2 冻结', [MESSAGE_KEYWORD]: MSG.statusRequired })
+export const UserStatus = Type.Integer({
+  minimum: 1,
+  maximum: 2,
+  description: '1 正常, 2 冻结',
+  [MESSAGE_KEYWORD]: MSG.statusRequired,
+})
 
 /** Checked by the rules (checkMobile, checkPassword) after the shape; generous lengths so the rule's message wins. */
-const MobileInput = Type.Optional(Type.Union([Type.String({ maxLength: 64, [MESSAGE_KEYWORD]: MSG.mobileInvalid }), Type.Null()]))
-const PasswordInput = Type.Optional(Type.Union([Type.String({ maxLength: 128, [MESSAGE_KEYWORD]: MSG.passwordPolicy }), Type.Null()]))
+const MobileInput = Type.Optional(
+  Type.Union([Type.String({ maxLength: 64, [MESSAGE_KEYWORD]: MSG.mobileInvalid }), Type.Null()]),
+)
+const PasswordInput = Type.Optional(
+  Type.Union([Type.String({ maxLength: 128, [MESSAGE_KEYWORD]: MSG.passwordPolicy }), Type.Null()]),
+)
 const RealNameInput = Type.Optional(Nullable(Type.String({ maxLength: 64 })))
 
 export const UserListBody = Type.Object({
@@ -35,7 +44,9 @@ export const UserPage = Page(UserRow)
 
 export const UserDetail = Type.Object({
   ...UserRow.properties,
-  passwordIsInitial: Type.Boolean({ description: 'true while the password is still the configured initial one' }),
+  passwordIsInitial: Type.Boolean({
+    description: 'true while the password is still the configured initial one',
+  }),
 })
 export type UserDetail = Static<typeof UserDetail>
 
@@ -67,7 +78,11 @@ export const UserUnRelRoleBody = Type.Object({ roleId: Id, userId: Id })
 export type UserUnRelRoleBody = Static<typeof UserUnRelRoleBody>
 
 /** `greoupIds` is SPEC.md's spelling; `groupIds` is accepted too. */
-export const UserRelGroupsBody = Type.Object({ id: Id, greoupIds: Type.Optional(IdList), groupIds: Type.Optional(IdList) })
+export const UserRelGroupsBody = Type.Object({
+  id: Id,
+  greoupIds: Type.Optional(IdList),
+  groupIds: Type.Optional(IdList),
+})
 export type UserRelGroupsBody = Static<typeof UserRelGroupsBody>
 export const UserUnRelGroupsBody = Type.Object({ groupId: Id, userId: Id })
 export type UserUnRelGroupsBody = Static<typeof UserUnRelGroupsBody>
@@ -77,7 +92,11 @@ export type UserRelPositionBody = Static<typeof UserRelPositionBody>
 export const UserUnRelPositionBody = Type.Object({ positionId: Id, userId: Id })
 export type UserUnRelPositionBody = Static<typeof UserUnRelPositionBody>
 
-export const UserRoleListQuery = Type.Object({ userId: Id, roleName: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery })
+export const UserRoleListQuery = Type.Object({
+  userId: Id,
+  roleName: Type.Optional(Type.String({ maxLength: 64 })),
+  ...PageQuery,
+})
 export type UserRoleListQuery = Static<typeof UserRoleListQuery>
 export const UserRoleRow = Type.Object({
   id: Type.Integer(),
@@ -89,7 +108,11 @@ export const UserRoleRow = Type.Object({
 export type UserRoleRow = Static<typeof UserRoleRow>
 export const UserRolePage = Page(UserRoleRow)
 
-export const UserGroupListQuery = Type.Object({ userId: Id, groupName: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery })
+export const UserGroupListQuery = Type.Object({
+  userId: Id,
+  groupName: Type.Optional(Type.String({ maxLength: 64 })),
+  ...PageQuery,
+})
 export type UserGroupListQuery = Static<typeof UserGroupListQuery>
 export const UserGroupRow = Type.Object({
   id: Type.Integer(),

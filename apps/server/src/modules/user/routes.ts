@@ -54,7 +54,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user/list',
-    { config: { keepsAuthz: true }, schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } } },
+    {
+      config: { keepsAuthz: true },
+      schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } },
+    },
     async (req) => ok(await listUsers(db, req.body)),
   )
 
@@ -74,7 +77,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/detail',
-    { schema: { tags: [TAG], summary: '用户详情', querystring: UserIdQuery, response: { 200: Envelope(UserDetail) } } },
+    {
+      schema: {
+        tags: [TAG],
+        summary: '用户详情',
+        querystring: UserIdQuery,
+        response: { 200: Envelope(UserDetail) },
+      },
+    },
     async (req) => ok(await getUser(db, req.query.userId)),
   )
 
@@ -109,7 +119,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/rel/user-un-rel-role',
-    { schema: { tags: [TAG], summary: '用户移除角色', body: UserUnRelRoleBody, response: { 200: NullData } } },
+    {
+      schema: { tags: [TAG], summary: '用户移除角色', body: UserUnRelRoleBody, response: { 200: NullData } },
+    },
     async (req) => {
       await unlinkRole(db, authz, operator(req), req.body.userId, req.body.roleId)
       return ok(null)
@@ -135,7 +147,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/rel/user-un-rel-groups',
-    { schema: { tags: [TAG], summary: '用户移除用户组', body: UserUnRelGroupsBody, response: { 200: NullData } } },
+    {
+      schema: {
+        tags: [TAG],
+        summary: '用户移除用户组',
+        body: UserUnRelGroupsBody,
+        response: { 200: NullData },
+      },
+    },
     async (req) => {
       await unlinkGroup(db, req.body.userId, req.body.groupId)
       return ok(null)
@@ -144,7 +163,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/rel/user-rel-position',
-    { schema: { tags: [TAG], summary: '用户关联岗位', body: UserRelPositionBody, response: { 200: NullData } } },
+    {
+      schema: {
+        tags: [TAG],
+        summary: '用户关联岗位',
+        body: UserRelPositionBody,
+        response: { 200: NullData },
+      },
+    },
     async (req) => {
       await linkPositions(db, req.body.id, req.body.positionIds)
       return ok(null)
@@ -153,7 +179,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/rel/user-un-rel-position',
-    { schema: { tags: [TAG], summary: '用户移除岗位', body: UserUnRelPositionBody, response: { 200: NullData } } },
+    {
+      schema: {
+        tags: [TAG],
+        summary: '用户移除岗位',
+        body: UserUnRelPositionBody,
+        response: { 200: NullData },
+      },
+    },
     async (req) => {
       await unlinkPosition(db, req.body.userId, req.body.positionId)
       return ok(null)
@@ -166,7 +199,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user/rolelist',
     {
       config: { keepsAuthz: true },
-      schema: { tags: [TAG], summary: '用户的角色列表', querystring: UserRoleListQuery, response: { 200: Envelope(UserRolePage) } },
+      schema: {
+        tags: [TAG],
+        summary: '用户的角色列表',
+        querystring: UserRoleListQuery,
+        response: { 200: Envelope(UserRolePage) },
+      },
     },
     async (req) => ok(await listUserRoles(db, req.query)),
   )
@@ -175,7 +213,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user/grouplist',
     {
       config: { keepsAuthz: true },
-      schema: { tags: [TAG], summary: '用户的用户组列表', querystring: UserGroupListQuery, response: { 200: Envelope(UserGroupPage) } },
+      schema: {
+        tags: [TAG],
+        summary: '用户的用户组列表',
+        querystring: UserGroupListQuery,
+        response: { 200: Envelope(UserGroupPage) },
+      },
     },
     async (req) => ok(await listUserGroups(db, req.query)),
   )

@@ -20,7 +20,15 @@ import {
   type UserUpdateBody,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/connection'
-import { positions, positionUsers, roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
+import {
+  positions,
+  positionUsers,
+  roles,
+  userGroups,
+  userGroupUsers,
+  userRoles,
+  users,
+} from '../../db/schema'
 import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { Authorizer } from '../../auth/authorizer'
@@ -71,13 +79,18 @@ const optionalText = (value: string | null | undefined): string | null | undefin
   value === undefined ? undefined : isBlank(value) ? null : value!.trim()
 
 async function requireUser(db: DbOrTx, userId: number) {
-  const [user] = await db.select({ id: users.id, status: users.status }).from(users).where(eq(users.id, userId))
+  const [user] = await db
+    .select({ id: users.id, status: users.status })
+    .from(users)
+    .where(eq(users.id, userId))
   if (!user) throw notFound(USER_MSG.notFound)
   return user
 }
 
 async function ensureNickNameFree(db: DbOrTx, nickName: string, exceptId?: number) {
-  const where = exceptId ? and(eq(users.nickName, nickName), ne(users.id, exceptId)) : eq(users.nickName, nickName)
+  const where = exceptId
+    ? and(eq(users.nickName, nickName), ne(users.id, exceptId))
+    : eq(users.nickName, nickName)
   const [taken] = await db.select({ id: users.id }).from(users).where(where).limit(1)
   if (taken) throw conflict(USER_MSG.nickNameTaken)
 }
@@ -131,7 +144,13 @@ export async function listUsers(db: Db, q: UserListBody): Promise<PageResult<Use
   const where = filters.length ? and(...filters) : undefined
   const { limit, offset } = page(q)
   const [list, [{ total }]] = await Promise.all([
-    db.select(userRowColumns).from(users).where(where).orderBy(desc(users.createTime), desc(users.id)).limit(limit).offset(offset),
+    db
+      .select(userRowColumns)
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createTime), desc(users.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ total: count() }).from(users).where(where),
   ])
   return { list: list.map(isoTimes), total: Number(total) }
@@ -146,7 +165,12 @@ export async function getUser(db: Db, userId: number): Promise<UserDetail> {
   return { ...isoTimes(user), passwordIsInitial: user.passwordIsInitial === 1 }
 }
 
-export async function insertUser(db: Db, initialPassword: string, operator: Operator, body: UserInsertBody): Promise<number> {
+export async function insertUser(
+  db: Db,
+  initialPassword: string,
+  operator: Operator,
+  body: UserInsertBody,
+): Promise<number> {
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameBlank)
   checkContact(body)
@@ -192,7 +216,8 @@ export async function updateUser(db: Db, operator: Operator, body: UserUpdateBod
       })
       .where(eq(users.id, body.id))
     if (body.status === 2 && existing.status !== 2) await endUserSessions(tx, body.id)
-    else if (passwordHash) await endUserSessions(tx, body.id, self ? (operator.token ?? undefined) : undefined)
+    else if (passwordHash)
+      await endUserSessions(tx, body.id, self ? (operator.token ?? undefined) : undefined)
   })
 }
 
@@ -225,7 +250,13 @@ async function requireSuperOperatorFor(authz: Authorizer, operator: Operator, ro
   if (!(await authz.resolve(operator.id)).superAdmin) throw forbidden(USER_MSG.superRoleOnlyBySuperAdmin)
 }
 
-export async function linkRoles(db: Db, authz: Authorizer, operator: Operator, userId: number, roleIds: IdListInput) {
+export async function linkRoles(
+  db: Db,
+  authz: Authorizer,
+  operator: Operator,
+  userId: number,
+  roleIds: IdListInput,
+) {
   const ids = idsOf(roleIds, '角色')
   await requireUser(db, userId)
   const found = await db.select({ id: roles.id, type: roles.type }).from(roles).where(inArray(roles.id, ids))
@@ -238,7 +269,13 @@ export async function linkRoles(db: Db, authz: Authorizer, operator: Operator, u
     .onConflictDoNothing()
 }
 
-export async function unlinkRole(db: Db, authz: Authorizer, operator: Operator, userId: number, roleId: number) {
+export async function unlinkRole(
+  db: Db,
+  authz: Authorizer,
+  operator: Operator,
+  userId: number,
+  roleId: number,
+) {
   await requireUser(db, userId)
   const [role] = await db.select({ id: roles.id, type: roles.type }).from(roles).where(eq(roles.id, roleId))
   if (!role) throw notFound('角色不存在')
@@ -264,7 +301,9 @@ export async function unlinkGroup(db: Db, userId: number, groupId: number) {
   await requireUser(db, userId)
   const [group] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, groupId))
   if (!group) throw notFound('用户组不存在')
-  await db.delete(userGroupUsers).where(and(eq(userGroupUsers.userId, userId), eq(userGroupUsers.groupId, groupId)))
+  await db
+    .delete(userGroupUsers)
+    .where(and(eq(userGroupUsers.userId, userId), eq(userGroupUsers.groupId, groupId)))
 }
 
 export async function linkPositions(db: Db, userId: number, positionIds: IdListInput) {
@@ -283,7 +322,9 @@ export async function unlinkPosition(db: Db, userId: number, positionId: number)
   await requireUser(db, userId)
   const [position] = await db.select({ id: positions.id }).from(positions).where(eq(positions.id, positionId))
   if (!position) throw notFound('岗位不存在')
-  await db.delete(positionUsers).where(and(eq(positionUsers.userId, userId), eq(positionUsers.positionId, positionId)))
+  await db
+    .delete(positionUsers)
+    .where(and(eq(positionUsers.userId, userId), eq(positionUsers.positionId, positionId)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,14 +339,24 @@ export async function listUserRoles(db: Db, q: UserRoleListQuery): Promise<PageR
   const { limit, offset } = page(q)
   const [list, [{ total }]] = await Promise.all([
     db
-      .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status, description: roles.description })
+      .select({
+        id: roles.id,
+        roleName: roles.roleName,
+        type: roles.type,
+        status: roles.status,
+        description: roles.description,
+      })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(where)
       .orderBy(asc(roles.id))
       .limit(limit)
       .offset(offset),
-    db.select({ total: count() }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(where),
+    db
+      .select({ total: count() })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(where),
   ])
   return { list, total: Number(total) }
 }
@@ -318,7 +369,12 @@ export async function listUserGroups(db: Db, q: UserGroupListQuery): Promise<Pag
   const { limit, offset } = page(q)
   const [list, [{ total }]] = await Promise.all([
     db
-      .select({ id: userGroups.id, groupName: userGroups.groupName, status: userGroups.status, description: userGroups.description })
+      .select({
+        id: userGroups.id,
+        groupName: userGroups.groupName,
+        status: userGroups.status,
+        description: userGroups.description,
+      })
       .from(userGroupUsers)
       .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
       .where(where)
@@ -335,7 +391,10 @@ export async function listUserGroups(db: Db, q: UserGroupListQuery): Promise<Pag
 }
 
 /** Positions a user holds, each with its department's full path name (root first, joined by '-'). */
-export async function listUserPositions(db: Db, q: UserPositionListQuery): Promise<PageResult<UserPositionRow>> {
+export async function listUserPositions(
+  db: Db,
+  q: UserPositionListQuery,
+): Promise<PageResult<UserPositionRow>> {
   await requireUser(db, q.userId)
   const { limit, offset } = page(q)
   const ctes: SQL[] = []
@@ -353,7 +412,10 @@ export async function listUserPositions(db: Db, q: UserPositionListQuery): Promi
     ${q.orgId != null ? sql`and p.org_id in (select id from subtree)` : sql``}`
   const withCtes = (list: SQL[]) => (list.length ? sql`with recursive ${sql.join(list, sql`, `)}` : sql``)
 
-  const [countRow] = await queryRows<{ n: number | string }>(db, sql`${withCtes(ctes)} select count(*) as n from (${held}) h`)
+  const [countRow] = await queryRows<{ n: number | string }>(
+    db,
+    sql`${withCtes(ctes)} select count(*) as n from (${held}) h`,
+  )
   const rows = await queryRows<{
     id: number
     org_id: number
