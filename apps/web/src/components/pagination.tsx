@@ -1,4 +1,5 @@
 import { Pagination as AntPagination } from 'antd'
+import zhCN from 'antd/locale/zh_CN'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
 /** SPEC.md §9: page 1, size 10, sizes 10/20/30/40/50/100; layout total, sizes, prev, pager, next, jumper. */
@@ -38,6 +39,7 @@ export function Pagination({
       showTotal={showTotal}
       showSizeChanger
       showQuickJumper
+      locale={zhCN.Pagination}
       size={size === 'small' ? 'small' : 'medium'}
       disabled={disabled}
       onChange={onChange}
