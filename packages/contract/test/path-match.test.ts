@@ -52,7 +52,11 @@ describe('matchesUrlPattern', () => {
 })
 
 describe('findInTree (children are searched recursively)', () => {
-  const tree = [
+  interface Item {
+    path: string
+    children?: Item[] | null
+  }
+  const tree: Item[] = [
     { path: '/a', children: [{ path: '/a/b', children: [{ path: '/a/b/c' }] }] },
     { path: '/d', children: null },
   ]
