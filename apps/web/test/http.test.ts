@@ -11,6 +11,15 @@ vi.mock('../src/lib/navigation', () => ({ navigateTo: (to: string) => navigateTo
 
 const { http, get, post, put, patch, del, call, onUnauthorized, ApiError } = await import('../src/lib/http')
 
+/** The error a call fails with (the test fails when it succeeds). */
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected the call to fail')
+    },
+    (e) => e as InstanceType<typeof ApiError>,
+  )
+
 /** Test double for the network: answers each request with the given status and body, or fails. */
 function answer(status: number, body: unknown): AxiosAdapter {
   return async (config: InternalAxiosRequestConfig) => {
@@ -92,7 +101,7 @@ describe('success rule', () => {
 
   it('raises the body msg when the body code is not 200, and toasts it', async () => {
     stub(answer(200, { code: 409, msg: '角色名称已存在', data: null }))
-    const err = await post('/role/insert', {}).catch((e) => e)
+    const err = await failure(post('/role/insert', {}))
     expect(err).toBeInstanceOf(ApiError)
     expect(err.message).toBe('角色名称已存在')
     expect(err.code).toBe(409)
@@ -128,7 +137,7 @@ describe('network failures keep axios texts (SPEC.md §8)', () => {
     ['timeout of 5000ms exceeded', 'ECONNABORTED'],
   ])('%s', async (text, code) => {
     stub(fail(text, code))
-    const err = await get('/x').catch((e) => e)
+    const err = await failure(get('/x'))
     expect(err.message).toBe(text)
     expect(err.errorCode).toBe(code)
     expect(toastError).toHaveBeenCalledWith(text)
@@ -141,7 +150,7 @@ describe('network failures keep axios texts (SPEC.md §8)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const { port } = server.address() as AddressInfo
     try {
-      const err = await get(`http://127.0.0.1:${port}/api/slow`).catch((e) => e)
+      const err = await failure(get(`http://127.0.0.1:${port}/api/slow`))
       expect(err.message).toBe('timeout of 5000ms exceeded')
       expect(err.errorCode).toBe('ECONNABORTED')
       expect(toastError).toHaveBeenCalledWith('timeout of 5000ms exceeded')
@@ -156,7 +165,7 @@ describe('network failures keep axios texts (SPEC.md §8)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const { port } = server.address() as AddressInfo
     await new Promise((r) => server.close(r))
-    const err = await get(`http://127.0.0.1:${port}/api/x`).catch((e) => e)
+    const err = await failure(get(`http://127.0.0.1:${port}/api/x`))
     expect(err.message).toBe('Network Error')
   })
 
@@ -164,7 +173,7 @@ describe('network failures keep axios texts (SPEC.md §8)', () => {
     stub(fail('canceled', 'ERR_CANCELED'))
     const controller = new AbortController()
     controller.abort()
-    const err = await get('/x', undefined, { signal: controller.signal }).catch((e) => e)
+    const err = await failure(get('/x', undefined, { signal: controller.signal }))
     expect(err.canceled).toBe(true)
     expect(toastError).not.toHaveBeenCalled()
   })
