@@ -6,8 +6,9 @@ import { userRoutes } from './user/routes'
 import { orgRoutes } from './org/routes'
 import { stationRoutes } from './station/routes'
 import { userGroupRoutes } from './user-group/routes'
+import { positionRoutes } from './position/routes'
 import { roleRoutes } from './role/routes'
 import { permissionRoutes } from './permission/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes, orgRoutes, stationRoutes, userGroupRoutes, roleRoutes, permissionRoutes]
+export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes, orgRoutes, stationRoutes, userGroupRoutes, positionRoutes, roleRoutes, permissionRoutes]
