@@ -32,10 +32,10 @@ export default async function setup(project: TestProject) {
     project.provide('pgTemplate', name)
     project.provide('pgliteTemplate', '')
     return async () => {
-      // Drop the template and any clone a crashed test file left behind.
+      // Drop the template and any clone of this run that a crashed test file left behind.
       const { rows } = await admin.query<{ datname: string }>(
-        `select datname from pg_database where datname like 'amg_t_%' or datname = $1`,
-        [name],
+        `select datname from pg_database where datname like $1 or datname = $2`,
+        [`${name}_c_%`, name],
       )
       for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`)
       await admin.end()

@@ -52,10 +52,19 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   let databaseUrl: string | undefined
   if (pgTemplate) {
     const url = process.env.TEST_DATABASE_URL!
-    const name = `amg_t_${randomBytes(6).toString('hex')}`
+    const name = `${pgTemplate}_c_${randomBytes(6).toString('hex')}`
     const admin = new pg.Client({ connectionString: url })
     await admin.connect()
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`)
+    // Two clones started at the same instant can collide on the template; try again shortly.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`)
+        break
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
+        await new Promise((r) => setTimeout(r, 100 * attempt))
+      }
+    }
     await admin.end()
     databaseUrl = withDatabase(url, name)
     database = await openDatabase({ databaseUrl })

@@ -44,6 +44,7 @@ export const IdList = Type.Union([
 ])
 export type IdListInput = Static<typeof IdList>
 
-export const DateTime = Type.String({ format: 'date-time' })
+/** A time: the server hands Date objects, serialized as ISO 8601 strings. */
+export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
 
 export const OperatorVo = Type.Union([Type.Object({ id: Type.Integer(), nickName: Type.String() }), Type.Null()])
