@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { eq, isNull } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
 import { organizations, positionRoles, positionUsers, positions, roles, stations } from '../src/db/schema'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
@@ -518,7 +518,3 @@ describe('a large tree', () => {
     expect(big.children[5].organizationCompleteName).toBe('总公司-大部42-小组42_5')
   })
 })
-
-// keep imports used in every branch
-void and
-void inArray

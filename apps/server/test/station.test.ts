@@ -13,7 +13,10 @@ const admin = () => t.adminToken
 const uniq = (prefix: string) => `${prefix}${++seq}`
 
 async function addOrg(name = uniq('部门'), parent = rootId) {
-  const [o] = await t.db.insert(organizations).values({ organizationName: name, parent }).returning({ id: organizations.id })
+  const [o] = await t.db
+    .insert(organizations)
+    .values({ organizationName: name, parent })
+    .returning({ id: organizations.id })
   return o.id
 }
 
@@ -40,7 +43,10 @@ async function stationCount() {
 
 beforeAll(async () => {
   t = await createTestApp()
-  const [root] = await t.db.select({ id: organizations.id }).from(organizations).where(isNull(organizations.parent))
+  const [root] = await t.db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(isNull(organizations.parent))
   rootId = root.id
   adminId = (await userIdByName(t.db, 'admin'))!
 })
@@ -57,7 +63,12 @@ describe('POST /station/insert', () => {
     expect(res.body.msg).toBe(MSG.created)
     const id = res.body.data
     const [row] = await t.db.select().from(stations).where(eq(stations.id, id))
-    expect(row).toMatchObject({ stationName: '产品经理', type: 1, createUserId: adminId, updateUserId: adminId })
+    expect(row).toMatchObject({
+      stationName: '产品经理',
+      type: 1,
+      createUserId: adminId,
+      updateUserId: adminId,
+    })
     expect((await orgsOf(id)).map((p) => p.orgId)).toEqual([o1, o2])
     const single = await addStation({ orgIds: [o1] })
     expect((await orgsOf(single)).map((p) => p.orgId)).toEqual([o1])
@@ -88,7 +99,10 @@ describe('POST /station/insert', () => {
   it('refuses a duplicate name (409) and unknown or malformed orgIds, creating nothing', async () => {
     const name = uniq('唯一职位')
     await addStation({ stationName: name })
-    const dup = await t.call('POST', '/api/station/insert', { token: admin(), body: { stationName: name, type: 1 } })
+    const dup = await t.call('POST', '/api/station/insert', {
+      token: admin(),
+      body: { stationName: name, type: 1 },
+    })
     expect(dup.status).toBe(409)
     expect(dup.body.msg).toBe('职位名称已存在')
     const before = await stationCount()
@@ -144,7 +158,10 @@ describe('GET /station/detail', () => {
   })
 
   it('answers 404 for an unknown job title and 400 without stationId', async () => {
-    const missing = await t.call('GET', '/api/station/detail', { token: admin(), query: { stationId: 999999 } })
+    const missing = await t.call('GET', '/api/station/detail', {
+      token: admin(),
+      query: { stationId: 999999 },
+    })
     expect(missing.status).toBe(404)
     expect(missing.body.msg).toBe('职位不存在')
     expect((await t.call('GET', '/api/station/detail', { token: admin() })).status).toBe(400)
@@ -154,9 +171,13 @@ describe('GET /station/detail', () => {
     const id = await addStation()
     expect((await t.call('GET', '/api/station/detail', { query: { stationId: id } })).status).toBe(401)
     const other = await t.userWithCodes(['org'])
-    expect((await t.call('GET', '/api/station/detail', { token: other.token, query: { stationId: id } })).status).toBe(403)
+    expect(
+      (await t.call('GET', '/api/station/detail', { token: other.token, query: { stationId: id } })).status,
+    ).toBe(403)
     const viewer = await t.userWithCodes(['station'])
-    expect((await t.call('GET', '/api/station/detail', { token: viewer.token, query: { stationId: id } })).status).toBe(200)
+    expect(
+      (await t.call('GET', '/api/station/detail', { token: viewer.token, query: { stationId: id } })).status,
+    ).toBe(200)
   })
 })
 
@@ -167,7 +188,10 @@ describe('PUT /station/update', () => {
     const before = await orgsOf(id)
     const p1 = before.find((p) => p.orgId === o1)!.id
     const p2 = before.find((p) => p.orgId === o2)!.id
-    const [role] = await t.db.insert(roles).values({ roleName: uniq('岗角色'), type: 3 }).returning({ id: roles.id })
+    const [role] = await t.db
+      .insert(roles)
+      .values({ roleName: uniq('岗角色'), type: 3 })
+      .returning({ id: roles.id })
     await t.db.insert(positionUsers).values({ positionId: p1, userId: adminId })
     await t.db.insert(positionRoles).values({ positionId: p1, roleId: role.id })
 
@@ -179,7 +203,12 @@ describe('PUT /station/update', () => {
     expect(res.status, res.body.msg).toBe(200)
     expect(res.body.msg).toBe(MSG.updated)
     const [row] = await t.db.select().from(stations).where(eq(stations.id, id))
-    expect(row).toMatchObject({ stationName: '改过的职位', type: 1, createUserId: adminId, updateUserId: editor.id })
+    expect(row).toMatchObject({
+      stationName: '改过的职位',
+      type: 1,
+      createUserId: adminId,
+      updateUserId: editor.id,
+    })
     const after = await orgsOf(id)
     expect(after.map((p) => p.orgId)).toEqual([o2, o3])
     expect(after.find((p) => p.orgId === o2)!.id).toBe(p2)
@@ -191,7 +220,10 @@ describe('PUT /station/update', () => {
     expect(detail.body.data.updateUserVo).toEqual({ id: editor.id, nickName: expect.any(String) })
 
     // without orgIds the positions stay; an empty list removes them all
-    await t.call('PUT', '/api/station/update', { token: admin(), body: { id, stationName: '改过的职位', type: 1 } })
+    await t.call('PUT', '/api/station/update', {
+      token: admin(),
+      body: { id, stationName: '改过的职位', type: 1 },
+    })
     expect((await orgsOf(id)).map((p) => p.orgId)).toEqual([o2, o3])
     const emptied = await t.call('PUT', '/api/station/update', {
       token: admin(),
@@ -207,10 +239,16 @@ describe('PUT /station/update', () => {
     await addStation({ stationName: taken })
     const name = uniq('原职位')
     const id = await addStation({ stationName: name, orgIds: [o1] })
-    const blank = await t.call('PUT', '/api/station/update', { token: admin(), body: { id, stationName: ' ', type: 1 } })
+    const blank = await t.call('PUT', '/api/station/update', {
+      token: admin(),
+      body: { id, stationName: ' ', type: 1 },
+    })
     expect(blank.status).toBe(400)
     expect(blank.body.msg).toBe(MSG.stationNameRequired)
-    const noType = await t.call('PUT', '/api/station/update', { token: admin(), body: { id, stationName: name } })
+    const noType = await t.call('PUT', '/api/station/update', {
+      token: admin(),
+      body: { id, stationName: name },
+    })
     expect(noType.status).toBe(400)
     expect(noType.body.msg).toBe(MSG.stationTypeRequired)
     const missing = await t.call('PUT', '/api/station/update', {
@@ -218,7 +256,10 @@ describe('PUT /station/update', () => {
       body: { id: 999999, stationName: uniq('无'), type: 1 },
     })
     expect(missing.status).toBe(404)
-    const dup = await t.call('PUT', '/api/station/update', { token: admin(), body: { id, stationName: taken, type: 1 } })
+    const dup = await t.call('PUT', '/api/station/update', {
+      token: admin(),
+      body: { id, stationName: taken, type: 1 },
+    })
     expect(dup.status).toBe(409)
     expect(dup.body.msg).toBe('职位名称已存在')
     const unknown = await t.call('PUT', '/api/station/update', {
@@ -230,7 +271,14 @@ describe('PUT /station/update', () => {
     expect(row.stationName).toBe(name)
     expect((await orgsOf(id)).map((p) => p.orgId)).toEqual([o1])
     // keeping its own name is fine
-    expect((await t.call('PUT', '/api/station/update', { token: admin(), body: { id, stationName: name, type: 1 } })).status).toBe(200)
+    expect(
+      (
+        await t.call('PUT', '/api/station/update', {
+          token: admin(),
+          body: { id, stationName: name, type: 1 },
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('needs station:edit', async () => {
@@ -260,7 +308,10 @@ describe('DELETE /station/delete', () => {
   })
 
   it('answers 404 for an unknown job title and 400 without stationId', async () => {
-    const res = await t.call('DELETE', '/api/station/delete', { token: admin(), query: { stationId: 999999 } })
+    const res = await t.call('DELETE', '/api/station/delete', {
+      token: admin(),
+      query: { stationId: 999999 },
+    })
     expect(res.status).toBe(404)
     expect(res.body.msg).toBe('职位不存在')
     expect((await t.call('DELETE', '/api/station/delete', { token: admin() })).status).toBe(400)
@@ -270,9 +321,15 @@ describe('DELETE /station/delete', () => {
     const id = await addStation()
     expect((await t.call('DELETE', '/api/station/delete', { query: { stationId: id } })).status).toBe(401)
     const editor = await t.userWithCodes(['station', 'station:edit'])
-    expect((await t.call('DELETE', '/api/station/delete', { token: editor.token, query: { stationId: id } })).status).toBe(403)
+    expect(
+      (await t.call('DELETE', '/api/station/delete', { token: editor.token, query: { stationId: id } }))
+        .status,
+    ).toBe(403)
     const deleter = await t.userWithCodes(['station:delete'])
-    expect((await t.call('DELETE', '/api/station/delete', { token: deleter.token, query: { stationId: id } })).status).toBe(200)
+    expect(
+      (await t.call('DELETE', '/api/station/delete', { token: deleter.token, query: { stationId: id } }))
+        .status,
+    ).toBe(200)
   })
 })
 
@@ -284,13 +341,26 @@ describe('POST /station/list/simple', () => {
     expect(all.status).toBe(200)
     const rows = await t.db.select({ id: stations.id }).from(stations)
     expect(all.body.data).toHaveLength(rows.length)
-    expect(all.body.data.find((s: any) => s.id === a)).toEqual({ id: a, stationName: expect.stringMatching(/^简单_甲/), type: 1 })
-    const filtered = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { stationName: '简单' } })
+    expect(all.body.data.find((s: any) => s.id === a)).toEqual({
+      id: a,
+      stationName: expect.stringMatching(/^简单_甲/),
+      type: 1,
+    })
+    const filtered = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { stationName: '简单' },
+    })
     expect(filtered.body.data.map((s: any) => s.id)).toEqual([a, b])
     // wildcards in the filter are taken literally
-    const literal = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { stationName: '%' } })
+    const literal = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { stationName: '%' },
+    })
     expect(literal.body.data.map((s: any) => s.id)).toEqual([b])
-    const underscore = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { stationName: '_' } })
+    const underscore = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { stationName: '_' },
+    })
     expect(underscore.body.data.map((s: any) => s.id)).toEqual([a])
   })
 
@@ -304,12 +374,21 @@ describe('POST /station/list/simple', () => {
     expect(ids).toContain(free)
     expect(ids).not.toContain(linked)
     expect(ids).toHaveLength((await stationCount()) - 1)
-    const onlyLinked = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { orgId: org, linked: true } })
+    const onlyLinked = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { orgId: org, linked: true },
+    })
     expect(onlyLinked.body.data.map((s: any) => s.id)).toEqual([linked])
-    const missing = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { orgId: 999999 } })
+    const missing = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { orgId: 999999 },
+    })
     expect(missing.status).toBe(404)
     expect(missing.body.msg).toBe('部门不存在')
-    const nullOrg = await t.call('POST', '/api/station/list/simple', { token: admin(), body: { orgId: null, stationName: null } })
+    const nullOrg = await t.call('POST', '/api/station/list/simple', {
+      token: admin(),
+      body: { orgId: null, stationName: null },
+    })
     expect(nullOrg.status).toBe(200)
     expect(nullOrg.body.data).toHaveLength(await stationCount())
   })
@@ -317,10 +396,15 @@ describe('POST /station/list/simple', () => {
   it('is granted to org, position and user:position holders but not to others', async () => {
     expect((await t.call('POST', '/api/station/list/simple', { body: {} })).status).toBe(401)
     const none = await t.userWithCodes(['role'])
-    expect((await t.call('POST', '/api/station/list/simple', { token: none.token, body: {} })).status).toBe(403)
+    expect((await t.call('POST', '/api/station/list/simple', { token: none.token, body: {} })).status).toBe(
+      403,
+    )
     for (const code of ['org', 'position', 'user:position']) {
       const u = await t.userWithCodes([code])
-      expect((await t.call('POST', '/api/station/list/simple', { token: u.token, body: {} })).status, code).toBe(200)
+      expect(
+        (await t.call('POST', '/api/station/list/simple', { token: u.token, body: {} })).status,
+        code,
+      ).toBe(200)
     }
   })
 })
@@ -365,22 +449,37 @@ describe('POST /station/list', () => {
       body: { stationName: prefix, pageNum: 1, pageSize: 7 },
     })
     expect(exact.body.data.list).toHaveLength(7)
-    const all = await t.call('POST', '/api/station/list', { token: admin(), body: { pageNum: 1, pageSize: 1000 } })
+    const all = await t.call('POST', '/api/station/list', {
+      token: admin(),
+      body: { pageNum: 1, pageSize: 1000 },
+    })
     expect(all.body.data.total).toBe(await stationCount())
   })
 
   it('filters by type, shows a null operator when unknown, and refuses bad paging', async () => {
-    const [bare] = await t.db.insert(stations).values({ stationName: uniq('无人创建'), type: 1 }).returning({ id: stations.id })
+    const [bare] = await t.db
+      .insert(stations)
+      .values({ stationName: uniq('无人创建'), type: 1 })
+      .returning({ id: stations.id })
     const res = await t.call('POST', '/api/station/list', {
       token: admin(),
       body: { stationName: '无人创建', type: 1, pageNum: 1, pageSize: 10 },
     })
     expect(res.body.data.list).toHaveLength(1)
     expect(res.body.data.list[0]).toMatchObject({ id: bare.id, createUserVo: null, updateUserVo: null })
-    const otherType = await t.call('POST', '/api/station/list', { token: admin(), body: { type: 2, pageNum: 1, pageSize: 10 } })
+    const otherType = await t.call('POST', '/api/station/list', {
+      token: admin(),
+      body: { type: 2, pageNum: 1, pageSize: 10 },
+    })
     expect(otherType.body.data).toEqual({ list: [], total: 0 })
-    expect((await t.call('POST', '/api/station/list', { token: admin(), body: { pageNum: 0, pageSize: 10 } })).status).toBe(400)
-    expect((await t.call('POST', '/api/station/list', { token: admin(), body: { pageNum: 1, pageSize: 0 } })).status).toBe(400)
+    expect(
+      (await t.call('POST', '/api/station/list', { token: admin(), body: { pageNum: 0, pageSize: 10 } }))
+        .status,
+    ).toBe(400)
+    expect(
+      (await t.call('POST', '/api/station/list', { token: admin(), body: { pageNum: 1, pageSize: 0 } }))
+        .status,
+    ).toBe(400)
     const defaults = await t.call('POST', '/api/station/list', { token: admin(), body: {} })
     expect(defaults.status).toBe(200)
     expect(defaults.body.data.list.length).toBeLessThanOrEqual(10)
