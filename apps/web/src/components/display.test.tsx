@@ -181,12 +181,12 @@ describe('tree', () => {
     { id: 4, label: '分公司', code: 'BR' },
   ]
   it('filters by label substring, keeping ancestors', () => {
-    expect(filterTree(data, '研发')).toEqual([{ ...data[0], children: [data[0].children[0]] }])
+    expect(filterTree(data, '研发')).toEqual([{ ...data[0], children: [data[0].children![0]] }])
     expect(filterTree(data, '')).toEqual(data)
     expect(filterTree(data, '无')).toEqual([])
   })
   it('filters by a chosen property and honours custom field names', () => {
-    expect(filterTree(data, 'MK', {}, 'code')).toEqual([{ ...data[0], children: [data[0].children[1]] }])
+    expect(filterTree(data, 'MK', {}, 'code')).toEqual([{ ...data[0], children: [data[0].children![1]] }])
     const custom = [{ id: 1, name: 'A', subs: [{ id: 2, name: 'Bee' }] }]
     expect(filterTree(custom, 'ee', { label: 'name', children: 'subs' })).toEqual([
       { id: 1, name: 'A', subs: [{ id: 2, name: 'Bee' }] },

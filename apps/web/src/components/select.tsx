@@ -23,6 +23,8 @@ interface CommonProps {
   onBlur?: () => void
   placeholder?: string
   disabled?: boolean
+  /** Controlled dropdown visibility. */
+  open?: boolean
   multiple?: boolean
   allowClear?: boolean
   size?: WidgetSize
