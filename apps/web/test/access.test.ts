@@ -12,11 +12,17 @@ const menu: MenuItemDef[] = [
     show: true,
     children: [item('user', '/usermanage'), item('role', '/rolemanage'), item('hidden', '/secret', false)],
   },
-  { key: 'org', label: '组织管理', show: true, children: [item('orgm', '/orgmanage'), item('station', '/stationmanage')] },
+  {
+    key: 'org',
+    label: '组织管理',
+    show: true,
+    children: [item('orgm', '/orgmanage'), item('station', '/stationmanage')],
+  },
   { key: 'off', label: '隐藏的子菜单', show: false, children: [item('p', '/positionmanage')] },
 ]
 
-const keys = (items: MenuItemDef[]): string[] => items.flatMap((i) => [i.key, ...(i.children ? keys(i.children) : [])])
+const keys = (items: MenuItemDef[]): string[] =>
+  items.flatMap((i) => [i.key, ...(i.children ? keys(i.children) : [])])
 
 describe('menu visibility (SPEC.md §5)', () => {
   it('an item shows only if its path is permitted', () => {
@@ -41,8 +47,22 @@ describe('menu visibility (SPEC.md §5)', () => {
   it('patterns: prefix /** and lone /** (the contract matcher)', () => {
     expect(keys(filterMenu(menu, ['/position/**', '/body/**'], true))).toEqual(['home'])
     expect(keys(filterMenu(menu, ['/orgmanage/**'], true))).toEqual(['home', 'org', 'orgm'])
-    expect(keys(filterMenu(menu, ['/orgmanage', '/rolemanage/**'], true))).toEqual(['home', 'access', 'role', 'org', 'orgm'])
-    expect(keys(filterMenu(menu, ['/**'], true))).toEqual(['home', 'access', 'user', 'role', 'org', 'orgm', 'station'])
+    expect(keys(filterMenu(menu, ['/orgmanage', '/rolemanage/**'], true))).toEqual([
+      'home',
+      'access',
+      'role',
+      'org',
+      'orgm',
+    ])
+    expect(keys(filterMenu(menu, ['/**'], true))).toEqual([
+      'home',
+      'access',
+      'user',
+      'role',
+      'org',
+      'orgm',
+      'station',
+    ])
   })
 
   it('exact match only otherwise', () => {
@@ -71,7 +91,9 @@ describe('menu visibility (SPEC.md §5)', () => {
 
 describe('menu item route (SPEC.md §2 side menu)', () => {
   it('/{viewArea}-{uiview} when both are given', () => {
-    expect(menuItemRoute({ viewArea: 'main', uiview: 'userlist', path: '/usermanage' })).toBe('/main-userlist')
+    expect(menuItemRoute({ viewArea: 'main', uiview: 'userlist', path: '/usermanage' })).toBe(
+      '/main-userlist',
+    )
   })
   it('its index path otherwise', () => {
     expect(menuItemRoute({ viewArea: 'main', path: '/usermanage' })).toBe('/usermanage')
@@ -85,7 +107,10 @@ describe('menu item route (SPEC.md §2 side menu)', () => {
 
 describe('menu item action', () => {
   it('a link opens a new tab', () => {
-    expect(menuItemAction({ key: 'l', label: 'l', show: true, link: 'https://a.b' })).toEqual({ kind: 'open-tab', url: 'https://a.b' })
+    expect(menuItemAction({ key: 'l', label: 'l', show: true, link: 'https://a.b' })).toEqual({
+      kind: 'open-tab',
+      url: 'https://a.b',
+    })
   })
   it('/external-link is only logged', () => {
     expect(menuItemAction(item('e', '/external-link'))).toEqual({ kind: 'log', path: '/external-link' })

@@ -7,7 +7,10 @@ import { MSG, TOKEN_STORAGE_KEY } from '@amg/contract'
 const toastError = vi.fn()
 const navigateTo = vi.fn()
 vi.mock('../src/lib/feedback', () => ({ toastError: (t: string) => toastError(t), toastSuccess: vi.fn() }))
-vi.mock('../src/lib/navigation', () => ({ navigateTo: (to: string) => navigateTo(to), setNavigator: vi.fn() }))
+vi.mock('../src/lib/navigation', () => ({
+  navigateTo: (to: string) => navigateTo(to),
+  setNavigator: vi.fn(),
+}))
 
 const { http, get, post, put, patch, del, call, onUnauthorized, ApiError } = await import('../src/lib/http')
 
@@ -25,7 +28,13 @@ function answer(status: number, body: unknown): AxiosAdapter {
   return async (config: InternalAxiosRequestConfig) => {
     const response = { status, statusText: String(status), data: body, headers: {}, config, request: {} }
     if (config.validateStatus && !config.validateStatus(status)) {
-      throw new AxiosError(`Request failed with status code ${status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response)
+      throw new AxiosError(
+        `Request failed with status code ${status}`,
+        AxiosError.ERR_BAD_RESPONSE,
+        config,
+        {},
+        response,
+      )
     }
     return response
   }
@@ -96,7 +105,11 @@ describe('success rule', () => {
 
   it('call() answers the whole envelope (msg is used by some screens)', async () => {
     stub(answer(200, { code: 200, msg: '创建成功', data: 'A01' }))
-    await expect(call({ method: 'POST', url: '/auth/insert' })).resolves.toEqual({ code: 200, msg: '创建成功', data: 'A01' })
+    await expect(call({ method: 'POST', url: '/auth/insert' })).resolves.toEqual({
+      code: 200,
+      msg: '创建成功',
+      data: 'A01',
+    })
   })
 
   it('raises the body msg when the body code is not 200, and toasts it', async () => {
@@ -204,7 +217,9 @@ describe('401 flow', () => {
   it('the sign-in call shows the server msg and keeps the session flow out of it', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'keep')
     stub(answer(401, { code: 401, msg: MSG.loginFailed, data: null }))
-    await expect(post('/login', { nickName: 'a', password: 'b' }, { authRequest: true })).rejects.toThrow(MSG.loginFailed)
+    await expect(post('/login', { nickName: 'a', password: 'b' }, { authRequest: true })).rejects.toThrow(
+      MSG.loginFailed,
+    )
     expect(toastError).toHaveBeenCalledWith(MSG.loginFailed)
     expect(navigateTo).not.toHaveBeenCalled()
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('keep')

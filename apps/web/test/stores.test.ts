@@ -10,7 +10,10 @@ const api = vi.hoisted(() => ({
   call: vi.fn(),
 }))
 const unauthorizedListeners = vi.hoisted(() => [] as (() => void)[])
-vi.mock('../src/lib/http', () => ({ ...api, onUnauthorized: (l: () => void) => unauthorizedListeners.push(l) }))
+vi.mock('../src/lib/http', () => ({
+  ...api,
+  onUnauthorized: (l: () => void) => unauthorizedListeners.push(l),
+}))
 
 const { useOrgStore } = await import('../src/lib/stores/org-store')
 const { usePositionStore } = await import('../src/lib/stores/position-store')
@@ -165,7 +168,11 @@ describe('station store (SPEC.md §4)', () => {
     await expect(s.fetchOne(5)).rejects.toBe(failure)
     await expect(s.update({ id: 5, stationName: 'x', orgIds: [], type: 1 })).rejects.toBe(failure)
     await expect(s.remove(5)).rejects.toBe(failure)
-    expect(useStationStore.getState()).toMatchObject({ stationList: [station], stationInfo: station, stationTotal: 1 })
+    expect(useStationStore.getState()).toMatchObject({
+      stationList: [station],
+      stationInfo: station,
+      stationTotal: 1,
+    })
   })
 })
 
@@ -214,7 +221,10 @@ describe('authorisation store (SPEC.md §4)', () => {
   it('insert answers the new code and the msg, store unchanged', async () => {
     api.call.mockResolvedValue({ code: 200, msg: '创建成功', data: 'A9' })
     const { code: _c, ...withoutCode } = record
-    await expect(useAuthStore.getState().insert(withoutCode)).resolves.toEqual({ code: 'A9', msg: '创建成功' })
+    await expect(useAuthStore.getState().insert(withoutCode)).resolves.toEqual({
+      code: 'A9',
+      msg: '创建成功',
+    })
     expect(api.call.mock.calls[0][0]).toMatchObject({ method: 'POST', url: '/auth/insert' })
     expect(api.call.mock.calls[0][0].data.frontEndAccessList).toBe('/usermanage,/usermanage/**')
     expect(useAuthStore.getState().authInfo).toBeNull()
@@ -244,7 +254,9 @@ describe('authorisation store (SPEC.md §4)', () => {
   })
 
   it('toAuthPayload drops blank entries', () => {
-    expect(toAuthPayload({ ...record, frontEndAccesss: [{ frontEndAccess: '  ' }] }).frontEndAccessList).toBe('')
+    expect(toAuthPayload({ ...record, frontEndAccesss: [{ frontEndAccess: '  ' }] }).frontEndAccessList).toBe(
+      '',
+    )
   })
 })
 
@@ -271,7 +283,11 @@ describe('session store', () => {
   it('login stores the token under Authorization (POST /login as the sign-in call)', async () => {
     api.post.mockResolvedValue({ token: 'tok', user: {} })
     await useSession.getState().login('admin', 'pw')
-    expect(api.post).toHaveBeenCalledWith('/login', { nickName: 'admin', password: 'pw' }, { authRequest: true })
+    expect(api.post).toHaveBeenCalledWith(
+      '/login',
+      { nickName: 'admin', password: 'pw' },
+      { authRequest: true },
+    )
     expect(useSession.getState().token).toBe('tok')
     expect(localStorage.getItem('Authorization')).toBe('tok')
   })
@@ -296,7 +312,12 @@ describe('session store', () => {
   })
 
   it('loading the config stores the runtime flags', async () => {
-    api.get.mockResolvedValue({ isAms: true, showOperatorUser: true, hideUserBaseInfo: false, uploadMaxSizeMb: 10 })
+    api.get.mockResolvedValue({
+      isAms: true,
+      showOperatorUser: true,
+      hideUserBaseInfo: false,
+      uploadMaxSizeMb: 10,
+    })
     await useSession.getState().loadConfig()
     expect(api.get).toHaveBeenCalledWith('/config', undefined, { silent: true })
     expect(useSession.getState()).toMatchObject({ isAms: true, showOperatorUser: true, uploadMaxSizeMb: 10 })

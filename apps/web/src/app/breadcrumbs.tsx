@@ -18,9 +18,8 @@ export const HOME_CRUMB = '首页'
 export function Breadcrumbs() {
   const matches = useMatches()
   const location = useLocation()
-  const handle = [...matches].reverse().find((m) => (m.handle as ScreenHandle | undefined)?.crumbs)?.handle as
-    | ScreenHandle
-    | undefined
+  const handle = [...matches].reverse().find((m) => (m.handle as ScreenHandle | undefined)?.crumbs)
+    ?.handle as ScreenHandle | undefined
   const search = new URLSearchParams(location.search)
   const trail = handle ? (typeof handle.crumbs === 'function' ? handle.crumbs(search) : handle.crumbs) : []
   const items = [

@@ -41,8 +41,18 @@ function SignedInLayout() {
   const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
   useDeviceTracking()
 
-  const current = useQuery({ queryKey: ['user', 'current'], queryFn: loadCurrentUser, enabled: !user, retry: false })
-  useQuery({ queryKey: ['config'], queryFn: async () => (await loadConfig(), true), retry: false, staleTime: Infinity })
+  const current = useQuery({
+    queryKey: ['user', 'current'],
+    queryFn: loadCurrentUser,
+    enabled: !user,
+    retry: false,
+  })
+  useQuery({
+    queryKey: ['config'],
+    queryFn: async () => (await loadConfig(), true),
+    retry: false,
+    staleTime: Infinity,
+  })
 
   if (!user) {
     return (
@@ -75,7 +85,7 @@ function SignedInLayout() {
         >
           {collapsed ? '权限' : '角色权限管理系统'}
         </div>
-        <SideMenu />
+        <SideMenu collapsed={collapsed} />
       </Layout.Sider>
       <Layout>
         <Layout.Header

@@ -28,4 +28,5 @@ const ICONS: Record<string, ReactNode> = {
   solution: <SolutionOutlined />,
 }
 
-export const menuIcon = (name?: string): ReactNode => (name ? (ICONS[name] ?? <AppstoreOutlined />) : <AppstoreOutlined />)
+export const menuIcon = (name?: string): ReactNode =>
+  name ? (ICONS[name] ?? <AppstoreOutlined />) : <AppstoreOutlined />

@@ -8,7 +8,12 @@ import {
   OrgManagePage,
   OrgRelStationTab,
 } from '../features/org/pages'
-import { PositionInfoPage, PositionListPage, PositionRoleTab, PositionUserTab } from '../features/position/pages'
+import {
+  PositionInfoPage,
+  PositionListPage,
+  PositionRoleTab,
+  PositionUserTab,
+} from '../features/position/pages'
 import { RoleAddPage, RoleInfoPage, RoleListPage } from '../features/role/pages'
 import { StationAddPage, StationEditPage, StationListPage, StationViewPage } from '../features/station/pages'
 import { UserGroupAddPage, UserGroupInfoPage, UserGroupListPage } from '../features/user-group/pages'
@@ -80,7 +85,11 @@ export const routes: RouteObject[] = [
       },
 
       { path: '/rolemanage', element: <RoleListPage />, handle: crumbs(ROLE) },
-      { path: '/rolemanage/roleinfo', element: <RoleInfoPage />, handle: { crumbs: withTitle(ROLE, '角色信息') } },
+      {
+        path: '/rolemanage/roleinfo',
+        element: <RoleInfoPage />,
+        handle: { crumbs: withTitle(ROLE, '角色信息') },
+      },
       { path: '/rolemanage/addrole', element: <RoleAddPage />, handle: crumbs(ROLE, { title: '新建角色' }) },
 
       { path: '/usergroupmanage', element: <UserGroupListPage />, handle: crumbs(GROUP) },
@@ -117,7 +126,11 @@ export const routes: RouteObject[] = [
       },
 
       { path: '/stationmanage', element: <StationListPage />, handle: crumbs(STATION) },
-      { path: '/stationmanage/addstation', element: <StationAddPage />, handle: crumbs(STATION, { title: '新建职位' }) },
+      {
+        path: '/stationmanage/addstation',
+        element: <StationAddPage />,
+        handle: crumbs(STATION, { title: '新建职位' }),
+      },
       {
         path: '/stationmanage/editstation',
         element: <StationEditPage />,

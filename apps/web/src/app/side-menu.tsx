@@ -1,5 +1,5 @@
 import { Menu, type MenuProps } from 'antd'
-import { useMemo } from 'react'
+import { useMemo, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { filterMenu, menuItemAction, type MenuItemDef } from '../lib/access'
 import { usePanelAreas } from '../lib/panel-areas-context'
@@ -12,7 +12,12 @@ type AntItem = Required<MenuProps>['items'][number]
 function toAntItems(items: MenuItemDef[], top: boolean): AntItem[] {
   return items.map((item) =>
     item.children
-      ? { key: item.key, label: item.label, icon: menuIcon(item.icon), children: toAntItems(item.children, false) }
+      ? {
+          key: item.key,
+          label: item.label,
+          icon: menuIcon(item.icon),
+          children: toAntItems(item.children, false),
+        }
       : { key: item.key, label: item.label, icon: top ? menuIcon(item.icon) : undefined, title: item.label },
   )
 }
@@ -38,7 +43,7 @@ export function selectedMenuKey(items: MenuItemDef[], pathname: string): string 
  * collapsed by default (icons with tooltips/pop-ups show the labels); submenus open on click
  * instead of hover (so they do not close on hover-out) when the device is 'mobile'.
  */
-export function SideMenu() {
+export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
   const auths = useSession((s) => s.auths)
   const authOn = useSession((s) => s.userAuth)
   const device = useSession((s) => s.device)
@@ -48,6 +53,11 @@ export function SideMenu() {
   const visible = useMemo(() => filterMenu(MENU, auths, authOn), [auths, authOn])
   const byKey = useMemo(() => new Map(flatten(visible).map((i) => [i.key, i])), [visible])
   const selected = selectedMenuKey(visible, location.pathname)
+  // Expanded: every submenu open by default. Collapsed: submenus are pop-ups, none open at first.
+  const [inlineOpen, setInlineOpen] = useState<string[]>(() =>
+    MENU.filter((i) => i.children).map((i) => i.key),
+  )
+  const [popupOpen, setPopupOpen] = useState<string[]>([])
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     const item = byKey.get(key)
@@ -67,6 +77,7 @@ export function SideMenu() {
       case 'navigate':
         areas?.clearAll()
         navigate(action.to)
+        setPopupOpen([])
         break
     }
   }
@@ -77,7 +88,8 @@ export function SideMenu() {
       mode={MENU_MODE === 'horizontal' ? 'horizontal' : 'inline'}
       triggerSubMenuAction={device === 'mobile' ? 'click' : 'hover'}
       selectedKeys={selected ? [selected] : []}
-      defaultOpenKeys={visible.filter((i) => i.children).map((i) => i.key)}
+      openKeys={collapsed ? popupOpen : inlineOpen}
+      onOpenChange={collapsed ? setPopupOpen : setInlineOpen}
       items={toAntItems(visible, true)}
       onClick={onClick}
       data-testid="side-menu"

@@ -40,8 +40,13 @@ export function menuItemRoute(item: Pick<MenuItemDef, 'viewArea' | 'uiview' | 'p
  * list permits its path; a submenu shows only if at least one child is permitted; when the auth flag
  * is false, every item shows regardless.
  */
-export function filterMenu(items: readonly MenuItemDef[], auths: readonly string[], authOn: boolean): MenuItemDef[] {
-  if (!authOn) return items.map((item) => ({ ...item, children: item.children ? [...item.children] : undefined }))
+export function filterMenu(
+  items: readonly MenuItemDef[],
+  auths: readonly string[],
+  authOn: boolean,
+): MenuItemDef[] {
+  if (!authOn)
+    return items.map((item) => ({ ...item, children: item.children ? [...item.children] : undefined }))
   const result: MenuItemDef[] = []
   for (const item of items) {
     if (!item.show) continue

@@ -1,4 +1,9 @@
-import axios, { type AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios'
+import axios, {
+  type AxiosError,
+  type AxiosInstance,
+  type AxiosRequestConfig,
+  type AxiosResponse,
+} from 'axios'
 import {
   API_PREFIX,
   AUTH_HEADER,
@@ -105,14 +110,19 @@ export function createHttp(): AxiosInstance {
       if (response.status === 200 && isEnvelope(body) && body.code === SUCCESS_CODE) return response
       // 2xx other than 200, or a body code other than 200: the body msg is raised.
       const text = isEnvelope(body) && body.msg ? body.msg : `请求失败（${response.status}）`
-      const err = new ApiError(text, { status: response.status, code: isEnvelope(body) ? body.code : undefined })
+      const err = new ApiError(text, {
+        status: response.status,
+        code: isEnvelope(body) ? body.code : undefined,
+      })
       if (!response.config.silent) toastError(err.message)
       return Promise.reject(err)
     },
     (error: AxiosError) => {
       const config = error.config ?? ({} as AxiosRequestConfig)
       if (axios.isCancel(error)) {
-        return Promise.reject(new ApiError(error.message || 'canceled', { errorCode: error.code, canceled: true }))
+        return Promise.reject(
+          new ApiError(error.message || 'canceled', { errorCode: error.code, canceled: true }),
+        )
       }
       const status = error.response?.status
       const body = error.response?.data

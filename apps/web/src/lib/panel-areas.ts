@@ -30,7 +30,10 @@ export class UndeclaredAreaError extends Error {
   }
 }
 
-export function panelPath(areas: Readonly<Record<string, PanelAreaState>>, activated: readonly string[]): string {
+export function panelPath(
+  areas: Readonly<Record<string, PanelAreaState>>,
+  activated: readonly string[],
+): string {
   return activated.map((id) => `${id}-${areas[id]?.view ?? ''}`).join('&')
 }
 
@@ -65,7 +68,11 @@ export class PanelAreas {
   }
 
   private build(): PanelAreasSnapshot {
-    return { areas: { ...this.areas }, activated: [...this.activated], path: panelPath(this.areas, this.activated) }
+    return {
+      areas: { ...this.areas },
+      activated: [...this.activated],
+      path: panelPath(this.areas, this.activated),
+    }
   }
 
   private changed() {

@@ -2,7 +2,12 @@ import { useSearchParams } from 'react-router'
 import { PlaceholderScreen } from '../../lib/ui/screen'
 
 export function AdminRoleListPage() {
-  return <PlaceholderScreen title="内置角色管理" summary="超级管理员与内置角色：按名称搜索，按类型和状态筛选，新建、修改、删除、查看。" />
+  return (
+    <PlaceholderScreen
+      title="内置角色管理"
+      summary="超级管理员与内置角色：按名称搜索，按类型和状态筛选，新建、修改、删除、查看。"
+    />
+  )
 }
 
 export function AdminRoleAddPage() {

@@ -21,7 +21,9 @@ export function AuthManagePage() {
 export function AuthAddFormPage() {
   const [params] = useSearchParams()
   const parent = params.get('parentChName')
-  return <PlaceholderScreen title="新增权限" summary={parent ? `在「${parent}」下新增权限。` : '新增权限。'} />
+  return (
+    <PlaceholderScreen title="新增权限" summary={parent ? `在「${parent}」下新增权限。` : '新增权限。'} />
+  )
 }
 
 export function AuthEditFormPage() {

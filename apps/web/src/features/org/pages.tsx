@@ -9,7 +9,9 @@ export function OrgManagePage() {
     <Screen title="部门管理">
       <Row gutter={16}>
         <Col span={8}>
-          <Typography.Paragraph type="secondary">部门树（右键菜单：修改、新增子部门、删除）。</Typography.Paragraph>
+          <Typography.Paragraph type="secondary">
+            部门树（右键菜单：修改、新增子部门、删除）。
+          </Typography.Paragraph>
         </Col>
         <Col span={16}>
           <Outlet />
@@ -22,7 +24,9 @@ export function OrgManagePage() {
 export function OrgAddFormPage() {
   const [params] = useSearchParams()
   const parent = params.get('parentName')
-  return <PlaceholderScreen title="新增部门" summary={parent ? `在「${parent}」下新增部门。` : '新增部门。'} />
+  return (
+    <PlaceholderScreen title="新增部门" summary={parent ? `在「${parent}」下新增部门。` : '新增部门。'} />
+  )
 }
 
 export function OrgEditFormPage() {
@@ -42,5 +46,7 @@ export function OrgBaseInfoTab() {
 }
 
 export function OrgRelStationTab() {
-  return <PlaceholderScreen title="部门职位关联" summary="该部门关联的职位：按职位名称搜索、分页、移除、关联。" />
+  return (
+    <PlaceholderScreen title="部门职位关联" summary="该部门关联的职位：按职位名称搜索、分页、移除、关联。" />
+  )
 }

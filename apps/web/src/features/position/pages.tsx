@@ -3,7 +3,12 @@ import { RouteTabs } from '../../lib/ui/route-tabs'
 import { PlaceholderScreen, Screen } from '../../lib/ui/screen'
 
 export function PositionListPage() {
-  return <PlaceholderScreen title="岗位管理" summary="按部门和职位查询岗位，启用/禁用、删除、修改关联，每页 10 条。" />
+  return (
+    <PlaceholderScreen
+      title="岗位管理"
+      summary="按部门和职位查询岗位，启用/禁用、删除、修改关联，每页 10 条。"
+    />
+  )
 }
 
 /** Position info: tabs roleform (the default) and userform. */

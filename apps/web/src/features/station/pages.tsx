@@ -11,10 +11,17 @@ export function StationAddPage() {
 
 export function StationEditPage() {
   const [params] = useSearchParams()
-  return <PlaceholderScreen title={params.get('title') || '修改职位'} summary="修改职位名称、类型和所属部门。" />
+  return (
+    <PlaceholderScreen title={params.get('title') || '修改职位'} summary="修改职位名称、类型和所属部门。" />
+  )
 }
 
 export function StationViewPage() {
   const [params] = useSearchParams()
-  return <PlaceholderScreen title={params.get('title') || '查看职位'} summary="只读：职位名称、类型和所属部门树。" />
+  return (
+    <PlaceholderScreen
+      title={params.get('title') || '查看职位'}
+      summary="只读：职位名称、类型和所属部门树。"
+    />
+  )
 }

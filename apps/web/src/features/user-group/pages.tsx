@@ -2,7 +2,12 @@ import { Tabs } from 'antd'
 import { PlaceholderScreen, Screen } from '../../lib/ui/screen'
 
 export function UserGroupListPage() {
-  return <PlaceholderScreen title="用户组管理" summary="用户组列表：按名称和描述搜索，按状态筛选，新建、修改、启用/禁用、删除、查看。" />
+  return (
+    <PlaceholderScreen
+      title="用户组管理"
+      summary="用户组列表：按名称和描述搜索，按状态筛选，新建、修改、启用/禁用、删除、查看。"
+    />
+  )
 }
 
 export function UserGroupAddPage() {

@@ -9,7 +9,9 @@ export function UserListPage() {
 }
 
 export function UserAddPage() {
-  return <PlaceholderScreen title="新建用户" summary="输入用户昵称新建用户（状态为正常，使用预设初始密码）。" />
+  return (
+    <PlaceholderScreen title="新建用户" summary="输入用户昵称新建用户（状态为正常，使用预设初始密码）。" />
+  )
 }
 
 export const USER_INFO_BASE = '/usermanage/userinfo'
@@ -25,7 +27,11 @@ export const USER_INFO_TABS: readonly RouteTab[] = [
  * The user tabs (SPEC.md §2): a tab appears only if the current user's access list allows the
  * tab's path; the base info tab is hidden when the deployment flag is set.
  */
-export function visibleUserTabs(auths: readonly string[], authOn: boolean, hideBaseInfo: boolean): RouteTab[] {
+export function visibleUserTabs(
+  auths: readonly string[],
+  authOn: boolean,
+  hideBaseInfo: boolean,
+): RouteTab[] {
   return USER_INFO_TABS.filter((t) => !(hideBaseInfo && t.key === 'userbaseinfo')).filter(
     (t) => !authOn || canAccess(auths, `${USER_INFO_BASE}/${t.key}`),
   )
@@ -49,14 +55,23 @@ export function UserBaseInfoTab() {
 }
 
 export function UserRoleTab() {
-  return <PlaceholderScreen title="关联角色" summary="该用户关联的角色：搜索、分页、移除，并可在弹出框中关联更多角色。" />
+  return (
+    <PlaceholderScreen
+      title="关联角色"
+      summary="该用户关联的角色：搜索、分页、移除，并可在弹出框中关联更多角色。"
+    />
+  )
 }
 
 export function UserGroupTab() {
-  return <PlaceholderScreen title="关联用户组" summary="该用户关联的用户组：搜索、分页、移除，并可关联更多用户组。" />
+  return (
+    <PlaceholderScreen
+      title="关联用户组"
+      summary="该用户关联的用户组：搜索、分页、移除，并可关联更多用户组。"
+    />
+  )
 }
 
 export function UserPositionTab() {
   return <PlaceholderScreen title="关联岗位" summary="按部门和职位筛选该用户的岗位，表格按部门名称合并。" />
 }
-

@@ -48,7 +48,10 @@ export type UrlMap = Record<string, Record<string, { apiOperationValue: string; 
 /** SPEC.md §5: each frontEndAccess string is trimmed and the list is sent comma-joined. */
 export function toAuthPayload(record: AuthRecord) {
   const { frontEndAccesss, ...rest } = record
-  return { ...rest, frontEndAccessList: joinFrontEndAccess((frontEndAccesss ?? []).map((i) => i.frontEndAccess)) }
+  return {
+    ...rest,
+    frontEndAccessList: joinFrontEndAccess((frontEndAccesss ?? []).map((i) => i.frontEndAccess)),
+  }
 }
 
 /**

@@ -5,7 +5,15 @@ import type { ReactNode } from 'react'
  * The frame of a screen below the breadcrumb: its Chinese title and content. Screens that are not
  * built yet show what they will hold.
  */
-export function Screen({ title, extra, children }: { title: string; extra?: ReactNode; children?: ReactNode }) {
+export function Screen({
+  title,
+  extra,
+  children,
+}: {
+  title: string
+  extra?: ReactNode
+  children?: ReactNode
+}) {
   return (
     <Card
       variant="borderless"
@@ -22,7 +30,15 @@ export function Screen({ title, extra, children }: { title: string; extra?: Reac
 }
 
 /** A screen whose content comes in a later issue: its title and one line saying what it will show. */
-export function PlaceholderScreen({ title, summary, children }: { title: string; summary: string; children?: ReactNode }) {
+export function PlaceholderScreen({
+  title,
+  summary,
+  children,
+}: {
+  title: string
+  summary: string
+  children?: ReactNode
+}) {
   return (
     <Screen title={title}>
       <Typography.Paragraph type="secondary" data-testid="screen-summary">

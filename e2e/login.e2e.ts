@@ -1,0 +1,85 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADMIN, api, launchBrowser, newPage, screenshot, signIn } from './helpers'
+
+const WELCOME = '欢迎使用角色权限管理系统'
+const UNAUTHORIZED = '没有权限，请重新登录'
+
+let browser: Browser
+
+/** Screenshot once antd's motions (menu, tabs, toasts) have settled. */
+async function shot(page: Page, name: string) {
+  await page.waitForTimeout(600)
+  await screenshot(page, name)
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('sign-in (issue 2 item 8)', () => {
+  it('the admin signs in, sees the welcome heading and the nickName, and signs out back to /', async () => {
+    const page = await newPage(browser)
+    await page.goto('/')
+    await shot(page, 'login-page')
+    await signIn(page)
+    await page.getByRole('heading', { name: WELCOME }).waitFor()
+    expect(await page.getByTestId('current-user').textContent()).toBe(ADMIN.nickName)
+    const token = await page.evaluate(() => localStorage.getItem('Authorization'))
+    expect(token).toBeTruthy()
+    // the initial password is still in use: a warning banner
+    await page.getByText('当前账号仍在使用初始密码').waitFor()
+    await shot(page, 'login-welcome')
+
+    await page.getByRole('button', { name: '退出登录' }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.getByPlaceholder('用户名').waitFor()
+    expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
+    // POST /api/logout ended the session on the server: the old token no longer works
+    expect((await api('GET', '/user/current', { token: token! })).status).toBe(401)
+
+    // signed out: an (auth) route sends the visitor back to /
+    await page.goto('/usermanage')
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.getByPlaceholder('用户名').waitFor()
+    await page.context().close()
+  })
+
+  it('a wrong password shows the server message and stays on /', async () => {
+    const page = await newPage(browser)
+    await page.goto('/')
+    await page.getByPlaceholder('用户名').fill(ADMIN.nickName)
+    await page.getByPlaceholder('密码').fill('wrong-password')
+    await page.getByRole('button', { name: /登\s*录/ }).click()
+    await page.getByText('用户名或密码错误').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/')
+    expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
+    await shot(page, 'login-wrong-password')
+    await page.context().close()
+  })
+
+  it('a 401 (stale token) logs out and lands on / with 没有权限，请重新登录', async () => {
+    const page = await newPage(browser)
+    await signIn(page)
+    await page.getByRole('heading', { name: WELCOME }).waitFor()
+    await page.evaluate(() => localStorage.setItem('Authorization', 'corrupted-token'))
+    await page.goto('/usermanage')
+    await page.getByText(UNAUTHORIZED).waitFor()
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.getByPlaceholder('用户名').waitFor()
+    expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
+    await shot(page, 'login-401')
+    await page.context().close()
+  })
+
+  it('a deep link loads the console (history fallback) after signing in', async () => {
+    const page = await newPage(browser)
+    await signIn(page)
+    await page.goto('/rolemanage')
+    await page.getByRole('heading', { name: '角色管理' }).waitFor()
+    await page.context().close()
+  })
+})
