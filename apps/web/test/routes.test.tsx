@@ -1,0 +1,121 @@
+import { QueryClient } from '@tanstack/react-query'
+import { render, screen, waitFor } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { CurrentUser } from '@amg/contract'
+
+const api = vi.hoisted(() => ({
+  get: vi.fn(),
+  post: vi.fn(),
+  put: vi.fn(),
+  patch: vi.fn(),
+  del: vi.fn(),
+  call: vi.fn(),
+}))
+vi.mock('../src/lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+
+const { routes } = await import('../src/app/routes')
+const { Providers } = await import('../src/app/providers')
+const { useSession } = await import('../src/lib/session-store')
+const { visibleUserTabs } = await import('../src/features/user/pages')
+
+const admin: CurrentUser = {
+  id: 1,
+  nickName: 'admin',
+  realName: null,
+  status: 1,
+  roles: [],
+  auths: [],
+  authCodes: [],
+  superAdmin: true,
+  passwordIsInitial: false,
+}
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] })
+  render(
+    <Providers queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </Providers>,
+  )
+  return router
+}
+const at = (router: ReturnType<typeof createMemoryRouter>) =>
+  router.state.location.pathname + router.state.location.search
+
+beforeEach(() => {
+  Object.values(api).forEach((f) => f.mockReset())
+  api.get.mockImplementation(async (url: string) => {
+    if (url === '/config')
+      return { isAms: false, showOperatorUser: false, hideUserBaseInfo: false, uploadMaxSizeMb: 10 }
+    throw new Error(`unexpected ${url}`)
+  })
+  useSession.setState({ token: 'tok', user: admin, auths: ['/**'], userAuth: true, hideUserBaseInfo: false })
+})
+
+describe('route table (SPEC.md §2)', () => {
+  it('a signed-out visitor of an (auth) route is sent to /', async () => {
+    useSession.setState({ token: null, user: null, auths: [] })
+    const router = renderAt('/usermanage')
+    await waitFor(() => expect(at(router)).toBe('/'))
+    expect(await screen.findByPlaceholderText('用户名')).toBeInTheDocument()
+    expect(screen.getByPlaceholderText('密码')).toBeInTheDocument()
+  })
+
+  it.each([
+    ['/authmanage', '/authmanage/addform'],
+    ['/orgmanage', '/orgmanage/orgaddform'],
+    ['/orgmanage/orgeditform?id=7', '/orgmanage/editform/orgbaseinfo?id=7'],
+    ['/usermanage/userinfo?id=3&title=bob', '/usermanage/userinfo/userbaseinfo?id=3&title=bob'],
+    ['/positionmanage/positioninfo?id=5&title=x', '/positionmanage/positioninfo/roleform?id=5&title=x'],
+  ])('%s redirects to %s', async (from, to) => {
+    const router = renderAt(from)
+    await waitFor(() => expect(at(router)).toBe(to))
+  })
+
+  it('/body shows the welcome heading with a breadcrumb home link', async () => {
+    renderAt('/body')
+    expect(await screen.findByRole('heading', { name: '欢迎使用角色权限管理系统' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: '首页' })).toHaveAttribute('href', '/body')
+  })
+
+  it('the initial-password warning shows while passwordIsInitial is true', async () => {
+    useSession.setState({ user: { ...admin, passwordIsInitial: true } })
+    renderAt('/body')
+    expect(await screen.findByText(/仍在使用初始密码/)).toBeInTheDocument()
+  })
+
+  it('an unknown path shows the 404 page inside the console', async () => {
+    renderAt('/nowhere')
+    expect(await screen.findByText('页面不存在', { selector: '.ant-result-subtitle' })).toBeInTheDocument()
+  })
+
+  it('the signed-in user is loaded from GET /user/current when missing', async () => {
+    useSession.setState({ user: null })
+    api.get.mockImplementation(async (url: string) =>
+      url === '/user/current' ? { ...admin, nickName: '张三' } : {},
+    )
+    renderAt('/body')
+    expect(await screen.findByText('张三')).toBeInTheDocument()
+  })
+})
+
+describe('user tabs (SPEC.md §2: only those the access list allows)', () => {
+  it('filters by path and by the deployment flag', () => {
+    expect(visibleUserTabs(['/**'], true, false).map((t) => t.key)).toEqual([
+      'userbaseinfo',
+      'roleformbyuser',
+      'usergroupformbyuser',
+      'positionformbyuser',
+    ])
+    expect(visibleUserTabs(['/usermanage/userinfo/userbaseinfo'], true, false).map((t) => t.key)).toEqual([
+      'userbaseinfo',
+    ])
+    expect(visibleUserTabs(['/usermanage/userinfo/**'], true, true).map((t) => t.key)).toEqual([
+      'roleformbyuser',
+      'usergroupformbyuser',
+      'positionformbyuser',
+    ])
+    expect(visibleUserTabs([], false, false)).toHaveLength(4)
+  })
+})
