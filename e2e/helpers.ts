@@ -10,12 +10,22 @@ export const baseURL = () => inject('baseURL')
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+    ],
   })
 }
 
 export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: 'zh-CN' })
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    viewport: { width: 1440, height: 900 },
+    locale: 'zh-CN',
+  })
   return context.newPage()
 }
 

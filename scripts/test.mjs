@@ -28,7 +28,9 @@ const suites = [
   ...(pgReachable && process.env.SKIP_POSTGRES !== '1'
     ? [{ name: 'api on PostgreSQL', args: ['--project', 'server'], env: { TEST_DATABASE_URL: pgUrl } }]
     : []),
-  ...(process.env.SKIP_E2E === '1' ? [] : [{ name: 'end-to-end in Chromium', args: ['--project', 'e2e'], env: {} }]),
+  ...(process.env.SKIP_E2E === '1'
+    ? []
+    : [{ name: 'end-to-end in Chromium', args: ['--project', 'e2e'], env: {} }]),
 ]
 if (!pgReachable) console.log(`PostgreSQL not reachable at ${pgUrl}: the API suite runs on PGlite only.`)
 

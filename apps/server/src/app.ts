@@ -28,7 +28,13 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
     logger: logger
       ? {
           level: config.logLevel,
-          redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', '*.password', '*.oldPassword', '*.newPassword'],
+          redact: [
+            'req.headers["x-auth-token"]',
+            'req.headers.cookie',
+            '*.password',
+            '*.oldPassword',
+            '*.newPassword',
+          ],
         }
       : false,
     ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD] } },
@@ -61,7 +67,11 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
   })
   await app.register(swagger, {
     openapi: {
-      info: { title: '权限管理系统 API', version: '1.0.0', description: '所有接口都在 /api 之下，返回 { code, msg, data }' },
+      info: {
+        title: '权限管理系统 API',
+        version: '1.0.0',
+        description: '所有接口都在 /api 之下，返回 { code, msg, data }',
+      },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-auth-token' } } },
       security: [{ token: [] }],
     },
@@ -94,7 +104,12 @@ export async function buildApp({ config, database, logger = true }: BuildOptions
 
   app.setNotFoundHandler((req, reply) => {
     const urlPath = req.url.split('?')[0]
-    if (urlPath === API_PREFIX || urlPath.startsWith(`${API_PREFIX}/`) || !hasConsole || req.method !== 'GET') {
+    if (
+      urlPath === API_PREFIX ||
+      urlPath.startsWith(`${API_PREFIX}/`) ||
+      !hasConsole ||
+      req.method !== 'GET'
+    ) {
       return reply.status(404).send({ code: 404, msg: MSG.notFoundApi, data: null })
     }
     // History fallback: a deep link such as /usermanage loads the console.

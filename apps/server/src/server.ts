@@ -6,7 +6,9 @@ import { buildApp } from './app'
 /** Start the server: open (and migrate) the database, seed first-start data, listen. */
 async function main() {
   const config = loadConfig()
-  const database = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+  )
   await seedBase(database.db, config)
   const app = await buildApp({ config, database })
   const shutdown = async (signal: string) => {

@@ -9,7 +9,10 @@ let t: TestApp
 let webDist: string
 beforeAll(async () => {
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-web-'))
-  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>console</title><div id="root"></div>')
+  fs.writeFileSync(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><title>console</title><div id="root"></div>',
+  )
   fs.mkdirSync(path.join(webDist, 'static'))
   fs.writeFileSync(path.join(webDist, 'static', 'app.js'), 'console.log(1)')
   t = await createTestApp({ webDist })

@@ -29,11 +29,16 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-const listUsers = (token: string) => t.call('POST', '/api/user/list', { token, body: { pageNum: 1, pageSize: 10 } })
+const listUsers = (token: string) =>
+  t.call('POST', '/api/user/list', { token, body: { pageNum: 1, pageSize: 10 } })
 
 async function roleWith(codes: string[], name: string) {
-  const [role] = await t.db.insert(roles).values({ roleName: name, type: 3, status: 1 }).returning({ id: roles.id })
-  if (codes.length) await t.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: role.id, authCode })))
+  const [role] = await t.db
+    .insert(roles)
+    .values({ roleName: name, type: 3, status: 1 })
+    .returning({ id: roles.id })
+  if (codes.length)
+    await t.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: role.id, authCode })))
   return role.id
 }
 
@@ -78,7 +83,10 @@ describe('authorization hook', () => {
     const roleId = await roleWith(['user'], 'via-position')
     const [root] = await t.db.select().from(organizations).where(isNull(organizations.parent))
     const [station] = await t.db.insert(stations).values({ stationName: 'authz-station' }).returning()
-    const [position] = await t.db.insert(positions).values({ orgId: root.id, stationId: station.id }).returning()
+    const [position] = await t.db
+      .insert(positions)
+      .values({ orgId: root.id, stationId: station.id })
+      .returning()
     await t.db.insert(positionRoles).values({ positionId: position.id, roleId })
     await t.db.insert(positionUsers).values({ positionId: position.id, userId })
     await t.app.ctx.authz.invalidate()
@@ -109,10 +117,16 @@ describe('authorization hook', () => {
     const { id: userId, token } = await t.userWithCodes([])
     const roleId = await roleWith(['user'], 'granted-later')
     expect((await listUsers(token)).status).toBe(403) // now cached as "no permission"
-    const link = await t.call('PUT', '/api/rel/user-rel-role', { token: t.adminToken, body: { id: userId, roleIds: String(roleId) } })
+    const link = await t.call('PUT', '/api/rel/user-rel-role', {
+      token: t.adminToken,
+      body: { id: userId, roleIds: String(roleId) },
+    })
     expect(link.status).toBe(200)
     expect((await listUsers(token)).status).toBe(200)
-    const unlink = await t.call('PUT', '/api/rel/user-un-rel-role', { token: t.adminToken, body: { roleId, userId } })
+    const unlink = await t.call('PUT', '/api/rel/user-un-rel-role', {
+      token: t.adminToken,
+      body: { roleId, userId },
+    })
     expect(unlink.status).toBe(200)
     expect((await listUsers(token)).status).toBe(403)
     const rows = await t.db.select().from(userRoles).where(eq(userRoles.userId, userId))
@@ -132,7 +146,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several instances on PostgreSQL
       await t.db.insert(userRoles).values({ userId, roleId })
       expect(await otherAuthz.can(userId, 'POST', '/user/list')).toBe(false)
       // ... until a write through the API notifies every instance.
-      const link = await t.call('PUT', '/api/rel/user-rel-role', { token: t.adminToken, body: { id: userId, roleIds: String(roleId) } })
+      const link = await t.call('PUT', '/api/rel/user-rel-role', {
+        token: t.adminToken,
+        body: { id: userId, roleIds: String(roleId) },
+      })
       expect(link.status).toBe(200)
       const deadline = Date.now() + 5000
       let allowed = false

@@ -13,7 +13,9 @@ afterAll(async () => t.close())
 
 describe('sign-in', () => {
   it('signs the seeded admin in with an opaque token stored only as a hash', async () => {
-    const res = await t.call('POST', '/api/login', { body: { nickName: 'admin', password: TEST_ADMIN_PASSWORD } })
+    const res = await t.call('POST', '/api/login', {
+      body: { nickName: 'admin', password: TEST_ADMIN_PASSWORD },
+    })
     expect(res.status).toBe(200)
     expect(res.body.code).toBe(200)
     expect(res.body.data.user).toMatchObject({ nickName: 'admin', status: 1 })
@@ -48,7 +50,9 @@ describe('sign-in', () => {
     const fifth = await t.call('POST', '/api/login', { body: { nickName: 'lockme', password: 'bad' } })
     expect(fifth.status).toBe(429)
     expect(fifth.body.msg).toBe(MSG.loginLocked)
-    const right = await t.call('POST', '/api/login', { body: { nickName: 'lockme', password: TEST_USER_PASSWORD } })
+    const right = await t.call('POST', '/api/login', {
+      body: { nickName: 'lockme', password: TEST_USER_PASSWORD },
+    })
     expect(right.status).toBe(429)
     const [row] = await t.db.select().from(users).where(eq(users.id, id))
     expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000)
@@ -59,7 +63,9 @@ describe('sign-in', () => {
     await t.db.update(users).set({ status: 2 }).where(eq(users.id, id))
     const current = await t.call('GET', '/api/user/current', { token })
     expect(current.status).toBe(401)
-    const res = await t.call('POST', '/api/login', { body: { nickName: 'frozen1', password: TEST_USER_PASSWORD } })
+    const res = await t.call('POST', '/api/login', {
+      body: { nickName: 'frozen1', password: TEST_USER_PASSWORD },
+    })
     expect(res.status).toBe(403)
     expect(res.body.msg).toBe(MSG.loginFrozen)
   })

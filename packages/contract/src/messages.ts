@@ -16,7 +16,8 @@ export const MSG = {
   nickNameRequired: '必须输入用户昵称',
   nickNameBlank: '用户昵称为空！',
   mobileInvalid: '请输入正确的手机号',
-  passwordPolicy: '密码需包含大写字母、小写字母、数字、特殊符号（不是字母，数字，下划线，汉字的字符）且在12位以上',
+  passwordPolicy:
+    '密码需包含大写字母、小写字母、数字、特殊符号（不是字母，数字，下划线，汉字的字符）且在12位以上',
   // department
   orgNameRequired: '请输入部门名称',
   orgNameNoHyphen: "部门名称不能包含'-'",

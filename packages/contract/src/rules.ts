@@ -42,7 +42,9 @@ export function checkPassword(value: unknown): string | null {
 }
 
 /** Parse a comma-joined id list ("1,2, 3") into unique positive integers; null when malformed. */
-export function parseIdList(value: string | number | readonly (string | number)[] | null | undefined): number[] | null {
+export function parseIdList(
+  value: string | number | readonly (string | number)[] | null | undefined,
+): number[] | null {
   if (value === undefined || value === null || value === '') return []
   const parts = Array.isArray(value) ? value : String(value).split(',')
   const ids: number[] = []

@@ -4,10 +4,7 @@ import { toggleCheck, type CodeNode } from '../src/tree-check'
 const tree: CodeNode[] = [
   {
     code: 'a',
-    children: [
-      { code: 'a1', children: [{ code: 'a1x' }, { code: 'a1y' }] },
-      { code: 'a2' },
-    ],
+    children: [{ code: 'a1', children: [{ code: 'a1x' }, { code: 'a1y' }] }, { code: 'a2' }],
   },
   { code: 'b' },
 ]

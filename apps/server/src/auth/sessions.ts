@@ -52,7 +52,12 @@ export async function login(db: Db, policy: SessionPolicy, nickName: string, pas
     // Expired sessions are cleared as new ones are made, so the table stays small.
     await tx.delete(sessions).where(lt(sessions.expiresAt, now))
   })
-  const sessionUser: SessionUser = { id: user.id, nickName: user.nickName, realName: user.realName, status: user.status }
+  const sessionUser: SessionUser = {
+    id: user.id,
+    nickName: user.nickName,
+    realName: user.realName,
+    status: user.status,
+  }
   return { token, user: sessionUser }
 }
 
@@ -62,7 +67,9 @@ export async function findSessionUser(db: Db, token: string): Promise<SessionUse
     .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, sql`now()`), eq(users.status, 1)))
+    .where(
+      and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, sql`now()`), eq(users.status, 1)),
+    )
     .limit(1)
   return row ?? null
 }
@@ -76,5 +83,9 @@ export async function endUserSessions(db: DbOrTx, userId: number, keepToken?: st
   const keep = keepToken ? hashToken(keepToken) : undefined
   await db
     .delete(sessions)
-    .where(keep ? and(eq(sessions.userId, userId), sql`${sessions.tokenHash} <> ${keep}`) : eq(sessions.userId, userId))
+    .where(
+      keep
+        ? and(eq(sessions.userId, userId), sql`${sessions.tokenHash} <> ${keep}`)
+        : eq(sessions.userId, userId),
+    )
 }

@@ -52,7 +52,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return openPglite(options)
 }
 
-async function openPglite(options: { dataDir: string } | { memory: true; loadDataDir?: Blob | File }): Promise<Database> {
+async function openPglite(
+  options: { dataDir: string } | { memory: true; loadDataDir?: Blob | File },
+): Promise<Database> {
   let releaseLock = () => {}
   let client: PGlite
   if ('dataDir' in options) {

@@ -117,7 +117,10 @@ export const userGroups = pgTable(
     ...times,
     ...operators,
   },
-  (t) => [uniqueIndex('user_groups_group_name_key').on(t.groupName), index('user_groups_status_idx').on(t.status)],
+  (t) => [
+    uniqueIndex('user_groups_group_name_key').on(t.groupName),
+    index('user_groups_status_idx').on(t.status),
+  ],
 )
 
 export const organizations = pgTable(
@@ -224,7 +227,10 @@ export const positionUsers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createTime: times.createTime,
   },
-  (t) => [primaryKey({ columns: [t.positionId, t.userId] }), index('position_users_user_id_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.positionId, t.userId] }),
+    index('position_users_user_id_idx').on(t.userId),
+  ],
 )
 
 export const positionRoles = pgTable(
@@ -238,7 +244,10 @@ export const positionRoles = pgTable(
       .references(() => roles.id, { onDelete: 'cascade' }),
     createTime: times.createTime,
   },
-  (t) => [primaryKey({ columns: [t.positionId, t.roleId] }), index('position_roles_role_id_idx').on(t.roleId)],
+  (t) => [
+    primaryKey({ columns: [t.positionId, t.roleId] }),
+    index('position_roles_role_id_idx').on(t.roleId),
+  ],
 )
 
 export const sessions = pgTable(

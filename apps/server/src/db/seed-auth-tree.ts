@@ -13,7 +13,13 @@ export interface SeedAuthNode {
   children?: SeedAuthNode[]
 }
 
-const button = (code: string, chName: string, enName: string, api: string[], frontEnd: string[] = []): SeedAuthNode => ({
+const button = (
+  code: string,
+  chName: string,
+  enName: string,
+  api: string[],
+  frontEnd: string[] = [],
+): SeedAuthNode => ({
   code,
   chName,
   enName,
@@ -44,7 +50,12 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'user:role',
             '用户关联角色',
             'userRole',
-            ['POST /rel/user/rolelist', 'POST /role/namelist', 'PUT /rel/user-rel-role', 'PUT /rel/user-un-rel-role'],
+            [
+              'POST /rel/user/rolelist',
+              'POST /role/namelist',
+              'PUT /rel/user-rel-role',
+              'PUT /rel/user-un-rel-role',
+            ],
             ['/usermanage/userinfo/roleformbyuser'],
           ),
           button(
@@ -96,9 +107,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         frontEnd: ['/adminrolemanage', '/adminrolemanage/adminroleinfo'],
         api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
         children: [
-          button('adminrole:add', '新建内置角色', 'adminRoleAdd', ['POST /role/admin/insert'], [
-            '/adminrolemanage/adminroleadd',
-          ]),
+          button(
+            'adminrole:add',
+            '新建内置角色',
+            'adminRoleAdd',
+            ['POST /role/admin/insert'],
+            ['/adminrolemanage/adminroleadd'],
+          ),
           button('adminrole:edit', '修改内置角色', 'adminRoleEdit', ['PUT /role/admin/update']),
           button('adminrole:delete', '删除内置角色', 'adminRoleDelete', ['DELETE /role/admin/delete']),
         ],
@@ -109,7 +124,12 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         enName: 'userGroup',
         type: 2,
         frontEnd: ['/usergroupmanage', '/usergroupmanage/usergroupinfo'],
-        api: ['POST /user_groups/list', 'GET /user_groups/detail', 'POST /rel/groups/rolelist', 'GET /rel/groups/userlist'],
+        api: [
+          'POST /user_groups/list',
+          'GET /user_groups/detail',
+          'POST /rel/groups/rolelist',
+          'GET /rel/groups/userlist',
+        ],
         children: [
           button(
             'usergroup:add',
@@ -118,7 +138,10 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             ['POST /user_groups/insert', 'POST /role/namelist', 'POST /user/list'],
             ['/usergroupmanage/addusergroup'],
           ),
-          button('usergroup:edit', '修改用户组', 'userGroupEdit', ['PUT /user_groups/update', 'PATCH /user_groups/enable']),
+          button('usergroup:edit', '修改用户组', 'userGroupEdit', [
+            'PUT /user_groups/update',
+            'PATCH /user_groups/enable',
+          ]),
           button('usergroup:delete', '删除用户组', 'userGroupDelete', ['DELETE /user_groups/delete']),
           button('usergroup:link', '用户组关联', 'userGroupLink', [
             'PUT /rel/user-groups-rel-role',
@@ -160,7 +183,11 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         api: ['GET /org/tree', 'GET /org/detail', 'POST /position/list/for/org', 'POST /station/list/simple'],
         children: [
           button('org:add', '新建部门', 'orgAdd', ['POST /org/insert']),
-          button('org:edit', '修改部门', 'orgEdit', ['PUT /org/update', 'PUT /position/batch/insert', 'DELETE /position/delete']),
+          button('org:edit', '修改部门', 'orgEdit', [
+            'PUT /org/update',
+            'PUT /position/batch/insert',
+            'DELETE /position/delete',
+          ]),
           button('org:delete', '删除部门', 'orgDelete', ['DELETE /org/delete']),
         ],
       },
@@ -172,8 +199,20 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         frontEnd: ['/stationmanage', '/stationmanage/viewstation'],
         api: ['POST /station/list', 'GET /station/detail', 'GET /org/tree'],
         children: [
-          button('station:add', '新建职位', 'stationAdd', ['POST /station/insert'], ['/stationmanage/addstation']),
-          button('station:edit', '修改职位', 'stationEdit', ['PUT /station/update'], ['/stationmanage/editstation']),
+          button(
+            'station:add',
+            '新建职位',
+            'stationAdd',
+            ['POST /station/insert'],
+            ['/stationmanage/addstation'],
+          ),
+          button(
+            'station:edit',
+            '修改职位',
+            'stationEdit',
+            ['PUT /station/update'],
+            ['/stationmanage/editstation'],
+          ),
           button('station:delete', '删除职位', 'stationDelete', ['DELETE /station/delete']),
         ],
       },

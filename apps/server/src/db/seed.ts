@@ -41,8 +41,13 @@ export async function seedBase(db: Db, opts: { initialAdminPassword: string }): 
   await db.transaction(async (tx) => {
     await tx.insert(auths).values(treeRows).onConflictDoNothing({ target: auths.code })
 
-    const [existingRoot] = await tx.select({ id: organizations.id }).from(organizations).where(isNull(organizations.parent)).limit(1)
-    if (!existingRoot) await tx.insert(organizations).values({ organizationName: ROOT_ORG_NAME, description: '组织架构的根' })
+    const [existingRoot] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(isNull(organizations.parent))
+      .limit(1)
+    if (!existingRoot)
+      await tx.insert(organizations).values({ organizationName: ROOT_ORG_NAME, description: '组织架构的根' })
 
     const [superRole] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.type, 1)).limit(1)
     if (superRole) return
@@ -54,7 +59,11 @@ export async function seedBase(db: Db, opts: { initialAdminPassword: string }): 
       .insert(roleAuths)
       .values(treeRows.map((r) => ({ roleId: role.id, authCode: r.code })))
       .onConflictDoNothing()
-    let [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.nickName, ADMIN_NICK_NAME)).limit(1)
+    let [admin] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.nickName, ADMIN_NICK_NAME))
+      .limit(1)
     if (!admin) {
       ;[admin] = await tx
         .insert(users)

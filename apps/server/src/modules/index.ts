@@ -11,4 +11,15 @@ import { roleRoutes } from './role/routes'
 import { permissionRoutes } from './permission/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
-export const apiModules: FastifyPluginAsync[] = [systemRoutes, sessionRoutes, fileRoutes, userRoutes, orgRoutes, stationRoutes, userGroupRoutes, positionRoutes, roleRoutes, permissionRoutes]
+export const apiModules: FastifyPluginAsync[] = [
+  systemRoutes,
+  sessionRoutes,
+  fileRoutes,
+  userRoutes,
+  orgRoutes,
+  stationRoutes,
+  userGroupRoutes,
+  positionRoutes,
+  roleRoutes,
+  permissionRoutes,
+]

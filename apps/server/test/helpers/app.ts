@@ -80,7 +80,12 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   }
   const config = loadConfig(
     {},
-    { dataDir, initialAdminPassword: TEST_ADMIN_PASSWORD, initialUserPassword: TEST_USER_PASSWORD, ...overrides },
+    {
+      dataDir,
+      initialAdminPassword: TEST_ADMIN_PASSWORD,
+      initialUserPassword: TEST_USER_PASSWORD,
+      ...overrides,
+    },
   )
   const app = await buildApp({ config, database, logger: false })
   await app.ready()
@@ -119,7 +124,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       .insert(roles)
       .values({ roleName: `r_${nickName}`, type: 3, status: 1 })
       .returning({ id: roles.id })
-    if (codes.length) await database.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: role.id, authCode })))
+    if (codes.length)
+      await database.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: role.id, authCode })))
     await database.db.insert(userRoles).values({ userId: user.id, roleId: role.id })
     await app.ctx.authz.invalidate()
     return { id: user.id, token: await login(nickName), roleId: role.id }

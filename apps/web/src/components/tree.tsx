@@ -100,19 +100,15 @@ export function Tree({
 }: TreeProps) {
   const [search, setSearch] = useState('')
   const text = filterText ?? search
-  const fields = {
-    children: props.children ?? 'children',
-    label: props.label ?? 'label',
-    key: props.key ?? 'id',
-  }
-  const filtered = useMemo(
-    () => filterTree(data, text, fields, filterProp),
-    [data, text, fields.children, fields.label, filterProp],
+  const childrenField = props.children ?? 'children'
+  const labelField = props.label ?? 'label'
+  const keyField = props.key ?? 'id'
+  const fields = useMemo(
+    () => ({ children: childrenField, label: labelField, key: keyField }),
+    [childrenField, labelField, keyField],
   )
-  const treeData = useMemo(
-    () => toDataNodes(filtered, fields, renderLabel),
-    [filtered, fields.children, fields.label, fields.key, renderLabel],
-  )
+  const filtered = useMemo(() => filterTree(data, text, fields, filterProp), [data, text, fields, filterProp])
+  const treeData = useMemo(() => toDataNodes(filtered, fields, renderLabel), [filtered, fields, renderLabel])
   return (
     <div className="amg-tree">
       {searchable && filterText === undefined ? (

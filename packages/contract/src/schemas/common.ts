@@ -13,7 +13,8 @@ export const withMessage = <T extends TSchema>(schema: T, message: string): T =>
 export const RequiredText = (message: string, maxLength = 64) =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', [MESSAGE_KEYWORD]: message })
 
-export const OptionalText = (maxLength = 255) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))
+export const OptionalText = (maxLength = 255) =>
+  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))
 
 export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 export const Status = Type.Union([Type.Literal(1), Type.Literal(2)])
@@ -29,7 +30,8 @@ export const PageQuery = {
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
 }
 
-export const Page = <T extends TSchema>(item: T) => Type.Object({ list: Type.Array(item), total: Type.Integer() })
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ list: Type.Array(item), total: Type.Integer() })
 
 export interface PageResult<T> {
   list: T[]
@@ -47,4 +49,7 @@ export type IdListInput = Static<typeof IdList>
 /** A time: the server hands Date objects, serialized as ISO 8601 strings. */
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' })
 
-export const OperatorVo = Type.Union([Type.Object({ id: Type.Integer(), nickName: Type.String() }), Type.Null()])
+export const OperatorVo = Type.Union([
+  Type.Object({ id: Type.Integer(), nickName: Type.String() }),
+  Type.Null(),
+])

@@ -23,10 +23,14 @@ export const CurrentUser = Type.Object({
   realName: Type.Union([Type.String(), Type.Null()]),
   status: Type.Integer({ description: '1 正常, 2 冻结' }),
   roles: Type.Array(Type.Object({ id: Type.Integer(), roleName: Type.String(), type: Type.Integer() })),
-  auths: Type.Array(Type.String(), { description: 'front-end path patterns the menu and tabs are filtered by' }),
+  auths: Type.Array(Type.String(), {
+    description: 'front-end path patterns the menu and tabs are filtered by',
+  }),
   authCodes: Type.Array(Type.String()),
   superAdmin: Type.Boolean(),
-  passwordIsInitial: Type.Boolean({ description: 'true while the password is still the configured initial one' }),
+  passwordIsInitial: Type.Boolean({
+    description: 'true while the password is still the configured initial one',
+  }),
 })
 export type CurrentUser = Static<typeof CurrentUser>
 

@@ -12,14 +12,23 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       config: { access: 'public', keepsAuthz: true },
-      schema: { tags: ['登录'], summary: '登录', security: [], body: LoginBody, response: { 200: Envelope(LoginResult) } },
+      schema: {
+        tags: ['登录'],
+        summary: '登录',
+        security: [],
+        body: LoginBody,
+        response: { 200: Envelope(LoginResult) },
+      },
     },
     async (req) => ok(await login(db, config, req.body.nickName, req.body.password), '登录成功'),
   )
 
   app.post(
     '/logout',
-    { config: { access: 'public', keepsAuthz: true }, schema: { tags: ['登录'], summary: '退出登录', response: { 200: NullData } } },
+    {
+      config: { access: 'public', keepsAuthz: true },
+      schema: { tags: ['登录'], summary: '退出登录', response: { 200: NullData } },
+    },
     async (req) => {
       if (req.token) await endSession(db, req.token)
       return ok(null, '已退出登录')
@@ -28,7 +37,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user/current',
-    { config: { access: 'session' }, schema: { tags: ['登录'], summary: '当前用户', response: { 200: Envelope(CurrentUser) } } },
+    {
+      config: { access: 'session' },
+      schema: { tags: ['登录'], summary: '当前用户', response: { 200: Envelope(CurrentUser) } },
+    },
     async (req) => ok(await getCurrentUser(db, authz, currentUser(req).id)),
   )
 
@@ -36,7 +48,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/password',
     {
       config: { access: 'session', keepsAuthz: true },
-      schema: { tags: ['登录'], summary: '修改自己的密码', body: ChangePasswordBody, response: { 200: NullData } },
+      schema: {
+        tags: ['登录'],
+        summary: '修改自己的密码',
+        body: ChangePasswordBody,
+        response: { 200: NullData },
+      },
     },
     async (req) => {
       await changeOwnPassword(db, currentUser(req).id, req.token!, req.body)

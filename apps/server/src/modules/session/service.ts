@@ -38,11 +38,15 @@ export async function changeOwnPassword(db: Db, userId: number, token: string, b
   const policy = checkPassword(body.newPassword)
   if (policy) throw badRequest(policy)
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId))
-  if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash))) throw badRequest(MSG.oldPasswordWrong)
+  if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash)))
+    throw badRequest(MSG.oldPasswordWrong)
   if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
   const passwordHash = await hashPassword(body.newPassword)
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, passwordIsInitial: 0, updateTime: new Date() }).where(eq(users.id, userId))
+    await tx
+      .update(users)
+      .set({ passwordHash, passwordIsInitial: 0, updateTime: new Date() })
+      .where(eq(users.id, userId))
     await endUserSessions(tx, userId, token)
   })
 }

@@ -9,14 +9,21 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health',
     {
       config: { access: 'public' },
-      schema: { tags: ['系统'], summary: '健康检查', security: [], response: { 200: Envelope(Health), 503: Envelope(Health) } },
+      schema: {
+        tags: ['系统'],
+        summary: '健康检查',
+        security: [],
+        response: { 200: Envelope(Health), 503: Envelope(Health) },
+      },
     },
     async (_req, reply) => {
       try {
         await database.ping()
         return ok({ status: 'ok', database: database.kind })
       } catch {
-        return reply.status(503).send({ code: 503, msg: '数据库不可用', data: { status: 'down', database: database.kind } })
+        return reply
+          .status(503)
+          .send({ code: 503, msg: '数据库不可用', data: { status: 'down', database: database.kind } })
       }
     },
   )
@@ -25,7 +32,12 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/config',
     {
       config: { access: 'public' },
-      schema: { tags: ['系统'], summary: '控制台运行参数', security: [], response: { 200: Envelope(ConsoleConfig) } },
+      schema: {
+        tags: ['系统'],
+        summary: '控制台运行参数',
+        security: [],
+        response: { 200: Envelope(ConsoleConfig) },
+      },
     },
     async () =>
       ok({

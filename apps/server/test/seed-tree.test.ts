@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { matchesUrlPattern } from '@amg/contract'
+import { flattenSeedTree } from '../src/db/seed'
+import { SEED_AUTH_TREE } from '../src/db/seed-auth-tree'
+import { createTestApp, type TestApp } from './helpers/app'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => t.close())
+
+const PUBLIC_OR_SESSION = new Set([
+  'GET /health',
+  'GET /config',
+  'POST /login',
+  'POST /logout',
+  'GET /user/current',
+  'PUT /user/password',
+])
+
+describe('the seeded permission tree (DESIGN.md §5)', () => {
+  const rows = flattenSeedTree(SEED_AUTH_TREE)
+
+  it('grants every protected route of the server through some node', () => {
+    const ungranted = t.app.ctx.catalogue.entries
+      .filter((e) => !PUBLIC_OR_SESSION.has(`${e.method} ${e.url}`))
+      .filter(
+        (e) =>
+          !rows.some((r) => (r.urlPatternInfos ?? []).some((p) => matchesUrlPattern(p, e.method, e.url))),
+      )
+      .map((e) => `${e.method} ${e.url}`)
+    expect(ungranted).toEqual([])
+  })
+
+  it('names only calls the server has', () => {
+    const unknown = rows
+      .flatMap((r) => r.urlPatternInfos ?? [])
+      .filter((p) => !t.app.ctx.catalogue.entries.some((e) => e.method === p.method && e.url === p.uri))
+    expect(unknown).toEqual([])
+  })
+
+  it('covers every console page of SPEC.md §2 with its front-end path', () => {
+    const pages = [
+      '/usermanage',
+      '/usermanage/userinfo/userbaseinfo',
+      '/usermanage/userinfo/roleformbyuser',
+      '/usermanage/userinfo/usergroupformbyuser',
+      '/usermanage/userinfo/positionformbyuser',
+      '/usermanage/adduser',
+      '/authmanage',
+      '/authmanage/addform',
+      '/authmanage/editform',
+      '/rolemanage',
+      '/rolemanage/roleinfo',
+      '/rolemanage/addrole',
+      '/usergroupmanage',
+      '/usergroupmanage/addusergroup',
+      '/usergroupmanage/usergroupinfo',
+      '/orgmanage',
+      '/orgmanage/orgaddform',
+      '/orgmanage/editform/orgbaseinfo',
+      '/orgmanage/editform/orgrelstation',
+      '/stationmanage',
+      '/stationmanage/addstation',
+      '/stationmanage/editstation',
+      '/stationmanage/viewstation',
+      '/positionmanage',
+      '/positionmanage/positioninfo/roleform',
+      '/positionmanage/positioninfo/userform',
+      '/adminrolemanage',
+      '/adminrolemanage/adminroleadd',
+      '/adminrolemanage/adminroleinfo',
+    ]
+    const patterns = rows.flatMap((r) => r.frontEndAccess ?? [])
+    const uncovered = pages.filter(
+      (page) => !patterns.some((p) => p === page || (p.endsWith('/**') && page.startsWith(p.slice(0, -3)))),
+    )
+    expect(uncovered).toEqual([])
+  })
+
+  it('has a button node (type 3) for every write the console makes', () => {
+    const writes = t.app.ctx.catalogue.entries.filter(
+      (e) =>
+        e.method !== 'GET' &&
+        !PUBLIC_OR_SESSION.has(`${e.method} ${e.url}`) &&
+        !/list|tree|namelist/.test(e.url),
+    )
+    const buttons = rows.filter((r) => r.type === 3)
+    const missing = writes
+      .filter(
+        (e) =>
+          !buttons.some((b) => (b.urlPatternInfos ?? []).some((p) => matchesUrlPattern(p, e.method, e.url))),
+      )
+      .map((e) => `${e.method} ${e.url}`)
+    expect(missing).toEqual([])
+  })
+})
