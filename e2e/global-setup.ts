@@ -20,18 +20,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
  * stopped, and its data removed, when the run ends.
  */
 export default async function setup(project: TestProject) {
-  if (process.env.E2E_SKIP_BUILD !== '1' || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' })
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-'))
+  // Each run builds into its own folder, so runs side by side never serve each other's half-built console.
+  let webDist = path.join(root, 'apps/web/dist')
+  if (process.env.E2E_SKIP_BUILD !== '1' || !fs.existsSync(path.join(webDist, 'index.html'))) {
+    webDist = path.join(dataDir, 'web')
+    execFileSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: path.join(root, 'apps/web'),
+      stdio: 'inherit',
+    })
   }
   const port = await freePort()
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-'))
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: path.join(dataDir, 'data'),
+      WEB_DIST: webDist,
       DATABASE_URL: '',
       INITIAL_ADMIN_PASSWORD: 'Admin@123456',
       LOG_LEVEL: 'warn',

@@ -1,0 +1,212 @@
+import { useState } from 'react'
+import { Button, Input, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { MSG, type PageResult } from '@amg/contract'
+import { toastSuccess } from '../lib/feedback'
+import { Pagination, DEFAULT_PAGE_SIZE } from './pagination'
+import { Popover, POPOVER_TABLE_HEIGHT } from './popover'
+
+export interface LinkPanelProps<T extends { id: number }, C extends { id: number }> {
+  /** identifies the linked list in the query cache, e.g. ['group-roles', groupId] */
+  queryKey: readonly unknown[]
+  columns: TableColumnsType<T>
+  searchPlaceholder: string
+  fetchLinked(params: { pageNum: number; pageSize: number; keyword: string }): Promise<PageResult<T>>
+  unlink(row: T): Promise<unknown>
+  /** SPEC.md's confirmation text, e.g. '确定要移除该角色关联吗？' */
+  unlinkConfirm: string
+  /** the popover button, e.g. '关联角色' */
+  linkButtonText: string
+  candidateColumns: TableColumnsType<C>
+  candidatePlaceholder: string
+  /** one page of candidates; `total` tells whether more can be loaded */
+  fetchCandidates(keyword: string, pageNum: number): Promise<PageResult<C>>
+  link(ids: number[]): Promise<unknown>
+  /** read-only: no link or remove actions */
+  disabled?: boolean
+  /** extra filters shown before the search box */
+  filters?: React.ReactNode
+}
+
+/**
+ * The link pattern shared by the user, group and position tabs (SPEC.md §2): a searchable, paged table
+ * of what is linked with a remove action behind a confirmation, and a popover that searches candidates,
+ * allows several to be chosen and links them; its link button stays disabled until a row is chosen.
+ * Links change at once and the list then refreshes (SPEC.md §4).
+ */
+export function LinkPanel<T extends { id: number }, C extends { id: number }>(props: LinkPanelProps<T, C>) {
+  const queryClient = useQueryClient()
+  const [keyword, setKeyword] = useState('')
+  const [search, setSearch] = useState('')
+  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const linked = useQuery({
+    queryKey: [...props.queryKey, search, page.pageNum, page.pageSize],
+    queryFn: () => props.fetchLinked({ ...page, keyword: search }),
+  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: props.queryKey })
+
+  const removeRow = async (row: T) => {
+    await props.unlink(row)
+    toastSuccess(MSG.successBang)
+    // Removing the last row of a page moves back one page, so the table never shows an empty page.
+    if (linked.data && linked.data.list.length === 1 && page.pageNum > 1)
+      setPage({ ...page, pageNum: page.pageNum - 1 })
+    await refresh()
+  }
+
+  const columns: TableColumnsType<T> = props.disabled
+    ? props.columns
+    : [
+        ...props.columns,
+        {
+          title: '操作',
+          key: 'actions',
+          width: 100,
+          render: (_: unknown, row: T) => (
+            <Popconfirm
+              title={props.unlinkConfirm}
+              okText="确定"
+              cancelText="取消"
+              onConfirm={() => removeRow(row)}
+            >
+              <Button type="link" danger size="small">
+                移除
+              </Button>
+            </Popconfirm>
+          ),
+        },
+      ]
+
+  return (
+    <div className="amg-link-panel">
+      <Space wrap style={{ marginBottom: 12 }}>
+        {props.filters}
+        <Input.Search
+          allowClear
+          placeholder={props.searchPlaceholder}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          onSearch={(value) => {
+            setSearch(value.trim())
+            setPage({ ...page, pageNum: 1 })
+          }}
+          style={{ width: 240 }}
+        />
+        {props.disabled ? null : <CandidatePicker {...props} onLinked={refresh} />}
+      </Space>
+      <Table<T>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={linked.data?.list ?? []}
+        loading={linked.isFetching}
+        pagination={false}
+      />
+      <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
+        <Pagination
+          total={linked.data?.total ?? 0}
+          current={page.pageNum}
+          pageSize={page.pageSize}
+          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+        />
+      </div>
+    </div>
+  )
+}
+
+function CandidatePicker<T extends { id: number }, C extends { id: number }>(
+  props: LinkPanelProps<T, C> & { onLinked: () => Promise<unknown> },
+) {
+  const [open, setOpen] = useState(false)
+  const [keyword, setKeyword] = useState('')
+  const [rows, setRows] = useState<C[]>([])
+  const [total, setTotal] = useState(0)
+  const [pageNum, setPageNum] = useState(1)
+  const [loading, setLoading] = useState(false)
+  const [selected, setSelected] = useState<number[]>([])
+  const [linking, setLinking] = useState(false)
+
+  const load = async (text: string, nextPage: number) => {
+    const previousPage = pageNum
+    setPageNum(nextPage)
+    setLoading(true)
+    try {
+      const result = await props.fetchCandidates(text, nextPage)
+      setRows((current) => (nextPage === 1 ? result.list : [...current, ...result.list]))
+      setTotal(result.total)
+    } catch {
+      setPageNum(previousPage) // SPEC.md §8: a failed "load more" rolls the page counter back
+    } finally {
+      setLoading(false)
+    }
+  }
+
+  const onOpenChange = (next: boolean) => {
+    setOpen(next)
+    if (next) {
+      setSelected([])
+      void load(keyword.trim(), 1)
+    }
+  }
+
+  const linkSelected = async () => {
+    setLinking(true)
+    try {
+      await props.link(selected)
+      toastSuccess(MSG.successBang)
+      setSelected([])
+      setOpen(false)
+      await props.onLinked()
+    } finally {
+      setLinking(false)
+    }
+  }
+
+  const content = (
+    <div data-testid="link-candidates">
+      <Input.Search
+        allowClear
+        size="small"
+        placeholder={props.candidatePlaceholder}
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
+        onSearch={(value) => void load(value.trim(), 1)}
+        style={{ marginBottom: 8 }}
+      />
+      <Table<C>
+        rowKey="id"
+        size="small"
+        columns={props.candidateColumns}
+        dataSource={rows}
+        loading={loading}
+        pagination={false}
+        scroll={{ y: POPOVER_TABLE_HEIGHT }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+      />
+      <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
+        <Button
+          size="small"
+          disabled={rows.length >= total || loading}
+          onClick={() => void load(keyword.trim(), pageNum + 1)}
+        >
+          加载更多
+        </Button>
+        <Button
+          type="primary"
+          size="small"
+          disabled={selected.length === 0}
+          loading={linking}
+          onClick={() => void linkSelected()}
+        >
+          关联
+        </Button>
+      </Space>
+    </div>
+  )
+
+  return (
+    <Popover trigger="click" placement="bottomLeft" open={open} onOpenChange={onOpenChange} content={content}>
+      <Button type="primary">{props.linkButtonText}</Button>
+    </Popover>
+  )
+}
