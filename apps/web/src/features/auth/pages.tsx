@@ -1,16 +1,31 @@
-import { Col, Row, Typography } from 'antd'
-import { Outlet, useSearchParams } from 'react-router'
-import { PlaceholderScreen, Screen } from '../../lib/ui/screen'
+import { Card, Col, Empty, Row, Spin } from 'antd'
+import { MSG, splitFrontEndAccess } from '@amg/contract'
+import { useMemo } from 'react'
+import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
+import { toastSuccess } from '../../lib/feedback'
+import type { AuthNode } from '../../lib/stores/auth-store'
+import { Screen } from '../../lib/ui/screen'
+import { useAuthDetail, useAuthTree, useInsertAuth, useUpdateAuth } from './api'
+import { AuthForm, toRecord, type AuthFormValues } from './auth-form'
+import { AuthTree } from './auth-tree'
+
+const TOP_LEVEL = '无（顶级权限）'
 
 /** Permission management: the tree on the left, the add or edit form on the right (nested routes). */
 export function AuthManagePage() {
   return (
     <Screen title="权限点管理">
-      <Row gutter={16}>
-        <Col span={8}>
-          <Typography.Paragraph type="secondary">权限树（右键菜单：新增、修改、删除）。</Typography.Paragraph>
+      <Row gutter={16} wrap={false}>
+        <Col flex="320px">
+          <Card
+            size="small"
+            title="权限树"
+            styles={{ body: { maxHeight: 'calc(100vh - 260px)', overflow: 'auto' } }}
+          >
+            <AuthTree />
+          </Card>
         </Col>
-        <Col span={16}>
+        <Col flex="auto" style={{ minWidth: 0 }}>
           <Outlet />
         </Col>
       </Row>
@@ -18,14 +33,115 @@ export function AuthManagePage() {
   )
 }
 
+/** /authmanage/addform?parentCode=&level=&parentChName= (top level when absent). */
 export function AuthAddFormPage() {
   const [params] = useSearchParams()
-  const parent = params.get('parentChName')
+  const { search } = useLocation()
+  const navigate = useNavigate()
+  const insert = useInsertAuth()
+  const parentCode = params.get('parentCode') || null
+  const levelParam = Number(params.get('level'))
+  const level = Number.isInteger(levelParam) && levelParam > 0 ? levelParam : 1
+  const parentChName = params.get('parentChName')
+
+  const submit = async (values: AuthFormValues) => {
+    let res: { code: string; msg: string }
+    try {
+      res = await insert.mutateAsync(toRecord(values, { parentCode, level }))
+    } catch {
+      return // the HTTP layer has shown the message
+    }
+    toastSuccess(res.msg || MSG.created)
+    // SPEC.md §2: creating a permission leads to its edit screen.
+    navigate(`/authmanage/editform?${new URLSearchParams({ code: res.code, isLeaf: 'true' }).toString()}`)
+  }
+
   return (
-    <PlaceholderScreen title="新增权限" summary={parent ? `在「${parent}」下新增权限。` : '新增权限。'} />
+    <Screen title="新增权限">
+      <AuthForm
+        key={search /* a new parent starts a fresh form */}
+        initialValues={{ seq: 1, frontEndAccesss: [], urlPatternInfos: [] }}
+        showButtonType
+        parentName={parentCode ? (parentChName ?? parentCode) : TOP_LEVEL}
+        submitText="保存"
+        submitting={insert.isPending}
+        onSubmit={submit}
+      />
+    </Screen>
   )
 }
 
+function findNode(nodes: readonly AuthNode[] | undefined, code: string): AuthNode | undefined {
+  for (const node of nodes ?? []) {
+    if (node.code === code) return node
+    const hit = findNode(node.children, code)
+    if (hit) return hit
+  }
+  return undefined
+}
+
+/** /authmanage/editform?code=&isLeaf= — the 按钮 option shows only for leaf nodes (SPEC.md §2). */
 export function AuthEditFormPage() {
-  return <PlaceholderScreen title="修改权限" summary="修改权限的名称、类型、状态、前端路径和后端接口。" />
+  const [params] = useSearchParams()
+  const code = params.get('code') ?? ''
+  const isLeaf = params.get('isLeaf') === 'true'
+  const detail = useAuthDetail(code)
+  const tree = useAuthTree()
+  const update = useUpdateAuth()
+  const node = detail.data
+
+  const initialValues = useMemo<AuthFormValues | null>(() => {
+    if (!node) return null
+    const front =
+      node.frontEndAccesss?.map((i) => i.frontEndAccess) ?? splitFrontEndAccess(node.frontEndAccessList)
+    return {
+      type: node.type,
+      status: node.status,
+      enName: node.enName,
+      chName: node.chName,
+      seq: node.seq ?? 1,
+      description: node.description ?? '',
+      uniqueKey: node.uniqueKey ?? '',
+      frontEndAccesss: front.map((frontEndAccess) => ({ frontEndAccess })),
+      urlPatternInfos: (node.urlPatternInfos ?? []).map((p) => ({ method: p.method, uri: p.uri })),
+    }
+  }, [node])
+
+  const parentName = node?.parentCode
+    ? (findNode(tree.data, node.parentCode)?.chName ?? node.parentCode)
+    : TOP_LEVEL
+
+  const submit = async (values: AuthFormValues) => {
+    if (!node) return
+    try {
+      await update.mutateAsync(
+        toRecord(values, { code: node.code, parentCode: node.parentCode ?? null, level: node.level }),
+      )
+    } catch {
+      return
+    }
+    toastSuccess(MSG.updated)
+  }
+
+  return (
+    <Screen title="修改权限">
+      {!code ? (
+        <Empty description="请在左侧权限树中选择权限" />
+      ) : detail.isLoading ? (
+        <Spin style={{ display: 'block', margin: '48px auto' }} />
+      ) : node && initialValues ? (
+        <AuthForm
+          key={`${node.code}:${String(detail.dataUpdatedAt)}`}
+          initialValues={initialValues}
+          showButtonType={isLeaf}
+          parentName={parentName}
+          submitText="保存"
+          submitting={update.isPending}
+          onSubmit={submit}
+        />
+      ) : (
+        <Empty description="权限不存在" />
+      )}
+    </Screen>
+  )
 }

@@ -1,0 +1,275 @@
+import { Button, Cascader, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd'
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
+import { MSG } from '@amg/contract'
+import { useMemo, useState } from 'react'
+import { antdRules } from '../../lib/validation'
+import type { AuthRecord, UrlMap, UrlPatternInfo } from '../../lib/stores/auth-store'
+import { useBackEndCatalogue } from './api'
+
+/** The form's values: front-end paths as a list of items (SPEC.md §3), back-end patterns as rows. */
+export interface AuthFormValues {
+  type?: number
+  status?: number
+  enName?: string
+  chName?: string
+  seq?: number | null
+  description?: string | null
+  uniqueKey?: string | null
+  frontEndAccesss: { frontEndAccess?: string }[]
+  urlPatternInfos: Partial<UrlPatternInfo>[]
+}
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'] as const
+
+interface CatalogueOption {
+  value: string
+  label: string
+  children?: CatalogueOption[]
+}
+
+/** method → group → operation options of the back-end catalogue (SPEC.md §3). */
+export function catalogueOptions(urlMap: UrlMap | undefined): CatalogueOption[] {
+  if (!urlMap) return []
+  const order = (m: string) => {
+    const i = (METHODS as readonly string[]).indexOf(m)
+    return i < 0 ? METHODS.length : i
+  }
+  return Object.keys(urlMap)
+    .sort((a, b) => order(a) - order(b) || a.localeCompare(b))
+    .map((method) => ({
+      value: method,
+      label: method,
+      children: Object.entries(urlMap[method] ?? {}).map(([group, ops]) => ({
+        value: group,
+        label: group,
+        children: ops.map((op, i) => ({
+          value: String(i),
+          label: `${op.apiOperationValue}（${op.urls.join(', ')}）`,
+        })),
+      })),
+    }))
+}
+
+/** Form values → the record the store sends (trimmed; front-end paths are joined by the store). */
+export function toRecord(values: AuthFormValues, extra: Partial<AuthRecord>): AuthRecord {
+  const text = (v: string | null | undefined) => (v ?? '').trim()
+  return {
+    ...extra,
+    type: values.type as number,
+    status: values.status as number,
+    enName: text(values.enName),
+    chName: text(values.chName),
+    seq: values.seq ?? 1,
+    description: text(values.description) || null,
+    uniqueKey: text(values.uniqueKey) || null,
+    frontEndAccesss: (values.frontEndAccesss ?? []).map((i) => ({ frontEndAccess: i?.frontEndAccess ?? '' })),
+    urlPatternInfos: (values.urlPatternInfos ?? []).map((p) => ({
+      method: (p.method ?? '').trim(),
+      uri: (p.uri ?? '').trim(),
+    })),
+  }
+}
+
+export interface AuthFormProps {
+  initialValues: AuthFormValues
+  /** Show the 按钮 (type 3) option: always when adding, only for leaf nodes when editing (SPEC.md §2). */
+  showButtonType: boolean
+  parentName: string
+  submitText: string
+  submitting: boolean
+  onSubmit: (values: AuthFormValues) => void
+}
+
+/** The permission form of SPEC.md §5 (add and edit). */
+export function AuthForm({
+  initialValues,
+  showButtonType,
+  parentName,
+  submitText,
+  submitting,
+  onSubmit,
+}: AuthFormProps) {
+  const [form] = Form.useForm<AuthFormValues>()
+  const catalogue = useBackEndCatalogue()
+  const options = useMemo(() => catalogueOptions(catalogue.data), [catalogue.data])
+  const [picked, setPicked] = useState<string[] | null>(null)
+
+  /** Adds the picked operation's urls as rows (no duplicates). */
+  const pick = (path: (string | number)[] | undefined) => {
+    setPicked(null)
+    if (!path || path.length < 3 || !catalogue.data) return
+    const [method, group, index] = path.map(String)
+    const op = catalogue.data[method]?.[group]?.[Number(index)]
+    if (!op) return
+    const rows: Partial<UrlPatternInfo>[] = form.getFieldValue('urlPatternInfos') ?? []
+    const next = [...rows]
+    for (const uri of op.urls)
+      if (!next.some((r) => r.method === method && r.uri === uri)) next.push({ method, uri })
+    form.setFieldValue('urlPatternInfos', next)
+    void form.validateFields(['urlPatternInfos']).catch(() => undefined)
+  }
+
+  return (
+    <Form<AuthFormValues>
+      form={form}
+      labelCol={{ flex: '110px' }}
+      wrapperCol={{ flex: 'auto' }}
+      initialValues={initialValues}
+      onFinish={onSubmit}
+      // SPEC.md §5: invalid forms are not submitted and are only logged.
+      onFinishFailed={(info) => console.info('permission form invalid', info.errorFields)}
+      data-testid="auth-form"
+    >
+      <Form.Item label="上级权限">
+        <Typography.Text data-testid="auth-parent">{parentName}</Typography.Text>
+      </Form.Item>
+      <Form.Item label="权限类型" name="type" rules={antdRules.authType}>
+        <Radio.Group>
+          <Radio value={1}>菜单</Radio>
+          <Radio value={2}>页面</Radio>
+          {showButtonType ? <Radio value={3}>按钮</Radio> : null}
+        </Radio.Group>
+      </Form.Item>
+      <Form.Item label="启用状态" name="status" rules={antdRules.authStatus}>
+        <Radio.Group>
+          <Radio value={1}>启用</Radio>
+          <Radio value={2}>禁用</Radio>
+        </Radio.Group>
+      </Form.Item>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item label="英文名" name="enName" rules={antdRules.enName}>
+            <Input placeholder="英文名" maxLength={64} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item label="中文名" name="chName" rules={antdRules.chName} labelCol={{ flex: '80px' }}>
+            <Input placeholder="中文名" maxLength={64} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item label="排序" name="seq" rules={antdRules.seq}>
+            <InputNumber<number> min={0} max={1000000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item label="唯一标识" name="uniqueKey" labelCol={{ flex: '80px' }}>
+            <Input placeholder="唯一标识" maxLength={128} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item label="描述" name="description">
+        <Input.TextArea autoSize={{ minRows: 3, maxRows: 5 }} maxLength={500} showCount />
+      </Form.Item>
+
+      <Form.Item label="前端路由">
+        <Form.List name="frontEndAccesss">
+          {(fields, { add, remove }) => (
+            <div data-testid="front-end-list">
+              {fields.map((field, i) => (
+                <Space key={field.key} align="baseline" style={{ display: 'flex', marginBottom: 8 }}>
+                  <Form.Item name={[field.name, 'frontEndAccess']} noStyle>
+                    <Input
+                      placeholder="如 /usermanage/**"
+                      style={{ width: 360 }}
+                      aria-label={`前端路由 ${i + 1}`}
+                    />
+                  </Form.Item>
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`删除前端路由 ${i + 1}`}
+                    onClick={() => remove(field.name)}
+                  />
+                </Space>
+              ))}
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ frontEndAccess: '' })}>
+                添加前端路由
+              </Button>
+            </div>
+          )}
+        </Form.List>
+      </Form.Item>
+
+      <Form.Item label="后端接口" required>
+        <Form.List
+          name="urlPatternInfos"
+          rules={[
+            {
+              validator: async (_rule, rows: unknown[] | undefined) => {
+                if (!rows || rows.length === 0) throw new Error(MSG.urlPatternsRequired)
+              },
+            },
+          ]}
+        >
+          {(fields, { add, remove }, { errors }) => (
+            <div data-testid="back-end-list">
+              <Cascader
+                options={options}
+                value={picked ?? undefined}
+                onChange={(v) => pick(v as (string | number)[])}
+                placeholder={
+                  catalogue.isLoading ? '正在加载接口目录…' : '从接口目录选择：请求方法 / 分组 / 接口'
+                }
+                showSearch
+                expandTrigger="hover"
+                style={{ width: 460, marginBottom: 8 }}
+                data-testid="back-end-picker"
+              />
+              {fields.map((field, i) => (
+                <Space key={field.key} align="baseline" style={{ display: 'flex', marginBottom: 8 }}>
+                  <Form.Item
+                    name={[field.name, 'method']}
+                    rules={[{ required: true, message: '请选择请求方法' }]}
+                    style={{ marginBottom: 0 }}
+                  >
+                    <Select
+                      style={{ width: 110 }}
+                      placeholder="方法"
+                      aria-label={`请求方法 ${i + 1}`}
+                      options={METHODS.map((m) => ({ value: m, label: m }))}
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    name={[field.name, 'uri']}
+                    rules={[{ required: true, whitespace: true, message: '请输入接口地址' }]}
+                    style={{ marginBottom: 0 }}
+                  >
+                    <Input
+                      placeholder="如 /user/list 或 /user/**"
+                      style={{ width: 300 }}
+                      aria-label={`接口地址 ${i + 1}`}
+                    />
+                  </Form.Item>
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={`删除后端接口 ${i + 1}`}
+                    onClick={() => remove(field.name)}
+                  />
+                </Space>
+              ))}
+              <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ method: 'GET', uri: '' })}>
+                手动添加
+              </Button>
+              <Form.ErrorList errors={errors} />
+            </div>
+          )}
+        </Form.List>
+      </Form.Item>
+
+      <Form.Item wrapperCol={{ offset: 0 }} style={{ paddingLeft: 110 }}>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={submitting}>
+            {submitText}
+          </Button>
+          <Button onClick={() => form.resetFields()}>重置</Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  )
+}

@@ -1,0 +1,175 @@
+import { App, Empty, Menu, Spin } from 'antd'
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
+import { MSG } from '@amg/contract'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { Tree, type TreeNodeData } from '../../components'
+import { toastSuccess } from '../../lib/feedback'
+import type { AuthNode } from '../../lib/stores/auth-store'
+import { useAuthTree, useDeleteAuth } from './api'
+import { contextMenuPosition } from './context-menu'
+
+const TREE_PROPS = { key: 'code', label: 'chName', children: 'children' }
+
+const isLeafNode = (node: AuthNode) => node.isLeaf ?? !node.children?.length
+
+/** Query strings of the nested form routes (SPEC.md §2). */
+export const addChildPath = (node: AuthNode) =>
+  `/authmanage/addform?${new URLSearchParams({
+    parentCode: node.code,
+    level: String((node.level ?? 0) + 1),
+    parentChName: node.chName,
+  }).toString()}`
+export const editPath = (node: AuthNode) =>
+  `/authmanage/editform?${new URLSearchParams({ code: node.code, isLeaf: String(isLeafNode(node)) }).toString()}`
+
+interface MenuState {
+  node: AuthNode
+  x: number
+  y: number
+}
+
+/** The permission tree (label chName, search box) with its right-click menu. */
+export function AuthTree() {
+  const tree = useAuthTree()
+  const [menu, setMenu] = useState<MenuState | null>(null)
+  const [params] = useSearchParams()
+  const currentCode = params.get('code')
+  const navigate = useNavigate()
+  const { modal, message } = App.useApp()
+  const remove = useDeleteAuth()
+
+  const confirmDelete = (node: AuthNode) => {
+    modal.confirm({
+      title: '提示',
+      content: `此操作将永久删除权限「${node.chName}」, 是否继续?`,
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(node.code)
+        } catch {
+          return // the HTTP layer has shown the server's message (e.g. '请先删除下级权限')
+        }
+        toastSuccess(MSG.deleted)
+        if (currentCode === node.code) navigate('/authmanage/addform')
+      },
+      onCancel: () => void message.info(MSG.cancelDelete),
+    })
+  }
+
+  const closeMenu = useCallback(() => setMenu(null), [])
+  const openMenu = (e: MouseEvent, node: AuthNode) => {
+    e.preventDefault()
+    e.stopPropagation()
+    setMenu({ node, x: e.clientX, y: e.clientY })
+  }
+
+  const renderLabel = (raw: TreeNodeData) => {
+    const node = raw as unknown as AuthNode
+    return (
+      <span
+        className="auth-tree-node"
+        data-code={node.code}
+        onContextMenu={(e) => openMenu(e, node)}
+        style={{ display: 'inline-block', minWidth: 80 }}
+      >
+        {node.chName}
+      </span>
+    )
+  }
+
+  return (
+    <div data-testid="auth-tree" onContextMenu={(e) => e.preventDefault()}>
+      {tree.isLoading ? (
+        <Spin style={{ display: 'block', margin: '24px auto' }} />
+      ) : tree.data?.length ? (
+        <Tree
+          data={tree.data as unknown as TreeNodeData[]}
+          props={TREE_PROPS}
+          renderLabel={renderLabel}
+          selectedKeys={currentCode ? [currentCode] : []}
+          placeholder="输入关键字进行过滤"
+          onSelect={(_key, raw) => raw && navigate(editPath(raw as unknown as AuthNode))}
+        />
+      ) : (
+        <Empty description="暂无权限" />
+      )}
+      {menu ? <NodeMenu state={menu} onClose={closeMenu} onDelete={confirmDelete} /> : null}
+    </div>
+  )
+}
+
+/** The menu at the pointer, shifted left/up past x 1800 / y 700 (SPEC.md §2). */
+function NodeMenu({
+  state,
+  onClose,
+  onDelete,
+}: {
+  state: MenuState
+  onClose: () => void
+  onDelete: (node: AuthNode) => void
+}) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [pos, setPos] = useState<{ left: number; top: number } | null>(null)
+  const navigate = useNavigate()
+  const { node } = state
+
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    setPos(contextMenuPosition(state, { width: el.offsetWidth, height: el.offsetHeight }))
+  }, [state])
+
+  useEffect(() => {
+    const close = (e: Event) => {
+      if (ref.current && e.target instanceof Node && ref.current.contains(e.target)) return
+      onClose()
+    }
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
+    document.addEventListener('mousedown', close, true)
+    window.addEventListener('scroll', onClose, true)
+    window.addEventListener('resize', onClose)
+    document.addEventListener('keydown', onKey)
+    return () => {
+      document.removeEventListener('mousedown', close, true)
+      window.removeEventListener('scroll', onClose, true)
+      window.removeEventListener('resize', onClose)
+      document.removeEventListener('keydown', onKey)
+    }
+  }, [onClose])
+
+  return (
+    <div
+      ref={ref}
+      data-testid="auth-context-menu"
+      style={{
+        position: 'fixed',
+        left: pos?.left ?? state.x,
+        top: pos?.top ?? state.y,
+        visibility: pos ? 'visible' : 'hidden',
+        zIndex: 1050,
+        width: 140,
+        boxShadow: '0 6px 16px rgba(0,0,0,0.12)',
+        borderRadius: 8,
+        background: '#fff',
+      }}
+    >
+      <Menu
+        selectable={false}
+        style={{ borderRadius: 8, borderInlineEnd: 'none' }}
+        items={[
+          { key: 'add', icon: <PlusOutlined />, label: '新增下级' },
+          { key: 'edit', icon: <EditOutlined />, label: '编辑' },
+          { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
+        ]}
+        onClick={({ key }) => {
+          onClose()
+          if (key === 'add') navigate(addChildPath(node))
+          else if (key === 'edit') navigate(editPath(node))
+          else onDelete(node)
+        }}
+      />
+    </div>
+  )
+}
