@@ -1,0 +1,53 @@
+import type { PageResult } from '@amg/contract'
+import { del, post, put } from '../../lib/http'
+import type { Org } from '../../lib/stores/org-store'
+import { useStationStore } from '../../lib/stores/station-store'
+
+/** A department tree node as GET /org/tree answers it. */
+export interface OrgNode extends Org {
+  organizationCompleteName: string
+  childCount: number
+  children: OrgNode[]
+}
+
+/** One department–job title link (a position) of the department-position tab. */
+export interface OrgPositionRow {
+  id: number
+  stationId: number
+  stationName: string
+  status: number
+}
+
+export interface StationCandidate {
+  id: number
+  stationName: string
+  type: number
+}
+
+export const ORG_TREE_KEY = ['org', 'tree'] as const
+export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
+
+export const fetchOrgPositions = (params: {
+  orgId: number
+  pageNum: number
+  pageSize: number
+  stationName: string
+}) =>
+  post<PageResult<OrgPositionRow>>('/position/list/for/org', {
+    ...params,
+    stationName: params.stationName || undefined,
+  })
+
+/** The job titles not yet linked to the department (the station store's list-only fetch). */
+export async function fetchUnlinkedStations(orgId: number, stationName: string) {
+  const list = (await useStationStore
+    .getState()
+    .fetchSimpleList({ orgId, stationName: stationName || undefined })) as StationCandidate[]
+  return { list, total: list.length }
+}
+
+export const linkStations = (orgId: number, stationIds: number[]) =>
+  put<number[]>('/position/batch/insert', { orgId, stationIds })
+
+export const removePositions = (positionIds: number[]) =>
+  del('/position/delete', { positionIds: positionIds.join(',') })

@@ -1,0 +1,186 @@
+import { Empty, Input, Menu, Spin, Tree } from 'antd'
+import type { DataNode } from 'antd/es/tree'
+import { useEffect, useMemo, useState, type Key } from 'react'
+import { filterTree, type TreeNodeData } from '../../components'
+import type { OrgNode } from './api'
+
+/** Height of the tree's virtual list: only the rows in view are rendered (thousands of departments). */
+export const ORG_TREE_HEIGHT = 560
+
+export type OrgMenuAction = 'edit' | 'addChild' | 'delete'
+
+interface ContextMenuState {
+  x: number
+  y: number
+  node: OrgNode
+}
+
+function toDataNodes(nodes: readonly OrgNode[]): DataNode[] {
+  return nodes.map((node) => ({
+    key: node.id,
+    title: node.organizationName,
+    children: node.children?.length ? toDataNodes(node.children) : undefined,
+    isLeaf: !node.children?.length,
+  }))
+}
+
+function collectKeys(nodes: readonly OrgNode[], out: Key[] = []): Key[] {
+  for (const node of nodes) {
+    if (node.children?.length) {
+      out.push(node.id)
+      collectKeys(node.children, out)
+    }
+  }
+  return out
+}
+
+function indexTree(nodes: readonly OrgNode[], byId = new Map<number, OrgNode>()) {
+  for (const node of nodes) {
+    byId.set(node.id, node)
+    if (node.children?.length) indexTree(node.children, byId)
+  }
+  return byId
+}
+
+/** The ids from the root down to the node's parent. */
+function ancestorsOf(id: number, byId: Map<number, OrgNode>): number[] {
+  const out: number[] = []
+  let current = byId.get(id)
+  while (current && current.parent !== null && current.parent !== undefined) {
+    out.push(current.parent)
+    current = byId.get(current.parent)
+  }
+  return out
+}
+
+/**
+ * The department tree of the department screen (SPEC.md §2): a search box filtering by name, a
+ * virtually scrolled antd Tree, and a right-click menu — edit, add child and delete; the root
+ * (a department without parent) offers only add child.
+ */
+export function OrgTree({
+  data,
+  loading,
+  selectedId,
+  onAction,
+}: {
+  data: readonly OrgNode[]
+  loading: boolean
+  selectedId?: number
+  onAction: (action: OrgMenuAction, node: OrgNode) => void
+}) {
+  const [search, setSearch] = useState('')
+  const text = search.trim()
+  const byId = useMemo(() => indexTree(data), [data])
+  const filtered = useMemo(
+    () =>
+      filterTree(data as unknown as TreeNodeData[], text, {
+        label: 'organizationName',
+      }) as unknown as OrgNode[],
+    [data, text],
+  )
+  const treeData = useMemo(() => toDataNodes(filtered), [filtered])
+
+  // Without a search the roots start open; the selected department's ancestors open as it is chosen.
+  const [expanded, setExpanded] = useState<Key[]>([])
+  const [searchExpanded, setSearchExpanded] = useState<Key[]>([])
+  useEffect(() => {
+    setExpanded((keys) => {
+      const next = new Set(keys)
+      data.forEach((root) => next.add(root.id))
+      if (selectedId !== undefined) ancestorsOf(selectedId, byId).forEach((id) => next.add(id))
+      return next.size === keys.length ? keys : [...next]
+    })
+  }, [data, byId, selectedId])
+  useEffect(() => {
+    setSearchExpanded(text ? collectKeys(filtered) : [])
+  }, [text, filtered])
+
+  const [menu, setMenu] = useState<ContextMenuState | null>(null)
+  useEffect(() => {
+    if (!menu) return
+    const close = () => setMenu(null)
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
+    window.addEventListener('mousedown', close)
+    window.addEventListener('scroll', close, true)
+    window.addEventListener('keydown', onKey)
+    return () => {
+      window.removeEventListener('mousedown', close)
+      window.removeEventListener('scroll', close, true)
+      window.removeEventListener('keydown', onKey)
+    }
+  }, [menu])
+
+  const isRoot = (node: OrgNode) => node.parent === null || node.parent === undefined
+  const menuItems = menu
+    ? isRoot(menu.node)
+      ? [{ key: 'addChild', label: '新增下级' }]
+      : [
+          { key: 'edit', label: '编辑' },
+          { key: 'addChild', label: '新增下级' },
+          { key: 'delete', label: '删除', danger: true },
+        ]
+    : []
+
+  return (
+    <div className="amg-org-tree" data-testid="org-tree">
+      <Input.Search
+        allowClear
+        placeholder="输入部门名称进行过滤"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        style={{ marginBottom: 8 }}
+      />
+      <Spin spinning={loading}>
+        {treeData.length ? (
+          <Tree
+            blockNode
+            showLine
+            height={ORG_TREE_HEIGHT}
+            treeData={treeData}
+            expandedKeys={text ? searchExpanded : expanded}
+            onExpand={(keys) => (text ? setSearchExpanded(keys) : setExpanded(keys))}
+            selectedKeys={selectedId !== undefined ? [selectedId] : []}
+            onSelect={(_keys, info) => {
+              const node = byId.get(Number(info.node.key))
+              if (node && !isRoot(node)) onAction('edit', node)
+            }}
+            onRightClick={({ event, node }) => {
+              event.preventDefault()
+              const org = byId.get(Number(node.key))
+              if (org) setMenu({ x: event.clientX, y: event.clientY, node: org })
+            }}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={loading ? '加载中' : '没有匹配的部门'} />
+        )}
+      </Spin>
+      {menu ? (
+        <div
+          data-testid="org-context-menu"
+          onMouseDown={(e) => e.stopPropagation()}
+          style={{
+            position: 'fixed',
+            left: Math.min(menu.x, window.innerWidth - 140),
+            top: Math.min(menu.y, window.innerHeight - 140),
+            zIndex: 1050,
+            boxShadow: '0 6px 16px rgba(0,0,0,0.12)',
+            borderRadius: 8,
+            background: '#fff',
+          }}
+        >
+          <Menu
+            selectable={false}
+            style={{ borderRadius: 8, minWidth: 120, borderInlineEnd: 'none' }}
+            items={menuItems}
+            onClick={({ key }) => {
+              const node = menu.node
+              setMenu(null)
+              onAction(key as OrgMenuAction, node)
+            }}
+          />
+        </div>
+      ) : null}
+    </div>
+  )
+}
