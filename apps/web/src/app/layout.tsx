@@ -1,8 +1,15 @@
-import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons'
+import {
+  KeyOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  UserOutlined,
+} from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useNavigate } from 'react-router'
+import { ChangePasswordDialog } from '../features/user/change-password-dialog'
 import { deviceFor, useSession } from '../lib/session-store'
 import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
@@ -39,6 +46,7 @@ function SignedInLayout() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
+  const [changingPassword, setChangingPassword] = useState(false)
   useDeviceTracking()
 
   const current = useQuery({
@@ -111,6 +119,9 @@ function SignedInLayout() {
               <UserOutlined />
               <Typography.Text data-testid="current-user">{user.nickName}</Typography.Text>
             </Space>
+            <Button type="link" icon={<KeyOutlined />} onClick={() => setChangingPassword(true)}>
+              修改密码
+            </Button>
             <Button type="link" icon={<LogoutOutlined />} onClick={signOut}>
               退出登录
             </Button>
@@ -118,11 +129,22 @@ function SignedInLayout() {
         </Layout.Header>
         <Layout.Content style={{ padding: 16 }}>
           {user.passwordIsInitial && (
-            <Alert type="warning" showIcon title={INITIAL_PASSWORD_WARNING} style={{ marginBottom: 16 }} />
+            <Alert
+              type="warning"
+              showIcon
+              title={INITIAL_PASSWORD_WARNING}
+              action={
+                <Button size="small" type="primary" onClick={() => setChangingPassword(true)}>
+                  立即修改
+                </Button>
+              }
+              style={{ marginBottom: 16 }}
+            />
           )}
           <Breadcrumbs />
           <Outlet />
         </Layout.Content>
+        <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
   )

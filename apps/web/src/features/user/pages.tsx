@@ -1,18 +1,15 @@
-import { useSearchParams } from 'react-router'
+import { Empty } from 'antd'
+import { Navigate, useLocation, useSearchParams } from 'react-router'
 import { canAccess } from '../../lib/access'
 import { useSession } from '../../lib/session-store'
 import { RouteTabs, type RouteTab } from '../../lib/ui/route-tabs'
-import { PlaceholderScreen, Screen } from '../../lib/ui/screen'
+import { Screen } from '../../lib/ui/screen'
 
-export function UserListPage() {
-  return <PlaceholderScreen title="用户管理" summary="用户列表：按昵称搜索、新建、修改、删除，每页 10 条。" />
-}
-
-export function UserAddPage() {
-  return (
-    <PlaceholderScreen title="新建用户" summary="输入用户昵称新建用户（状态为正常，使用预设初始密码）。" />
-  )
-}
+export { UserListPage } from './user-list'
+export { UserAddPage } from './user-add'
+export { UserBaseInfoTab } from './base-info-tab'
+export { UserRoleTab, UserGroupTab } from './link-tabs'
+export { UserPositionTab } from './position-tab'
 
 export const USER_INFO_BASE = '/usermanage/userinfo'
 
@@ -37,41 +34,28 @@ export function visibleUserTabs(
   )
 }
 
+/**
+ * The tabbed container, query id and title. The route table sends /usermanage/userinfo to the base
+ * info tab; when that tab (or any other) is not visible, the first visible tab opens instead.
+ */
 export function UserInfoPage() {
   const [params] = useSearchParams()
+  const location = useLocation()
   const auths = useSession((s) => s.auths)
   const authOn = useSession((s) => s.userAuth)
   const hideBaseInfo = useSession((s) => s.hideUserBaseInfo)
   const tabs = visibleUserTabs(auths, authOn, hideBaseInfo)
+  const segment = location.pathname.slice(USER_INFO_BASE.length + 1).split('/')[0]
+  if (segment && tabs.length > 0 && !tabs.some((t) => t.key === segment)) {
+    return <Navigate to={`${USER_INFO_BASE}/${tabs[0].key}${location.search}`} replace />
+  }
   return (
     <Screen title={params.get('title') || '用户信息'}>
-      <RouteTabs base={USER_INFO_BASE} tabs={tabs} />
+      {tabs.length === 0 ? (
+        <Empty description="没有可查看的内容" />
+      ) : (
+        <RouteTabs base={USER_INFO_BASE} tabs={tabs} />
+      )}
     </Screen>
   )
-}
-
-export function UserBaseInfoTab() {
-  return <PlaceholderScreen title="基本信息" summary="用户昵称、手机号、真实姓名、密码、状态。" />
-}
-
-export function UserRoleTab() {
-  return (
-    <PlaceholderScreen
-      title="关联角色"
-      summary="该用户关联的角色：搜索、分页、移除，并可在弹出框中关联更多角色。"
-    />
-  )
-}
-
-export function UserGroupTab() {
-  return (
-    <PlaceholderScreen
-      title="关联用户组"
-      summary="该用户关联的用户组：搜索、分页、移除，并可关联更多用户组。"
-    />
-  )
-}
-
-export function UserPositionTab() {
-  return <PlaceholderScreen title="关联岗位" summary="按部门和职位筛选该用户的岗位，表格按部门名称合并。" />
 }

@@ -1,0 +1,131 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { MSG, type UserDetail } from '@amg/contract'
+import { Button, Form, Input, Select, Space, Spin } from 'antd'
+import { useEffect, useState } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { toastSuccess } from '../../lib/feedback'
+import { useSession } from '../../lib/session-store'
+import { antdRules } from '../../lib/validation'
+import { updateUser, userDetail } from './api'
+import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
+
+interface BaseInfoValues {
+  nickName: string
+  mobile?: string | null
+  realName?: string | null
+  password?: string
+  status?: number | null
+}
+
+const orNull = (value?: string | null) => (value && value.trim() ? value.trim() : null)
+
+/**
+ * Base info tab (SPEC.md §2, §5): nickName, mobile and realName (only when isShow is set), password
+ * (optional; left empty it stays unchanged) and status. Save answers '修改成功'; Back goes to /usermanage.
+ */
+export function UserBaseInfoTab() {
+  const userId = useUserIdParam()
+  const [params] = useSearchParams()
+  const isShow = !!params.get('isShow')
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const me = useSession((s) => s.user)
+  const loadCurrentUser = useSession((s) => s.loadCurrentUser)
+  const [form] = Form.useForm<BaseInfoValues>()
+  const [saving, setSaving] = useState(false)
+
+  const detail = useQuery({
+    queryKey: ['user', 'detail', userId],
+    queryFn: () => userDetail(userId!),
+    enabled: userId !== null,
+  })
+
+  useEffect(() => {
+    if (detail.data) form.setFieldsValue({ ...toValues(detail.data), password: '' })
+  }, [detail.data, form])
+
+  if (userId === null) return <MissingUser />
+
+  const save = async (values: BaseInfoValues) => {
+    const current = detail.data
+    if (!current) return
+    setSaving(true)
+    try {
+      await updateUser({
+        id: userId,
+        nickName: values.nickName.trim(),
+        // hidden fields keep what the user has
+        mobile: isShow ? orNull(values.mobile) : current.mobile,
+        realName: isShow ? orNull(values.realName) : current.realName,
+        password: values.password ? values.password : undefined,
+        status: values.status!,
+      })
+      toastSuccess(MSG.updated)
+      form.setFieldValue('password', '')
+      await queryClient.invalidateQueries({ queryKey: ['users'] })
+      await queryClient.invalidateQueries({ queryKey: ['user', 'detail', userId] })
+      if (me && me.id === userId) await loadCurrentUser()
+    } catch {
+      // the error toast is already shown
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <div>
+      <TabHeading>基本信息</TabHeading>
+      <Spin spinning={detail.isFetching}>
+        <Form<BaseInfoValues>
+          form={form}
+          labelCol={{ flex: '100px' }}
+          style={{ maxWidth: 560 }}
+          onFinish={(values) => void save(values)}
+          onFinishFailed={(failed) => console.info('用户基本信息：表单未通过校验', failed.errorFields)}
+        >
+          <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
+            <Input placeholder="请输入用户昵称" maxLength={64} />
+          </Form.Item>
+          {isShow && (
+            <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>
+              <Input placeholder="请输入手机号" maxLength={11} />
+            </Form.Item>
+          )}
+          {isShow && (
+            <Form.Item label="真实姓名" name="realName">
+              <Input placeholder="请输入真实姓名" maxLength={64} />
+            </Form.Item>
+          )}
+          <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
+            <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item label="状态" name="status" rules={antdRules.userStatus}>
+            <Select
+              allowClear
+              placeholder="请选择状态"
+              options={USER_STATUS_OPTIONS}
+              style={{ width: 200 }}
+            />
+          </Form.Item>
+          <Form.Item label=" " colon={false}>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={saving} disabled={!detail.data}>
+                保存
+              </Button>
+              <Button onClick={() => navigate('/usermanage')}>返回</Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      </Spin>
+    </div>
+  )
+}
+
+function toValues(user: UserDetail): BaseInfoValues {
+  return {
+    nickName: user.nickName,
+    mobile: user.mobile ?? '',
+    realName: user.realName ?? '',
+    status: user.status,
+  }
+}

@@ -1,0 +1,96 @@
+import { Form, Input, Modal } from 'antd'
+import { useState } from 'react'
+import { toastSuccess } from '../../lib/feedback'
+import { useSession } from '../../lib/session-store'
+import { antdRules } from '../../lib/validation'
+import { changeOwnPassword } from './api'
+
+export const PASSWORD_CHANGED = '密码修改成功'
+export const OLD_PASSWORD_REQUIRED = '请输入原密码'
+export const NEW_PASSWORD_REQUIRED = '请输入新密码'
+export const CONFIRM_PASSWORD_REQUIRED = '请再次输入新密码'
+export const PASSWORDS_DIFFER = '两次输入的新密码不一致'
+
+interface PasswordValues {
+  oldPassword: string
+  newPassword: string
+  confirmPassword: string
+}
+
+/**
+ * Changes the signed-in user's own password (PUT /api/user/password). The new password follows the
+ * SPEC.md §5 policy. On success the current user is reloaded, so the initial-password warning goes.
+ */
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<PasswordValues>()
+  const [saving, setSaving] = useState(false)
+  const loadCurrentUser = useSession((s) => s.loadCurrentUser)
+
+  const submit = async () => {
+    let values: PasswordValues
+    try {
+      values = await form.validateFields()
+    } catch (invalid) {
+      console.info('修改密码：表单未通过校验', invalid)
+      return
+    }
+    setSaving(true)
+    try {
+      await changeOwnPassword(values.oldPassword, values.newPassword)
+      toastSuccess(PASSWORD_CHANGED)
+      onClose()
+      await loadCurrentUser()
+    } catch {
+      // the error toast is already shown
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Modal
+      title="修改密码"
+      open={open}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <Form<PasswordValues> form={form} preserve={false} labelCol={{ flex: '100px' }}>
+        <Form.Item
+          label="原密码"
+          name="oldPassword"
+          rules={[{ required: true, message: OLD_PASSWORD_REQUIRED }]}
+        >
+          <Input.Password autoComplete="current-password" placeholder="请输入原密码" />
+        </Form.Item>
+        <Form.Item
+          label="新密码"
+          name="newPassword"
+          extra="12 到 30 位，至少包含大写字母、小写字母、数字、特殊符号中的三类，不含汉字"
+          rules={[{ required: true, message: NEW_PASSWORD_REQUIRED }, ...antdRules.password]}
+        >
+          <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
+        </Form.Item>
+        <Form.Item
+          label="确认新密码"
+          name="confirmPassword"
+          dependencies={['newPassword']}
+          rules={[
+            { required: true, message: CONFIRM_PASSWORD_REQUIRED },
+            ({ getFieldValue }) => ({
+              validator: async (_rule, value) => {
+                if (value && value !== getFieldValue('newPassword')) throw new Error(PASSWORDS_DIFFER)
+              },
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" placeholder="请再次输入新密码" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}

@@ -1,0 +1,339 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { MSG, type PositionSimple, type UserPositionRow } from '@amg/contract'
+import { Button, Cascader, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd'
+import { useMemo, useState } from 'react'
+import { Pagination } from '../../components/pagination'
+import { Popover, POPOVER_TABLE_HEIGHT } from '../../components/popover'
+import { toastSuccess } from '../../lib/feedback'
+import { useOrgStore, type Org } from '../../lib/stores/org-store'
+import {
+  USER_POSITION_PAGE_SIZE,
+  linkPositions,
+  positionCandidates,
+  stationOptions,
+  unlinkPosition,
+  userPositions,
+} from './api'
+import { EnabledTag, MissingUser, TabHeading, useUserIdParam } from './common'
+
+export const CONFIRM_UNLINK_POSITION = '确定要移除该岗位关联吗？'
+
+/**
+ * Row spans that merge adjacent rows with the same department name: the first row of a run spans
+ * the run, the others span 0 (hidden).
+ */
+export function mergeSpans<T>(rows: readonly T[], key: (row: T) => string): number[] {
+  const spans = rows.map(() => 0)
+  let start = 0
+  for (let i = 1; i <= rows.length; i++) {
+    if (i === rows.length || key(rows[i]) !== key(rows[start])) {
+      spans[start] = i - start
+      start = i
+    }
+  }
+  return spans
+}
+
+/** Sorted by department name (stable), so each department's rows are adjacent and merge. */
+const byDepartment = (rows: readonly UserPositionRow[]) =>
+  rows
+    .map((row, index) => ({ row, index }))
+    .sort(
+      (a, b) =>
+        a.row.organizationCompleteName.localeCompare(b.row.organizationCompleteName, 'zh-CN') ||
+        a.index - b.index,
+    )
+    .map((x) => x.row)
+
+/** The department tree of GET /org/tree, kept in the organisation store (SPEC.md §3 orgList). */
+function useOrgTree() {
+  const fetchTree = useOrgStore((s) => s.fetchTree)
+  return useQuery({ queryKey: ['org', 'tree'], queryFn: fetchTree })
+}
+
+/** A department cascader where any level can be chosen; answers the chosen department's id. */
+function OrgCascader({
+  value,
+  onChange,
+  tree,
+  style,
+}: {
+  value?: number
+  onChange: (orgId?: number) => void
+  tree: readonly Org[]
+  style?: React.CSSProperties
+}) {
+  const path = useMemo(() => (value ? findPath(tree, value) : undefined), [tree, value])
+  return (
+    <Cascader
+      aria-label="部门"
+      placeholder="请选择部门"
+      changeOnSelect
+      allowClear
+      showSearch
+      style={style}
+      options={tree as Org[]}
+      fieldNames={{ label: 'organizationName', value: 'id', children: 'children' }}
+      value={path}
+      onChange={(next) => onChange(next && next.length ? Number(next[next.length - 1]) : undefined)}
+    />
+  )
+}
+
+function findPath(nodes: readonly Org[], id: number, trail: number[] = []): number[] | undefined {
+  for (const node of nodes) {
+    const here = [...trail, node.id]
+    if (node.id === id) return here
+    const below = findPath(node.children ?? [], id, here)
+    if (below) return below
+  }
+  return undefined
+}
+
+/** Job titles: all of them, or those linked to the chosen department. */
+function StationSelect({
+  orgId,
+  value,
+  onChange,
+  style,
+}: {
+  orgId?: number
+  value?: number
+  onChange: (stationId?: number) => void
+  style?: React.CSSProperties
+}) {
+  const stations = useQuery({
+    queryKey: ['station', 'simple', orgId ?? null],
+    queryFn: () => stationOptions(orgId),
+  })
+  return (
+    <Select
+      aria-label="职位"
+      placeholder="请选择职位"
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      style={style}
+      loading={stations.isFetching}
+      value={value}
+      onChange={(next?: number) => onChange(next ?? undefined)}
+      options={(stations.data ?? []).map((s) => ({ value: s.id, label: s.stationName }))}
+    />
+  )
+}
+
+/**
+ * Position link tab (SPEC.md §2): filters by a department cascader and a job title select; the
+ * table (1000 rows per page) is merged by department name; a popover adds positions filtered by
+ * department and job title.
+ */
+export function UserPositionTab() {
+  const userId = useUserIdParam()
+  const queryClient = useQueryClient()
+  const orgTree = useOrgTree()
+  const [orgId, setOrgId] = useState<number>()
+  const [stationId, setStationId] = useState<number>()
+  const [pageNum, setPageNum] = useState(1)
+
+  const positions = useQuery({
+    queryKey: ['user-positions', userId, orgId ?? null, stationId ?? null, pageNum],
+    queryFn: () => userPositions(userId!, { pageNum, orgId, stationId }),
+    enabled: userId !== null,
+  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['user-positions', userId] })
+
+  const rows = useMemo(() => byDepartment(positions.data?.list ?? []), [positions.data])
+  const spans = useMemo(() => mergeSpans(rows, (r) => r.organizationCompleteName), [rows])
+
+  if (userId === null) return <MissingUser />
+
+  const remove = async (row: UserPositionRow) => {
+    try {
+      await unlinkPosition(userId, row.id)
+    } catch {
+      return // the HTTP layer already showed the failure
+    }
+    toastSuccess(MSG.successBang)
+    if (rows.length === 1 && pageNum > 1) setPageNum(pageNum - 1)
+    await refresh()
+  }
+
+  const columns: TableColumnsType<UserPositionRow> = [
+    {
+      title: '部门',
+      dataIndex: 'organizationCompleteName',
+      onCell: (_row, index) => ({ rowSpan: spans[index ?? 0] ?? 1 }),
+    },
+    { title: '职位', dataIndex: 'stationName' },
+    { title: '状态', dataIndex: 'status', width: 90, render: (s: number) => <EnabledTag status={s} /> },
+    { title: '类型', dataIndex: 'type', width: 110, render: () => '普通职位' },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 100,
+      render: (_: unknown, row) => (
+        <Popconfirm
+          title={CONFIRM_UNLINK_POSITION}
+          okText="确定"
+          cancelText="取消"
+          onConfirm={() => remove(row)}
+        >
+          <Button type="link" danger size="small">
+            移除
+          </Button>
+        </Popconfirm>
+      ),
+    },
+  ]
+
+  return (
+    <div>
+      <TabHeading>关联岗位</TabHeading>
+      <Space wrap style={{ marginBottom: 12 }}>
+        <OrgCascader
+          tree={orgTree.data ?? []}
+          value={orgId}
+          style={{ width: 260 }}
+          onChange={(next) => {
+            setOrgId(next)
+            setStationId(undefined)
+            setPageNum(1)
+          }}
+        />
+        <StationSelect
+          orgId={orgId}
+          value={stationId}
+          style={{ width: 200 }}
+          onChange={(next) => {
+            setStationId(next)
+            setPageNum(1)
+          }}
+        />
+        <PositionPicker userId={userId} tree={orgTree.data ?? []} onLinked={refresh} />
+      </Space>
+      <Table<UserPositionRow>
+        rowKey="id"
+        size="middle"
+        bordered
+        data-testid="user-position-table"
+        columns={columns}
+        dataSource={rows}
+        loading={positions.isFetching}
+        pagination={false}
+      />
+      <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
+        <Pagination
+          total={positions.data?.total ?? 0}
+          current={pageNum}
+          pageSize={USER_POSITION_PAGE_SIZE}
+          pageSizes={[USER_POSITION_PAGE_SIZE]}
+          onChange={(next) => setPageNum(next)}
+        />
+      </div>
+    </div>
+  )
+}
+
+const candidateColumns: TableColumnsType<PositionSimple> = [
+  { title: '部门', dataIndex: 'organizationCompleteName' },
+  { title: '职位', dataIndex: 'stationName', width: 110 },
+]
+
+/** The "link positions" popover: positions the user does not hold, filtered by department and job title. */
+function PositionPicker({
+  userId,
+  tree,
+  onLinked,
+}: {
+  userId: number
+  tree: readonly Org[]
+  onLinked: () => Promise<unknown>
+}) {
+  const [open, setOpen] = useState(false)
+  const [orgId, setOrgId] = useState<number>()
+  const [stationId, setStationId] = useState<number>()
+  const [selected, setSelected] = useState<number[]>([])
+  const [linking, setLinking] = useState(false)
+
+  const candidates = useQuery({
+    queryKey: ['user-position-candidates', userId, orgId ?? null, stationId ?? null],
+    queryFn: () => positionCandidates(userId, orgId, stationId),
+    enabled: open,
+  })
+
+  const linkSelected = async () => {
+    setLinking(true)
+    try {
+      await linkPositions(userId, selected)
+      toastSuccess(MSG.successBang)
+      setSelected([])
+      setOpen(false)
+      await onLinked()
+    } catch {
+      // the error toast is already shown
+    } finally {
+      setLinking(false)
+    }
+  }
+
+  const content = (
+    <div data-testid="position-candidates">
+      <Space direction="vertical" style={{ width: '100%' }} size={8}>
+        <OrgCascader
+          tree={tree}
+          value={orgId}
+          style={{ width: '100%' }}
+          onChange={(next) => {
+            setOrgId(next)
+            setStationId(undefined)
+            setSelected([])
+          }}
+        />
+        <StationSelect
+          orgId={orgId}
+          value={stationId}
+          style={{ width: '100%' }}
+          onChange={(next) => {
+            setStationId(next)
+            setSelected([])
+          }}
+        />
+        <Table<PositionSimple>
+          rowKey="id"
+          size="small"
+          columns={candidateColumns}
+          dataSource={candidates.data ?? []}
+          loading={candidates.isFetching}
+          pagination={false}
+          scroll={{ y: POPOVER_TABLE_HEIGHT }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        />
+        <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <Button
+            type="primary"
+            size="small"
+            disabled={selected.length === 0}
+            loading={linking}
+            onClick={() => void linkSelected()}
+          >
+            关联
+          </Button>
+        </div>
+      </Space>
+    </div>
+  )
+
+  return (
+    <Popover
+      trigger="click"
+      placement="bottomLeft"
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next)
+        if (next) setSelected([])
+      }}
+      content={content}
+    >
+      <Button type="primary">关联岗位</Button>
+    </Popover>
+  )
+}

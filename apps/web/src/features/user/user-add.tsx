@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { MSG } from '@amg/contract'
+import { Button, Form, Input, Space } from 'antd'
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { toastSuccess } from '../../lib/feedback'
+import { Screen } from '../../lib/ui/screen'
+import { antdRules } from '../../lib/validation'
+import { insertUser } from './api'
+
+interface AddUserValues {
+  nickName: string
+  realName?: string
+  mobile?: string
+  password?: string
+}
+
+const blankToUndefined = (value?: string) => (value && value.trim() ? value.trim() : undefined)
+
+/**
+ * New user (/usermanage/adduser): the nickName, and optionally realName, mobile and a password
+ * (SPEC.md §5 rules). Without a password the server sets its preset initial password. Status is 1.
+ */
+export function UserAddPage() {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [form] = Form.useForm<AddUserValues>()
+  const [saving, setSaving] = useState(false)
+
+  const save = async (values: AddUserValues) => {
+    setSaving(true)
+    try {
+      await insertUser({
+        nickName: values.nickName.trim(),
+        status: 1,
+        realName: blankToUndefined(values.realName),
+        mobile: blankToUndefined(values.mobile),
+        password: values.password ? values.password : undefined,
+      })
+      toastSuccess(MSG.created)
+      await queryClient.invalidateQueries({ queryKey: ['users'] })
+      navigate('/usermanage')
+    } catch {
+      // the error toast is already shown
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Screen title="新建用户">
+      <Form<AddUserValues>
+        form={form}
+        labelCol={{ flex: '100px' }}
+        style={{ maxWidth: 560 }}
+        onFinish={(values) => void save(values)}
+        onFinishFailed={(failed) => console.info('新建用户：表单未通过校验', failed.errorFields)}
+      >
+        <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
+          <Input placeholder="请输入用户昵称" maxLength={64} />
+        </Form.Item>
+        <Form.Item label="真实姓名" name="realName">
+          <Input placeholder="请输入真实姓名" maxLength={64} />
+        </Form.Item>
+        <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>
+          <Input placeholder="请输入手机号" maxLength={11} />
+        </Form.Item>
+        <Form.Item label="密码" name="password" rules={antdRules.password} extra="不填写时使用预设的初始密码">
+          <Input.Password placeholder="请输入密码" autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item label=" " colon={false}>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              保存
+            </Button>
+            <Button onClick={() => navigate('/usermanage')}>返回</Button>
+          </Space>
+        </Form.Item>
+      </Form>
+    </Screen>
+  )
+}

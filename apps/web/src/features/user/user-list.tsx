@@ -1,0 +1,219 @@
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { MSG, isBlank, type UserRow } from '@amg/contract'
+import { Button, Form, Input, Modal, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { DEFAULT_PAGE_SIZE, Pagination } from '../../components/pagination'
+import { toastError, toastSuccess } from '../../lib/feedback'
+import { useSession } from '../../lib/session-store'
+import { Screen } from '../../lib/ui/screen'
+import { deleteUser, insertUser, listUsers } from './api'
+import { UserStatusTag, formatDateTime } from './common'
+
+export const CONFIRM_DELETE_USER = '确定要删除该用户吗？'
+
+/** Where the list's edit action leads: the base info tab, with mobile and realName shown (isShow). */
+export const userInfoUrl = (user: { id: number; nickName: string }) =>
+  `/usermanage/userinfo/userbaseinfo?${new URLSearchParams({
+    id: String(user.id),
+    title: user.nickName,
+    isShow: '1',
+  }).toString()}`
+
+/**
+ * User list (SPEC.md §2): search by nickName, create (a prompt for the nickName), a table of
+ * createTime, updateTime, nickName and status, edit and delete, 10 per page.
+ */
+export function UserListPage() {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const me = useSession((s) => s.user)
+  const [keyword, setKeyword] = useState('')
+  const [search, setSearch] = useState('')
+  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const [creating, setCreating] = useState(false)
+
+  const users = useQuery({
+    queryKey: ['users', search, page.pageNum, page.pageSize],
+    queryFn: () => listUsers({ nickName: search, ...page }),
+    placeholderData: keepPreviousData,
+  })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] })
+
+  const runSearch = () => {
+    setSearch(keyword.trim())
+    setPage({ ...page, pageNum: 1 })
+  }
+
+  const remove = async (row: UserRow) => {
+    try {
+      await deleteUser(row.id)
+    } catch {
+      return // the HTTP layer already showed the failure (e.g. '不能删除自己！')
+    }
+    toastSuccess(MSG.deleted)
+    // Removing the last row of a page goes back one page, so the table never shows an empty page.
+    if (users.data && users.data.list.length === 1 && page.pageNum > 1)
+      setPage({ ...page, pageNum: page.pageNum - 1 })
+    await refresh()
+  }
+
+  const columns: TableColumnsType<UserRow> = [
+    { title: '创建时间', dataIndex: 'createTime', width: 190, render: formatDateTime },
+    { title: '更新时间', dataIndex: 'updateTime', width: 190, render: formatDateTime },
+    { title: '用户昵称', dataIndex: 'nickName' },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 100,
+      render: (status: number) => <UserStatusTag status={status} />,
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 160,
+      render: (_: unknown, row) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => navigate(userInfoUrl(row))}>
+            修改
+          </Button>
+          {row.id === me?.id ? (
+            // SPEC.md §8: a user cannot delete themselves (the server refuses too).
+            <Button type="link" size="small" danger onClick={() => toastError(MSG.deleteSelf)}>
+              删除
+            </Button>
+          ) : (
+            <Popconfirm
+              title={CONFIRM_DELETE_USER}
+              okText="确定"
+              cancelText="取消"
+              onConfirm={() => remove(row)}
+            >
+              <Button type="link" size="small" danger>
+                删除
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ]
+
+  return (
+    <Screen title="用户管理">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input
+          allowClear
+          placeholder="请输入用户昵称"
+          aria-label="用户昵称"
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          onPressEnter={runSearch}
+          style={{ width: 240 }}
+        />
+        <Button icon={<SearchOutlined />} onClick={runSearch}>
+          查询
+        </Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          新建
+        </Button>
+        <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
+      </Space>
+      <Table<UserRow>
+        rowKey="id"
+        size="middle"
+        data-testid="user-table"
+        columns={columns}
+        dataSource={users.data?.list ?? []}
+        loading={users.isFetching}
+        pagination={false}
+      />
+      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+        <Pagination
+          total={users.data?.total ?? 0}
+          current={page.pageNum}
+          pageSize={page.pageSize}
+          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+        />
+      </div>
+      <CreateUserPrompt
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={async () => {
+          setCreating(false)
+          setPage({ ...page, pageNum: 1 })
+          await refresh()
+        }}
+      />
+    </Screen>
+  )
+}
+
+/**
+ * The create prompt (SPEC.md §2): a nickName, which must not be blank ('用户昵称为空！'). The new user
+ * gets status 1 and the server's preset initial password, whose value is not shown.
+ */
+function CreateUserPrompt({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean
+  onClose: () => void
+  onCreated: () => Promise<unknown>
+}) {
+  const [form] = Form.useForm<{ nickName: string }>()
+  const [saving, setSaving] = useState(false)
+
+  const submit = async () => {
+    let values: { nickName: string }
+    try {
+      values = await form.validateFields()
+    } catch (invalid) {
+      console.info('新建用户：表单未通过校验', invalid)
+      return
+    }
+    setSaving(true)
+    try {
+      await insertUser({ nickName: values.nickName.trim(), status: 1 })
+      toastSuccess(MSG.created)
+      form.resetFields()
+      await onCreated()
+    } catch {
+      // the error toast is already shown
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Modal
+      title="新建用户"
+      open={open}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <p style={{ color: 'rgba(0,0,0,0.45)' }}>请输入用户昵称，新用户状态为正常，并使用预设的初始密码。</p>
+      <Form form={form} preserve={false} onFinish={() => void submit()}>
+        <Form.Item
+          name="nickName"
+          rules={[
+            {
+              validator: async (_rule, value) => {
+                if (isBlank(value)) throw new Error(MSG.nickNameBlank)
+              },
+            },
+          ]}
+        >
+          <Input autoFocus placeholder="用户昵称" aria-label="新用户昵称" maxLength={64} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
