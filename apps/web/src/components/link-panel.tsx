@@ -46,7 +46,11 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
   const refresh = () => queryClient.invalidateQueries({ queryKey: props.queryKey })
 
   const removeRow = async (row: T) => {
-    await props.unlink(row)
+    try {
+      await props.unlink(row)
+    } catch {
+      return // the HTTP layer already showed the failure
+    }
     toastSuccess(MSG.successBang)
     // Removing the last row of a page moves back one page, so the table never shows an empty page.
     if (linked.data && linked.data.list.length === 1 && page.pageNum > 1)
@@ -119,6 +123,8 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
 ) {
   const [open, setOpen] = useState(false)
   const [keyword, setKeyword] = useState('')
+  /** the text the shown candidates were searched with ("load more" continues that search) */
+  const [searched, setSearched] = useState('')
   const [rows, setRows] = useState<C[]>([])
   const [total, setTotal] = useState(0)
   const [pageNum, setPageNum] = useState(1)
@@ -129,6 +135,7 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
   const load = async (text: string, nextPage: number) => {
     const previousPage = pageNum
     setPageNum(nextPage)
+    setSearched(text)
     setLoading(true)
     try {
       const result = await props.fetchCandidates(text, nextPage)
@@ -157,6 +164,8 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
       setSelected([])
       setOpen(false)
       await props.onLinked()
+    } catch {
+      // the HTTP layer already showed the failure; the choice stays for another try
     } finally {
       setLinking(false)
     }
@@ -181,13 +190,17 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
         loading={loading}
         pagination={false}
         scroll={{ y: POPOVER_TABLE_HEIGHT }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          onChange: (keys) => setSelected(keys.map(Number)),
+        }}
       />
       <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
         <Button
           size="small"
           disabled={rows.length >= total || loading}
-          onClick={() => void load(keyword.trim(), pageNum + 1)}
+          onClick={() => void load(searched, pageNum + 1)}
         >
           加载更多
         </Button>

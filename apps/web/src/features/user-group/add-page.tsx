@@ -1,0 +1,173 @@
+import { useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { App, Button, Collapse, Form, Space } from 'antd'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { MSG, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
+import { LinkPanel } from '../../components'
+import { toastSuccess } from '../../lib/feedback'
+import { Screen } from '../../lib/ui/screen'
+import { insertGroup, roleCandidates, userCandidates, type GroupFields as GroupFieldValues } from './api'
+import { GroupFields } from './group-fields'
+import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
+
+/**
+ * The users or roles chosen on the add page before the group exists: LinkPanel's linked list is this
+ * local choice (kept in a ref so the panel's refresh reads the latest), candidates come from the server
+ * minus what is already chosen.
+ */
+function useLocalChoice<C extends { id: number }>(
+  name: 'users' | 'roles',
+  fetch: (keyword: string, pageNum: number) => Promise<PageResult<C>>,
+  matches: (row: C, keyword: string) => boolean,
+) {
+  const chosen = useRef(new Map<number, C>())
+  const seen = useRef(new Map<number, C>())
+  const [ids, setIds] = useState<number[]>([])
+  const sync = () => setIds([...chosen.current.keys()])
+  return {
+    ids,
+    panel: {
+      queryKey: ['user-group-add', name] as const,
+      fetchLinked: async ({
+        pageNum,
+        pageSize,
+        keyword,
+      }: {
+        pageNum: number
+        pageSize: number
+        keyword: string
+      }) => {
+        const all = [...chosen.current.values()].filter((row) => !keyword || matches(row, keyword))
+        return { list: all.slice((pageNum - 1) * pageSize, pageNum * pageSize), total: all.length }
+      },
+      unlink: async (row: C) => {
+        chosen.current.delete(row.id)
+        sync()
+      },
+      fetchCandidates: async (keyword: string, pageNum: number) => {
+        const page = await fetch(keyword, pageNum)
+        page.list.forEach((row) => seen.current.set(row.id, row))
+        return page
+      },
+      link: async (linkIds: number[]) => {
+        linkIds.forEach((id) => {
+          const row = seen.current.get(id)
+          if (row) chosen.current.set(id, row)
+        })
+        sync()
+      },
+    },
+  }
+}
+
+const roleColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
+]
+const userColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '用户昵称', dataIndex: 'nickName', key: 'nickName' },
+]
+
+/** /usergroupmanage/addusergroup: basic info, linked users and linked roles in collapsible sections. */
+export function GroupAddScreen() {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const { message } = App.useApp()
+  const [form] = Form.useForm<GroupFieldValues>()
+  const [open, setOpen] = useState<string[]>(['base', 'users', 'roles'])
+  const users = useLocalChoice<UserRow>('users', userCandidates, (u, k) => u.nickName.includes(k))
+  const roles = useLocalChoice<RoleSimple>(
+    'roles',
+    (k) => roleCandidates(k),
+    (r, k) => r.roleName.includes(k),
+  )
+
+  const create = useMutation({
+    mutationFn: (values: GroupFieldValues) =>
+      insertGroup({ ...values, groupName: values.groupName.trim() }, roles.ids, users.ids),
+    onSuccess: async (envelope) => {
+      toastSuccess(envelope.msg || MSG.created)
+      await queryClient.invalidateQueries({ queryKey: GROUPS_KEY })
+      navigate(GROUP_LIST_PATH)
+    },
+  })
+
+  const submit = async () => {
+    try {
+      const values = await form.validateFields()
+      create.mutate(values)
+    } catch (info) {
+      if (!open.includes('base')) setOpen([...open, 'base'])
+      console.info('用户组表单未通过校验', info)
+    }
+  }
+
+  const cancel = () => {
+    void message.info(MSG.cancelCreate)
+    navigate(GROUP_LIST_PATH)
+  }
+
+  return (
+    <Screen title="新建用户组">
+      <Collapse
+        activeKey={open}
+        onChange={(keys) => setOpen(Array.isArray(keys) ? keys : [keys])}
+        items={[
+          {
+            key: 'base',
+            label: '基本信息',
+            forceRender: true,
+            children: (
+              <Form<GroupFieldValues>
+                form={form}
+                labelCol={{ flex: '110px' }}
+                wrapperCol={{ flex: 'auto' }}
+                style={{ maxWidth: 640 }}
+                initialValues={{ status: 1, description: '' }}
+              >
+                <GroupFields />
+              </Form>
+            ),
+          },
+          {
+            key: 'users',
+            label: `关联用户（已选 ${users.ids.length} 个）`,
+            children: (
+              <LinkPanel<UserRow, UserRow>
+                {...users.panel}
+                columns={userColumns}
+                searchPlaceholder="按用户昵称搜索"
+                unlinkConfirm={MSG.confirmUnlinkUser}
+                linkButtonText="关联用户"
+                candidateColumns={userColumns}
+                candidatePlaceholder="按用户昵称搜索"
+              />
+            ),
+          },
+          {
+            key: 'roles',
+            label: `关联角色（已选 ${roles.ids.length} 个）`,
+            children: (
+              <LinkPanel<RoleSimple, RoleSimple>
+                {...roles.panel}
+                columns={roleColumns}
+                searchPlaceholder="按角色名称搜索"
+                unlinkConfirm={MSG.confirmUnlinkRole}
+                linkButtonText="关联角色"
+                candidateColumns={roleColumns}
+                candidatePlaceholder="按角色名称搜索"
+              />
+            ),
+          },
+        ]}
+      />
+      <Space style={{ marginTop: 16 }}>
+        <Button type="primary" loading={create.isPending} onClick={() => void submit()}>
+          保存
+        </Button>
+        <Button onClick={cancel}>取消</Button>
+      </Space>
+    </Screen>
+  )
+}

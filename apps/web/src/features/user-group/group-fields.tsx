@@ -1,0 +1,28 @@
+import { Form, Input } from 'antd'
+import { RadioGroup, TextArea } from '../../components'
+import { antdRules } from '../../lib/validation'
+
+/** SPEC.md §2: status 1 启用, 2 禁用. */
+export const GROUP_STATUS_OPTIONS = [
+  { label: '启用', value: 1 },
+  { label: '禁用', value: 2 },
+] as const
+
+export const groupStatusText = (status: number) => (status === 1 ? '启用' : '禁用')
+
+/** The basic-info fields of a group (name, enable status, a 3–5 row description), for antd Form. */
+export function GroupFields() {
+  return (
+    <>
+      <Form.Item label="用户组名称" name="groupName" rules={antdRules.groupName}>
+        <Input placeholder="请输入用户组名称" maxLength={64} />
+      </Form.Item>
+      <Form.Item label="启用状态" name="status" rules={antdRules.groupStatus}>
+        <RadioGroup options={GROUP_STATUS_OPTIONS} />
+      </Form.Item>
+      <Form.Item label="描述" name="description">
+        <TextArea placeholder="请输入描述" autoSize={{ minRows: 3, maxRows: 5 }} maxLength={500} />
+      </Form.Item>
+    </>
+  )
+}

@@ -1,0 +1,188 @@
+import { useEffect, useState } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { Alert, Button, Form, Space, Spin, Tabs } from 'antd'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { MSG, SUCCESS_CODE, type RoleSimple, type UserRow } from '@amg/contract'
+import { LinkPanel } from '../../components'
+import { toastSuccess } from '../../lib/feedback'
+import { Screen } from '../../lib/ui/screen'
+import {
+  groupDetail,
+  groupRoles,
+  groupUsers,
+  linkRoles,
+  linkUsers,
+  roleCandidates,
+  unlinkRoles,
+  unlinkUsers,
+  updateGroup,
+  userCandidates,
+  type GroupFields as GroupFieldValues,
+  type LinkedRole,
+  type LinkedUser,
+} from './api'
+import { GroupFields } from './group-fields'
+import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
+
+const isTrue = (value: string | null) => value === 'true' || value === '1'
+
+export const GROUP_INFO_TABS = ['usergroupbaseinfo', 'usergrouprolerel', 'usergroupuserrel'] as const
+type TabKey = (typeof GROUP_INFO_TABS)[number]
+
+/**
+ * /usergroupmanage/usergroupinfo?isDisable=&id=&isShow= (SPEC.md §2): basic info, role links and user
+ * links as three tabs, basic info first. isDisable makes everything read-only; isShow shows Save.
+ */
+export function GroupInfoScreen() {
+  const [params, setParams] = useSearchParams()
+  const id = Number(params.get('id'))
+  const isDisable = isTrue(params.get('isDisable'))
+  const isShow = isTrue(params.get('isShow'))
+  const tabParam = params.get('tab')
+  const activeTab: TabKey = GROUP_INFO_TABS.includes(tabParam as TabKey)
+    ? (tabParam as TabKey)
+    : 'usergroupbaseinfo'
+
+  const valid = Number.isInteger(id) && id > 0
+  return (
+    <Screen title="用户组信息">
+      {valid ? (
+        <Tabs
+          activeKey={activeTab}
+          destroyOnHidden
+          onChange={(key) => {
+            const next = new URLSearchParams(params)
+            if (key === 'usergroupbaseinfo') next.delete('tab')
+            else next.set('tab', key)
+            setParams(next, { replace: true })
+          }}
+          items={[
+            {
+              key: 'usergroupbaseinfo',
+              label: '基本信息',
+              children: <GroupBaseInfo id={id} isDisable={isDisable} isShow={isShow} />,
+            },
+            {
+              key: 'usergrouprolerel',
+              label: '关联角色',
+              children: <GroupRoleLinks id={id} readOnly={isDisable} />,
+            },
+            {
+              key: 'usergroupuserrel',
+              label: '关联用户',
+              children: <GroupUserLinks id={id} readOnly={isDisable} />,
+            },
+          ]}
+        />
+      ) : (
+        <Alert type="warning" showIcon title="缺少用户组 id" />
+      )}
+    </Screen>
+  )
+}
+
+const detailKey = (id: number) => [...GROUPS_KEY, 'detail', id] as const
+
+function GroupBaseInfo({ id, isDisable, isShow }: { id: number; isDisable: boolean; isShow: boolean }) {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [form] = Form.useForm<GroupFieldValues>()
+  const detail = useQuery({ queryKey: detailKey(id), queryFn: () => groupDetail(id) })
+  const [loaded, setLoaded] = useState(false)
+
+  useEffect(() => {
+    if (detail.data) {
+      form.setFieldsValue({
+        groupName: detail.data.groupName,
+        status: detail.data.status,
+        description: detail.data.description ?? '',
+      })
+      setLoaded(true)
+    }
+  }, [detail.data, form])
+
+  const save = useMutation({
+    mutationFn: (values: GroupFieldValues) =>
+      updateGroup(id, { ...values, groupName: values.groupName.trim() }),
+    onSuccess: async (envelope) => {
+      if (envelope.code === SUCCESS_CODE) toastSuccess(MSG.updated)
+      await queryClient.invalidateQueries({ queryKey: GROUPS_KEY })
+    },
+  })
+
+  if (detail.isError) return <Alert type="error" showIcon title="用户组信息加载失败" />
+  return (
+    <Spin spinning={detail.isLoading || !loaded}>
+      <Form<GroupFieldValues>
+        form={form}
+        labelCol={{ flex: '110px' }}
+        wrapperCol={{ flex: 'auto' }}
+        style={{ maxWidth: 640 }}
+        disabled={isDisable}
+        onFinish={(values) => save.mutate(values)}
+        onFinishFailed={(info) => console.info('用户组表单未通过校验', info.errorFields)}
+      >
+        <GroupFields />
+        <Form.Item label=" " colon={false}>
+          <Space>
+            {isShow ? (
+              <Button type="primary" htmlType="submit" loading={save.isPending}>
+                保存
+              </Button>
+            ) : null}
+            <Button disabled={false} onClick={() => navigate(GROUP_LIST_PATH)}>
+              返回
+            </Button>
+          </Space>
+        </Form.Item>
+      </Form>
+    </Spin>
+  )
+}
+
+const roleColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
+]
+const userColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '用户昵称', dataIndex: 'nickName', key: 'nickName' },
+]
+
+function GroupRoleLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
+  return (
+    <LinkPanel<LinkedRole, RoleSimple>
+      queryKey={[...GROUPS_KEY, 'roles', id]}
+      columns={roleColumns}
+      searchPlaceholder="按角色名称搜索"
+      fetchLinked={({ pageNum, pageSize, keyword }) => groupRoles(id, pageNum, pageSize, keyword)}
+      unlink={(row) => unlinkRoles(id, [row.id])}
+      unlinkConfirm={MSG.confirmUnlinkRole}
+      linkButtonText="关联角色"
+      candidateColumns={roleColumns}
+      candidatePlaceholder="按角色名称搜索"
+      fetchCandidates={(keyword) => roleCandidates(keyword, id)}
+      link={(ids) => linkRoles(id, ids)}
+      disabled={readOnly}
+    />
+  )
+}
+
+function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
+  return (
+    <LinkPanel<LinkedUser, UserRow>
+      queryKey={[...GROUPS_KEY, 'users', id]}
+      columns={userColumns}
+      searchPlaceholder="按用户昵称搜索"
+      fetchLinked={({ pageNum, pageSize, keyword }) => groupUsers(id, pageNum, pageSize, keyword)}
+      unlink={(row) => unlinkUsers(id, [row.id])}
+      unlinkConfirm={MSG.confirmUnlinkUser}
+      linkButtonText="关联用户"
+      candidateColumns={userColumns}
+      candidatePlaceholder="按用户昵称搜索"
+      fetchCandidates={userCandidates}
+      link={(ids) => linkUsers(id, ids)}
+      disabled={readOnly}
+    />
+  )
+}
