@@ -20,14 +20,22 @@ export interface BuildOptions {
   config: Config
   database: Database
   logger?: boolean
+  /** where log lines go (tests capture them); standard output by default */
+  logStream?: { write(line: string): void }
 }
 
 /** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
-export async function buildApp({ config, database, logger = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger = true,
+  logStream,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger
       ? {
           level: config.logLevel,
+          ...(logStream ? { stream: logStream } : {}),
           redact: [
             'req.headers["x-auth-token"]',
             'req.headers.cookie',

@@ -79,6 +79,15 @@ describe('the seeded permission tree (DESIGN.md §5)', () => {
     expect(uncovered).toEqual([])
   })
 
+  it('every route is in the OpenAPI document with its summary', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json()
+    const missing = t.app.ctx.catalogue.entries
+      .filter((e) => doc.paths[`/api${e.url}`]?.[e.method.toLowerCase()]?.summary !== e.summary)
+      .map((e) => `${e.method} ${e.url}`)
+    expect(missing).toEqual([])
+    expect(t.app.ctx.catalogue.entries.length).toBeGreaterThan(70)
+  })
+
   it('has a button node (type 3) for every write the console makes', () => {
     const writes = t.app.ctx.catalogue.entries.filter(
       (e) =>
