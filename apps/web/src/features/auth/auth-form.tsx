@@ -1,7 +1,7 @@
 import { Button, Cascader, Col, Form, Input, InputNumber, Radio, Row, Select, Space, Typography } from 'antd'
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { antdRules } from '../../lib/validation'
 import type { AuthRecord, UrlMap, UrlPatternInfo } from '../../lib/stores/auth-store'
 import { useBackEndCatalogue } from './api'
@@ -92,11 +92,9 @@ export function AuthForm({
   const [form] = Form.useForm<AuthFormValues>()
   const catalogue = useBackEndCatalogue()
   const options = useMemo(() => catalogueOptions(catalogue.data), [catalogue.data])
-  const [picked, setPicked] = useState<string[] | null>(null)
 
   /** Adds the picked operation's urls as rows (no duplicates). */
   const pick = (path: (string | number)[] | undefined) => {
-    setPicked(null)
     if (!path || path.length < 3 || !catalogue.data) return
     const [method, group, index] = path.map(String)
     const op = catalogue.data[method]?.[group]?.[Number(index)]
@@ -209,7 +207,7 @@ export function AuthForm({
             <div data-testid="back-end-list">
               <Cascader
                 options={options}
-                value={picked ?? undefined}
+                value={[] /* a pick adds rows below; the picker stays empty */}
                 onChange={(v) => pick(v as (string | number)[])}
                 placeholder={
                   catalogue.isLoading ? '正在加载接口目录…' : '从接口目录选择：请求方法 / 分组 / 接口'
@@ -220,7 +218,12 @@ export function AuthForm({
                 data-testid="back-end-picker"
               />
               {fields.map((field, i) => (
-                <Space key={field.key} align="baseline" style={{ display: 'flex', marginBottom: 8 }}>
+                <Space
+                  key={field.key}
+                  align="baseline"
+                  style={{ display: 'flex', marginBottom: 8 }}
+                  data-testid="back-end-row"
+                >
                   <Form.Item
                     name={[field.name, 'method']}
                     rules={[{ required: true, message: '请选择请求方法' }]}

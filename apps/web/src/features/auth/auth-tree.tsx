@@ -1,7 +1,8 @@
-import { App, Empty, Menu, Spin } from 'antd'
+import { App, Empty, Input, Menu, Spin } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react'
+import { createPortal } from 'react-dom'
 import { useNavigate, useSearchParams } from 'react-router'
 import { Tree, type TreeNodeData } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
@@ -33,6 +34,7 @@ interface MenuState {
 export function AuthTree() {
   const tree = useAuthTree()
   const [menu, setMenu] = useState<MenuState | null>(null)
+  const [search, setSearch] = useState('')
   const [params] = useSearchParams()
   const currentCode = params.get('code')
   const navigate = useNavigate()
@@ -81,15 +83,24 @@ export function AuthTree() {
 
   return (
     <div data-testid="auth-tree" onContextMenu={(e) => e.preventDefault()}>
+      <Input
+        placeholder="输入关键字进行过滤"
+        allowClear
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        style={{ marginBottom: 8 }}
+      />
       {tree.isLoading ? (
         <Spin style={{ display: 'block', margin: '24px auto' }} />
       ) : tree.data?.length ? (
         <Tree
+          // remount after each refresh so new nodes show expanded (defaultExpandAll acts on mount)
+          key={tree.dataUpdatedAt}
+          filterText={search}
           data={tree.data as unknown as TreeNodeData[]}
           props={TREE_PROPS}
           renderLabel={renderLabel}
           selectedKeys={currentCode ? [currentCode] : []}
-          placeholder="输入关键字进行过滤"
           onSelect={(_key, raw) => raw && navigate(editPath(raw as unknown as AuthNode))}
         />
       ) : (
@@ -128,18 +139,19 @@ function NodeMenu({
     }
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
     document.addEventListener('mousedown', close, true)
-    window.addEventListener('scroll', onClose, true)
+    window.addEventListener('wheel', onClose, true)
     window.addEventListener('resize', onClose)
     document.addEventListener('keydown', onKey)
     return () => {
       document.removeEventListener('mousedown', close, true)
-      window.removeEventListener('scroll', onClose, true)
+      window.removeEventListener('wheel', onClose, true)
       window.removeEventListener('resize', onClose)
       document.removeEventListener('keydown', onKey)
     }
   }, [onClose])
 
-  return (
+  // In a portal: fixed positioning is then relative to the window whatever the ancestors' styles.
+  return createPortal(
     <div
       ref={ref}
       data-testid="auth-context-menu"
@@ -170,6 +182,7 @@ function NodeMenu({
           else onDelete(node)
         }}
       />
-    </div>
+    </div>,
+    document.body,
   )
 }
