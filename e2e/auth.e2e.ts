@@ -1,3 +1,4 @@
+import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
@@ -308,7 +309,9 @@ describe('permission management (issue 6: /authmanage)', () => {
     expect([atLimits.x, atLimits.y]).toEqual([1800, 700])
     await node.click({ button: 'right' })
     await menu.waitFor()
-    await shot(page, 'auth-context-menu')
+    await page.waitForTimeout(400)
+    // not fullPage: that resizes the window, which closes the menu
+    await page.screenshot({ path: path.resolve('test-results/screens/auth-context-menu.png') })
     await page.context().close()
   })
 })

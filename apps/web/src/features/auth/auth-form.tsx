@@ -205,18 +205,20 @@ export function AuthForm({
         >
           {(fields, { add, remove }, { errors }) => (
             <div data-testid="back-end-list">
-              <Cascader
-                options={options}
-                value={[] /* a pick adds rows below; the picker stays empty */}
-                onChange={(v) => pick(v as (string | number)[])}
-                placeholder={
-                  catalogue.isLoading ? '正在加载接口目录…' : '从接口目录选择：请求方法 / 分组 / 接口'
-                }
-                showSearch
-                expandTrigger="hover"
-                style={{ width: 460, marginBottom: 8 }}
-                data-testid="back-end-picker"
-              />
+              <div>
+                <Cascader
+                  options={options}
+                  value={[] /* a pick adds rows below; the picker stays empty */}
+                  onChange={(v) => pick(v as (string | number)[])}
+                  placeholder={
+                    catalogue.isLoading ? '正在加载接口目录…' : '从接口目录选择：请求方法 / 分组 / 接口'
+                  }
+                  showSearch
+                  expandTrigger="hover"
+                  style={{ width: 460, marginBottom: 8 }}
+                  data-testid="back-end-picker"
+                />
+              </div>
               {fields.map((field, i) => (
                 <Space
                   key={field.key}
