@@ -86,7 +86,7 @@ async function shot(name: string) {
 }
 
 const rows = () => page.locator('.ant-table-tbody tr.ant-table-row')
-const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text })
+const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text }).last()
 const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const exactly = (text: string) => new RegExp(`^${escapeRe(text)}$`)
 
@@ -98,6 +98,15 @@ const linkedRow = (text: string) =>
   page
     .locator('.amg-link-panel .ant-table-tbody tr.ant-table-row')
     .filter({ has: page.locator('td', { hasText: exactly(text) }) })
+
+/** Waits until the candidates' popover lists exactly these names (its search has answered). */
+async function candidatesAre(names: string[]) {
+  const list = page.locator('[data-testid="link-candidates"] .ant-table-tbody tr.ant-table-row')
+  await expect
+    .poll(async () => (await list.allTextContents()).map((t) => names.find((n) => t.includes(n)) ?? t))
+    .toEqual(expect.arrayContaining(names))
+  await expect.poll(() => list.count()).toBe(names.length)
+}
 
 /** Opens the department cascader and clicks through the given option labels (any level can be chosen). */
 async function chooseDepartment(labels: (string | RegExp)[]) {
@@ -281,6 +290,10 @@ describe('position management', () => {
       `${NAMES.parent} (2)`,
       `${NAMES.childA} (0)`,
     ])
+    // The field shows the chosen path by name (the counts belong to the menu only).
+    expect(await page.locator('.ant-cascader').first().textContent()).toContain(
+      `${rootName} / ${NAMES.parent} / ${NAMES.childA}`,
+    )
     await search(2)
     const stations = await rows().locator('td:nth-last-child(4)').allTextContents()
     expect(stations.sort()).toEqual([NAMES.stationA, NAMES.stationB].sort())
@@ -395,6 +408,7 @@ describe('position management', () => {
     const pop = page.locator('[data-testid="link-candidates"]')
     await pop.getByPlaceholder('请输入角色名称').fill(`岗位角色`)
     await pop.getByPlaceholder('请输入角色名称').press('Enter')
+    await candidatesAre([NAMES.role1, NAMES.role2])
     for (const name of [NAMES.role1, NAMES.role2])
       await pop.locator('tr', { hasText: name }).locator('.ant-checkbox-input').check()
     await shot('position-link-roles')
@@ -433,6 +447,7 @@ describe('position management', () => {
     await page.getByRole('button', { name: '关联用户' }).click()
     await pop.getByPlaceholder('请输入用户昵称').fill('岗位用户')
     await pop.getByPlaceholder('请输入用户昵称').press('Enter')
+    await candidatesAre([NAMES.user1, NAMES.user2])
     for (const name of [NAMES.user1, NAMES.user2])
       await pop.locator('tr', { hasText: name }).locator('.ant-checkbox-input').check()
     await pop.getByRole('button', { name: /^关\s*联$/ }).click()

@@ -14,6 +14,8 @@ export interface OrgCascaderNode {
 export interface OrgCascaderOption {
   value: number
   label: string
+  /** the bare department name, shown in the field once chosen */
+  name: string
   children?: OrgCascaderOption[]
 }
 
@@ -26,6 +28,7 @@ export function toCascaderOptions(nodes: readonly OrgCascaderNode[]): OrgCascade
   return nodes.map((node) => ({
     value: node.id,
     label: orgOptionLabel(node),
+    name: node.organizationName,
     children: node.children?.length ? toCascaderOptions(node.children) : undefined,
   }))
 }
@@ -91,6 +94,7 @@ export function OrgCascader({
       allowClear
       showSearch
       expandTrigger="click"
+      displayRender={(labels, selected) => (selected ?? []).map((o, i) => o?.name ?? labels[i]).join(' / ')}
       placeholder={placeholder}
       loading={!tree && loaded.isFetching}
       disabled={disabled}
