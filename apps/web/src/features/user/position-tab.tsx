@@ -188,7 +188,7 @@ export function UserPositionTab() {
   return (
     <div>
       <TabHeading>关联岗位</TabHeading>
-      <Space wrap style={{ marginBottom: 12 }}>
+      <Space wrap style={{ marginBottom: 12 }} data-testid="user-position-filters">
         <OrgCascader
           tree={orgTree.data ?? []}
           value={orgId}
