@@ -56,6 +56,7 @@ async function createUserApi(nickName: string, extra: Record<string, unknown> = 
 }
 
 async function searchList(p: Page, nickName: string) {
+  await p.getByTestId('user-table').waitFor()
   await p.getByPlaceholder('请输入用户昵称').fill(nickName)
   await button(p, '查询').click()
 }
@@ -321,7 +322,7 @@ describe('user link tabs (SPEC.md §2)', () => {
     await poll(() => button(rolePicker, '关联').isDisabled()).toBe(true)
     await roleCandidate.locator('.ant-checkbox-input').check()
     await poll(() => button(rolePicker, '关联').isDisabled()).toBe(false)
-    await shot(page, 'user-role-picker')
+    await shot(page, 'user-tab-role-picker')
     await button(rolePicker, '关联').click()
     await toast(page, MSG.successBang).first().waitFor()
     await page.locator('.amg-link-panel tbody tr.ant-table-row').filter({ hasText: roleName }).waitFor()
@@ -334,7 +335,7 @@ describe('user link tabs (SPEC.md §2)', () => {
         )
       ).data.list.map((r) => r.id)
     expect(await rolesHeld()).toEqual([role.data])
-    await shot(page, 'user-role-linked')
+    await shot(page, 'user-tab-role-linked')
     await page
       .locator('.amg-link-panel tbody tr.ant-table-row')
       .filter({ hasText: roleName })
@@ -366,7 +367,7 @@ describe('user link tabs (SPEC.md §2)', () => {
         )
       ).data.list.map((r) => r.id)
     expect(await groupsHeld()).toEqual([group.data])
-    await shot(page, 'user-group-linked')
+    await shot(page, 'user-tab-group-linked')
     await page
       .locator('.amg-link-panel tbody tr.ant-table-row')
       .filter({ hasText: groupName })

@@ -1,0 +1,82 @@
+import { QueryClient } from '@tanstack/react-query'
+import { render, waitFor } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { CurrentUser } from '@amg/contract'
+
+const api = vi.hoisted(() => ({
+  get: vi.fn(),
+  post: vi.fn(),
+  put: vi.fn(),
+  patch: vi.fn(),
+  del: vi.fn(),
+  call: vi.fn(),
+}))
+vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+
+const { routes } = await import('../../app/routes')
+const { Providers } = await import('../../app/providers')
+const { useSession } = await import('../../lib/session-store')
+const { mergeSpans } = await import('./position-tab')
+
+const admin: CurrentUser = {
+  id: 1,
+  nickName: 'admin',
+  realName: null,
+  status: 1,
+  roles: [],
+  auths: [],
+  authCodes: [],
+  superAdmin: true,
+  passwordIsInitial: false,
+}
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] })
+  render(
+    <Providers queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </Providers>,
+  )
+  return router
+}
+const at = (router: ReturnType<typeof createMemoryRouter>) =>
+  router.state.location.pathname + router.state.location.search
+
+beforeEach(() => {
+  Object.values(api).forEach((f) => f.mockReset())
+  api.get.mockImplementation(async (url: string) => {
+    if (url === '/config')
+      return { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }
+    if (url === '/org/tree') return []
+    return null
+  })
+  api.post.mockImplementation(async () => ({ list: [], total: 0 }))
+  useSession.setState({ token: 'tok', user: admin, auths: ['/**'], userAuth: true, hideUserBaseInfo: true })
+})
+
+describe('user tabs container', () => {
+  it('opens the first visible tab when the base info tab is hidden by the deployment flag', async () => {
+    const router = renderAt('/usermanage/userinfo?id=3&title=bob')
+    await waitFor(() => expect(at(router)).toBe('/usermanage/userinfo/roleformbyuser?id=3&title=bob'))
+  })
+
+  it('opens the first tab the access list allows', async () => {
+    useSession.setState({ hideUserBaseInfo: false, auths: ['/usermanage/userinfo/positionformbyuser'] })
+    api.get.mockImplementation(async (url: string) =>
+      url === '/config'
+        ? { isAms: false, showOperatorUser: false, hideUserBaseInfo: false, uploadMaxSizeMb: 10 }
+        : [],
+    )
+    const router = renderAt('/usermanage/userinfo?id=3&title=bob')
+    await waitFor(() => expect(at(router)).toBe('/usermanage/userinfo/positionformbyuser?id=3&title=bob'))
+  })
+})
+
+describe('mergeSpans (rows merged by department name)', () => {
+  it('spans runs of equal adjacent keys', () => {
+    expect(mergeSpans(['a', 'a', 'b', 'c', 'c', 'c'], (x) => x)).toEqual([2, 0, 1, 3, 0, 0])
+    expect(mergeSpans([], (x: string) => x)).toEqual([])
+    expect(mergeSpans(['a'], (x) => x)).toEqual([1])
+  })
+})
