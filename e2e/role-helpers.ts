@@ -45,7 +45,7 @@ export async function shownNames(page: Page): Promise<string[]> {
 export async function setColumnFilter(page: Page, column: string, options: string[]) {
   await page.locator('th', { hasText: column }).locator('.ant-table-filter-trigger').click()
   const dropdown = page.locator('.ant-table-filter-dropdown:visible')
-  await dropdown.waitFor()
+  await dropdown.locator('.ant-dropdown-menu-item').first().waitFor()
   if (!options.length) {
     await dropdown.getByRole('button', { name: /重\s*置/ }).click()
   } else {
