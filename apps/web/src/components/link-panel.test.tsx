@@ -177,6 +177,17 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     expect(candidates().queryByText('用户5')).toBeNull()
   })
 
+  it('can link without the success toast (a choice kept locally until a form is saved)', async () => {
+    const server = fakeServer([], [{ id: 5, name: '财务' }])
+    renderPanel(server, { successToast: false })
+    await userEvent.click(screen.getByRole('button', { name: '关联角色' }))
+    await userEvent.click((await candidates().findAllByRole('checkbox'))[1])
+    await userEvent.click(candidates().getByRole('button', { name: /关\s*联/ }))
+    await waitFor(() => expect(server.link).toHaveBeenCalledWith([5]))
+    expect(await screen.findByText('共 1 条')).toBeVisible()
+    expect(screen.queryByText('操作成功!')).toBeNull()
+  })
+
   it('is read-only when disabled: no remove action and no link button', async () => {
     const server = fakeServer([{ id: 1, name: '管理员' }], [])
     renderPanel(server, { disabled: true })

@@ -26,6 +26,8 @@ export interface LinkPanelProps<T extends { id: number }, C extends { id: number
   disabled?: boolean
   /** extra filters shown before the search box */
   filters?: React.ReactNode
+  /** '操作成功!' after linking or removing (default true; off where the choice stays local until a form is saved) */
+  successToast?: boolean
 }
 
 /**
@@ -51,7 +53,7 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
     } catch {
       return // the HTTP layer already showed the failure
     }
-    toastSuccess(MSG.successBang)
+    if (props.successToast !== false) toastSuccess(MSG.successBang)
     // Removing the last row of a page moves back one page, so the table never shows an empty page.
     if (linked.data && linked.data.list.length === 1 && page.pageNum > 1)
       setPage({ ...page, pageNum: page.pageNum - 1 })
@@ -160,7 +162,7 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
     setLinking(true)
     try {
       await props.link(selected)
-      toastSuccess(MSG.successBang)
+      if (props.successToast !== false) toastSuccess(MSG.successBang)
       setSelected([])
       setOpen(false)
       await props.onLinked()

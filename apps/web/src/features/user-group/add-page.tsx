@@ -138,6 +138,7 @@ export function GroupAddScreen() {
                 {...users.panel}
                 columns={userColumns}
                 searchPlaceholder="按用户昵称搜索"
+                successToast={false}
                 unlinkConfirm={MSG.confirmUnlinkUser}
                 linkButtonText="关联用户"
                 candidateColumns={userColumns}
@@ -153,6 +154,7 @@ export function GroupAddScreen() {
                 {...roles.panel}
                 columns={roleColumns}
                 searchPlaceholder="按角色名称搜索"
+                successToast={false}
                 unlinkConfirm={MSG.confirmUnlinkRole}
                 linkButtonText="关联角色"
                 candidateColumns={roleColumns}

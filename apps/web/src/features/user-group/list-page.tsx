@@ -145,10 +145,10 @@ export function GroupListScreen() {
     <Screen title="用户组管理">
       <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 12 }}>
         <Form.Item label="用户组名称" name="groupName">
-          <Input allowClear placeholder="请输入用户组名称" style={{ width: 180 }} />
+          <Input allowClear placeholder="按用户组名称搜索" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item label="描述" name="description">
-          <Input allowClear placeholder="请输入描述" style={{ width: 180 }} />
+          <Input allowClear placeholder="按描述搜索" style={{ width: 180 }} />
         </Form.Item>
         <Form.Item label="状态" name="status">
           <Select
