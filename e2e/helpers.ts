@@ -52,7 +52,10 @@ export async function api<T = any>(
 ): Promise<{ status: number; code: number; msg: string; data: T }> {
   const res = await fetch(`${baseURL()}/api${url}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(opts.token ? { 'x-auth-token': opts.token } : {}) },
+    headers: {
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(opts.token ? { 'x-auth-token': opts.token } : {}),
+    },
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   })
   const body = (await res.json()) as { code: number; msg: string; data: T }

@@ -58,6 +58,7 @@ export async function buildApp({
   }
   app.decorate('ctx', ctx)
   installErrorHandler(app)
+  acceptEmptyJsonBodies(app)
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -125,4 +126,18 @@ export async function buildApp({
   })
 
   return app
+}
+
+/**
+ * Clients often send `content-type: application/json` on a POST whose parameters are all in the query;
+ * an empty body then means "no body", not an error. Anything else goes through Fastify's own parser
+ * (with its prototype-poisoning protection).
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
+    parseJson(req, String(body), done)
+  })
 }

@@ -40,6 +40,34 @@ describe('envelope and errors', () => {
     expect(res.json()).toEqual({ code: 400, msg: MSG.badJson, data: null })
   })
 
+  it('treats an empty JSON body as no body', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/current',
+      headers: { 'content-type': 'application/json', 'x-auth-token': t.adminToken },
+      payload: '',
+    })
+    expect(res.statusCode).toBe(200)
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    })
+    expect(post.statusCode).toBe(200)
+  })
+
+  it('refuses prototype poisoning in JSON bodies', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"nickName":"admin","password":"x","__proto__":{"admin":true}}',
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe(400)
+  })
+
   it('answers wrong types with a 400 naming the field', async () => {
     const res = await t.call('POST', '/api/login', { body: { nickName: { a: 1 }, password: 'x' } })
     expect(res.status).toBe(400)
