@@ -101,12 +101,13 @@ export function OrgTree({
     if (!menu) return
     const close = () => setMenu(null)
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
+    // Not on 'scroll': the virtual list and tables fire scroll events by themselves when they re-render.
     window.addEventListener('mousedown', close)
-    window.addEventListener('scroll', close, true)
+    window.addEventListener('wheel', close, { passive: true })
     window.addEventListener('keydown', onKey)
     return () => {
       window.removeEventListener('mousedown', close)
-      window.removeEventListener('scroll', close, true)
+      window.removeEventListener('wheel', close)
       window.removeEventListener('keydown', onKey)
     }
   }, [menu])

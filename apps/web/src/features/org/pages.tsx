@@ -281,6 +281,9 @@ export function OrgBaseInfoTab() {
   if (id === undefined) return null
   return (
     <Spin spinning={detail.isLoading}>
+      <Typography.Title level={5} style={{ marginTop: 0 }}>
+        部门基本信息
+      </Typography.Title>
       <Form<OrgFormValues>
         form={form}
         labelCol={{ flex: '100px' }}
@@ -309,27 +312,32 @@ export function OrgRelStationTab() {
   const id = numberParam(params.get('id'))
   if (id === undefined) return null
   return (
-    <LinkPanel<OrgPositionRow, StationCandidate>
-      key={id}
-      queryKey={['org', 'positions', id]}
-      columns={[
-        { title: '职位ID', dataIndex: 'stationId', key: 'stationId', width: 120 },
-        { title: '职位名称', dataIndex: 'stationName', key: 'stationName' },
-      ]}
-      searchPlaceholder="按职位名称搜索"
-      fetchLinked={({ pageNum, pageSize, keyword }) =>
-        fetchOrgPositions({ orgId: id, pageNum, pageSize, stationName: keyword })
-      }
-      unlink={(row) => removePositions([row.id])}
-      unlinkConfirm={MSG.confirmUnlinkStation}
-      linkButtonText="关联职位"
-      candidateColumns={[
-        { title: '职位ID', dataIndex: 'id', key: 'id', width: 80 },
-        { title: '职位名称', dataIndex: 'stationName', key: 'stationName' },
-      ]}
-      candidatePlaceholder="按职位名称搜索"
-      fetchCandidates={(keyword) => fetchUnlinkedStations(id, keyword)}
-      link={(ids) => linkStations(id, ids)}
-    />
+    <>
+      <Typography.Title level={5} style={{ marginTop: 0 }}>
+        部门职位关联
+      </Typography.Title>
+      <LinkPanel<OrgPositionRow, StationCandidate>
+        key={id}
+        queryKey={['org', 'positions', id]}
+        columns={[
+          { title: '职位ID', dataIndex: 'stationId', key: 'stationId', width: 120 },
+          { title: '职位名称', dataIndex: 'stationName', key: 'stationName' },
+        ]}
+        searchPlaceholder="按职位名称搜索"
+        fetchLinked={({ pageNum, pageSize, keyword }) =>
+          fetchOrgPositions({ orgId: id, pageNum, pageSize, stationName: keyword })
+        }
+        unlink={(row) => removePositions([row.id])}
+        unlinkConfirm={MSG.confirmUnlinkStation}
+        linkButtonText="关联职位"
+        candidateColumns={[
+          { title: '职位ID', dataIndex: 'id', key: 'id', width: 80 },
+          { title: '职位名称', dataIndex: 'stationName', key: 'stationName' },
+        ]}
+        candidatePlaceholder="按职位名称搜索"
+        fetchCandidates={(keyword) => fetchUnlinkedStations(id, keyword)}
+        link={(ids) => linkStations(id, ids)}
+      />
+    </>
   )
 }
