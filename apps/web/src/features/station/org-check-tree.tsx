@@ -60,7 +60,7 @@ export function OrgCheckTree({
 
   return (
     <div data-testid="station-org-tree" style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}>
-      <Input.Search
+      <Input
         allowClear
         size="small"
         placeholder="输入部门名称进行过滤"
