@@ -1,8 +1,14 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
 import { cleanup } from '@testing-library/react'
+import { message, notification } from 'antd'
 
-afterEach(() => cleanup())
+// Toasts live outside the rendered tree; one test's toast must not be seen by the next.
+afterEach(() => {
+  cleanup()
+  message.destroy()
+  notification.destroy()
+})
 
 // antd reads these browser APIs, which jsdom lacks.
 if (!window.matchMedia) {

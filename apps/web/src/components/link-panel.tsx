@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Button, Input, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
@@ -124,6 +124,7 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
   props: LinkPanelProps<T, C> & { onLinked: () => Promise<unknown> },
 ) {
   const [open, setOpen] = useState(false)
+  const latestRequest = useRef(0)
   const [keyword, setKeyword] = useState('')
   /** the text the shown candidates were searched with ("load more" continues that search) */
   const [searched, setSearched] = useState('')
@@ -136,17 +137,20 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
 
   const load = async (text: string, nextPage: number) => {
     const previousPage = pageNum
+    const request = ++latestRequest.current
     setPageNum(nextPage)
     setSearched(text)
     setLoading(true)
     try {
       const result = await props.fetchCandidates(text, nextPage)
+      // A slower answer to an earlier search must not replace the rows of a later one.
+      if (request !== latestRequest.current) return
       setRows((current) => (nextPage === 1 ? result.list : [...current, ...result.list]))
       setTotal(result.total)
     } catch {
-      setPageNum(previousPage) // SPEC.md §8: a failed "load more" rolls the page counter back
+      if (request === latestRequest.current) setPageNum(previousPage) // SPEC.md §8: a failed "load more" rolls the page counter back
     } finally {
-      setLoading(false)
+      if (request === latestRequest.current) setLoading(false)
     }
   }
 

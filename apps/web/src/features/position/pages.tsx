@@ -26,7 +26,7 @@ import {
   type LinkedUser,
   type UserCandidate,
 } from './api'
-import { mergeRowSpans } from './row-span'
+import { mergeRowSpans } from '../../lib/row-span'
 
 const PAGE_SIZE = 10
 const POSITIONS_KEY = ['positions'] as const

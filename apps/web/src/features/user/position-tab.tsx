@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PositionSimple, type UserPositionRow } from '@amg/contract'
-import { Button, Cascader, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd'
+import { Button, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd'
 import { useMemo, useState } from 'react'
+import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
+import { mergeRowSpans } from '../../lib/row-span'
 import { Popover, POPOVER_TABLE_HEIGHT } from '../../components/popover'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore, type Org } from '../../lib/stores/org-store'
@@ -17,22 +19,6 @@ import {
 import { EnabledTag, MissingUser, TabHeading, useUserIdParam } from './common'
 
 export const CONFIRM_UNLINK_POSITION = '确定要移除该岗位关联吗？'
-
-/**
- * Row spans that merge adjacent rows with the same department name: the first row of a run spans
- * the run, the others span 0 (hidden).
- */
-export function mergeSpans<T>(rows: readonly T[], key: (row: T) => string): number[] {
-  const spans = rows.map(() => 0)
-  let start = 0
-  for (let i = 1; i <= rows.length; i++) {
-    if (i === rows.length || key(rows[i]) !== key(rows[start])) {
-      spans[start] = i - start
-      start = i
-    }
-  }
-  return spans
-}
 
 /** Sorted by department name (stable), so each department's rows are adjacent and merge. */
 const byDepartment = (rows: readonly UserPositionRow[]) =>
@@ -49,45 +35,6 @@ const byDepartment = (rows: readonly UserPositionRow[]) =>
 function useOrgTree() {
   const fetchTree = useOrgStore((s) => s.fetchTree)
   return useQuery({ queryKey: ['org', 'tree'], queryFn: fetchTree })
-}
-
-/** A department cascader where any level can be chosen; answers the chosen department's id. */
-function OrgCascader({
-  value,
-  onChange,
-  tree,
-  style,
-}: {
-  value?: number
-  onChange: (orgId?: number) => void
-  tree: readonly Org[]
-  style?: React.CSSProperties
-}) {
-  const path = useMemo(() => (value ? findPath(tree, value) : undefined), [tree, value])
-  return (
-    <Cascader
-      aria-label="部门"
-      placeholder="请选择部门"
-      changeOnSelect
-      allowClear
-      showSearch
-      style={style}
-      options={tree as Org[]}
-      fieldNames={{ label: 'organizationName', value: 'id', children: 'children' }}
-      value={path}
-      onChange={(next) => onChange(next && next.length ? Number(next[next.length - 1]) : undefined)}
-    />
-  )
-}
-
-function findPath(nodes: readonly Org[], id: number, trail: number[] = []): number[] | undefined {
-  for (const node of nodes) {
-    const here = [...trail, node.id]
-    if (node.id === id) return here
-    const below = findPath(node.children ?? [], id, here)
-    if (below) return below
-  }
-  return undefined
 }
 
 /** Job titles: all of them, or those linked to the chosen department. */
@@ -142,7 +89,7 @@ export function UserPositionTab() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['user-positions', userId] })
 
   const rows = useMemo(() => byDepartment(positions.data?.list ?? []), [positions.data])
-  const spans = useMemo(() => mergeSpans(rows, (r) => r.organizationCompleteName), [rows])
+  const spans = useMemo(() => mergeRowSpans(rows.map((r) => r.organizationCompleteName)), [rows])
 
   if (userId === null) return <MissingUser />
 

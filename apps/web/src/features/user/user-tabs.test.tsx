@@ -17,7 +17,6 @@ vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
 const { routes } = await import('../../app/routes')
 const { Providers } = await import('../../app/providers')
 const { useSession } = await import('../../lib/session-store')
-const { mergeSpans } = await import('./position-tab')
 
 const admin: CurrentUser = {
   id: 1,
@@ -70,13 +69,5 @@ describe('user tabs container', () => {
     )
     const router = renderAt('/usermanage/userinfo?id=3&title=bob')
     await waitFor(() => expect(at(router)).toBe('/usermanage/userinfo/positionformbyuser?id=3&title=bob'))
-  })
-})
-
-describe('mergeSpans (rows merged by department name)', () => {
-  it('spans runs of equal adjacent keys', () => {
-    expect(mergeSpans(['a', 'a', 'b', 'c', 'c', 'c'], (x) => x)).toEqual([2, 0, 1, 3, 0, 0])
-    expect(mergeSpans([], (x: string) => x)).toEqual([])
-    expect(mergeSpans(['a'], (x) => x)).toEqual([1])
   })
 })
