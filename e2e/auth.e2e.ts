@@ -265,13 +265,7 @@ describe('permission management (issue 6: /authmanage)', () => {
   })
 
   it('the right-click menu opens at the pointer, and left/up by its size past x 1800 / y 700', async () => {
-    const page = await browser
-      .newContext({
-        baseURL: (await import('./helpers')).baseURL(),
-        viewport: { width: 1920, height: 1080 },
-        locale: 'zh-CN',
-      })
-      .then((c) => c.newPage())
+    const page = await newPage(browser, { width: 1920, height: 1080 })
     await signIn(page)
     await page.goto('/authmanage/addform')
     const node = treeNode(page, 'user')

@@ -20,11 +20,16 @@ export function launchBrowser(): Promise<Browser> {
   })
 }
 
-export async function newPage(browser: Browser): Promise<Page> {
+/**
+ * A page of a fresh context. It asks for reduced motion, which the console honours by turning antd's
+ * animations off: clicks then land on menus and pop-ups that are already in place.
+ */
+export async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const context = await browser.newContext({
     baseURL: baseURL(),
-    viewport: { width: 1440, height: 900 },
+    viewport,
     locale: 'zh-CN',
+    reducedMotion: 'reduce',
   })
   return context.newPage()
 }

@@ -63,7 +63,7 @@ export async function setColumnFilter(page: Page, column: string, options: strin
 }
 
 export async function search(page: Page, text: string) {
-  const box = page.getByPlaceholder('请输入角色名称').first()
+  const box = page.getByPlaceholder('按角色名称搜索')
   await box.fill(text)
   await box.press('Enter')
 }

@@ -209,14 +209,21 @@ describe('console shell as admin', () => {
     await page.locator('.ant-layout-sider.ant-layout-sider-collapsed').waitFor()
     await shot(page, 'shell-collapsed')
     for (const screen of MENU_SCREENS) {
-      await page
-        .locator('[data-testid="side-menu"] .ant-menu-submenu-title', { hasText: screen.group! })
-        .hover()
+      const title = page.locator('[data-testid="side-menu"] .ant-menu-submenu-title', {
+        hasText: screen.group!,
+      })
+      await title.hover()
       const item = page.locator('.ant-menu-submenu-popup .ant-menu-item', {
         hasText: new RegExp(`^${screen.label}$`),
       })
       await item.waitFor({ state: 'visible' })
-      if (screen.label === '用户管理') await shot(page, 'shell-collapsed-popup')
+      if (screen.label === '用户管理') {
+        await shot(page, 'shell-collapsed-popup')
+        // a full-page screenshot resizes the window, which closes the pop-up: leave and open it again
+        await page.mouse.move(900, 600)
+        await title.hover()
+        await item.waitFor({ state: 'visible' })
+      }
       await item.click()
       await expectScreen(page, screen.url, screen.crumbs, screen.heading)
       await page.mouse.move(900, 600)

@@ -119,7 +119,7 @@ describe('job title management (SPEC.md §2)', () => {
     expect(station.stationPositionVOS.map((p) => p.orgId)).toEqual([orgA])
 
     // list search by stationName
-    const search = page.getByPlaceholder('请输入职位名称')
+    const search = page.getByPlaceholder('按职位名称搜索')
     await search.fill(name)
     await search.press('Enter')
     const rows = page.locator('.ant-table-tbody .ant-table-row')

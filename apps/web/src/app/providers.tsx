@@ -25,10 +25,18 @@ function FeedbackBridge() {
   return null
 }
 
+/** Users who ask their system for less motion get none (antd's animations are off). */
+export const prefersReducedMotion = () =>
+  typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
+
 /** antd (zh_CN, size medium) with its App context for message/modal, and TanStack Query. */
 export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   return (
-    <ConfigProvider locale={zhCN} componentSize="middle">
+    <ConfigProvider
+      locale={zhCN}
+      componentSize="middle"
+      theme={{ token: { motion: !prefersReducedMotion() } }}
+    >
       <AntApp>
         <FeedbackBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

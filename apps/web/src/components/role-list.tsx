@@ -180,7 +180,7 @@ export function RoleList(props: RoleListProps) {
     <div data-testid={`role-list-${props.scope}`}>
       <Space style={{ marginBottom: 16 }} wrap>
         <Input.Search
-          placeholder="请输入角色名称"
+          placeholder="按角色名称搜索"
           allowClear
           enterButton="搜索"
           value={keyword}

@@ -94,7 +94,7 @@ export function StationListPage() {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear
-          placeholder="请输入职位名称"
+          placeholder="按职位名称搜索"
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
           onSearch={(value) => setQuery({ ...query, stationName: value.trim(), pageNum: 1 })}
