@@ -1,8 +1,6 @@
-import { QueryClient } from '@tanstack/react-query'
-import { render, screen, waitFor } from '@testing-library/react'
-import { createMemoryRouter, RouterProvider } from 'react-router'
+import { screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { CurrentUser } from '@amg/contract'
+import { adminUser as admin, at, renderAt } from './render-app'
 
 const api = vi.hoisted(() => ({
   get: vi.fn(),
@@ -14,34 +12,8 @@ const api = vi.hoisted(() => ({
 }))
 vi.mock('../src/lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
 
-const { routes } = await import('../src/app/routes')
-const { Providers } = await import('../src/app/providers')
 const { useSession } = await import('../src/lib/session-store')
 const { visibleUserTabs } = await import('../src/features/user/pages')
-
-const admin: CurrentUser = {
-  id: 1,
-  nickName: 'admin',
-  realName: null,
-  status: 1,
-  roles: [],
-  auths: [],
-  authCodes: [],
-  superAdmin: true,
-  passwordIsInitial: false,
-}
-
-function renderAt(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] })
-  render(
-    <Providers queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </Providers>,
-  )
-  return router
-}
-const at = (router: ReturnType<typeof createMemoryRouter>) =>
-  router.state.location.pathname + router.state.location.search
 
 beforeEach(() => {
   Object.values(api).forEach((f) => f.mockReset())

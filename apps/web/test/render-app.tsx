@@ -1,0 +1,34 @@
+import { QueryClient } from '@tanstack/react-query'
+import { render } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import type { CurrentUser } from '@amg/contract'
+import { routes } from '../src/app/routes'
+import { Providers } from '../src/app/providers'
+
+/** The signed-in super admin the route tests start from. */
+export const adminUser: CurrentUser = {
+  id: 1,
+  nickName: 'admin',
+  realName: null,
+  status: 1,
+  roles: [],
+  auths: [],
+  authCodes: [],
+  superAdmin: true,
+  passwordIsInitial: false,
+}
+
+/** The whole console's route table rendered at `url` (the test file mocks lib/http). */
+export function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] })
+  render(
+    <Providers queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </Providers>,
+  )
+  return router
+}
+
+/** Where the router is now: path and query. */
+export const at = (router: ReturnType<typeof createMemoryRouter>) =>
+  router.state.location.pathname + router.state.location.search
