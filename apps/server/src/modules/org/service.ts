@@ -9,6 +9,7 @@ import {
   type OrgUpdateBody,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { orgCompleteNames } from '../position/org-paths'
@@ -170,7 +171,7 @@ export async function updateOrg(db: Db, body: OrgUpdateBody, operatorId: number)
   const wanted = body.positionSimpleDTOS
     ? [...new Set(body.positionSimpleDTOS.map((p) => p.stationId))]
     : null
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     const [org] = await tx
       .select({ id: organizations.id, parent: organizations.parent })
       .from(organizations)
@@ -223,7 +224,7 @@ async function syncOrgPositions(tx: DbOrTx, orgId: number, stationIds: number[])
 }
 
 export async function deleteOrg(db: Db, orgId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     const [org] = await tx
       .select({ id: organizations.id, parent: organizations.parent })
       .from(organizations)

@@ -12,6 +12,7 @@ import type {
   PositionUserListQuery,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { guardedChange } from '../../auth/super-admin-guard'
 import {
   organizations,
   positionRoles,
@@ -146,7 +147,7 @@ export async function listForOrg(db: Db, body: PositionForOrgBody) {
 /** Positions and their role and user links go together (ON DELETE CASCADE), all or nothing. */
 export async function deletePositions(db: Db, positionIds: string) {
   const ids = nonEmptyIdList(positionIds, 'positionIds', '要删除的岗位')
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     const deleted = await tx
       .delete(positions)
       .where(inArray(positions.id, ids))
@@ -174,11 +175,13 @@ export async function batchInsert(db: Db, body: PositionBatchInsertBody): Promis
 }
 
 export async function setPositionEnabled(db: Db, positionId: number, enable: boolean) {
-  const updated = await db
-    .update(positions)
-    .set({ status: enable ? 1 : 2, updateTime: new Date() })
-    .where(eq(positions.id, positionId))
-    .returning({ id: positions.id })
+  const updated = await guardedChange(db, (tx) =>
+    tx
+      .update(positions)
+      .set({ status: enable ? 1 : 2, updateTime: new Date() })
+      .where(eq(positions.id, positionId))
+      .returning({ id: positions.id }),
+  )
   if (updated.length === 0) throw notFound(POSITION_NOT_FOUND)
 }
 
@@ -199,9 +202,11 @@ export async function linkRoles(db: Db, authz: Authorizer, body: PositionRoleLin
 export async function unlinkRoles(db: Db, body: PositionRoleLinkBody) {
   const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色')
   await requirePosition(db, body.positionId)
-  await db
-    .delete(positionRoles)
-    .where(and(eq(positionRoles.positionId, body.positionId), inArray(positionRoles.roleId, roleIds)))
+  await guardedChange(db, (tx) =>
+    tx
+      .delete(positionRoles)
+      .where(and(eq(positionRoles.positionId, body.positionId), inArray(positionRoles.roleId, roleIds))),
+  )
 }
 
 export async function linkUsers(db: Db, body: PositionUserLinkBody) {
@@ -219,9 +224,11 @@ export async function linkUsers(db: Db, body: PositionUserLinkBody) {
 export async function unlinkUsers(db: Db, body: PositionUserLinkBody) {
   const userIds = nonEmptyIdList(body.userIds, 'userIds', '要移除的用户')
   await requirePosition(db, body.positionId)
-  await db
-    .delete(positionUsers)
-    .where(and(eq(positionUsers.positionId, body.positionId), inArray(positionUsers.userId, userIds)))
+  await guardedChange(db, (tx) =>
+    tx
+      .delete(positionUsers)
+      .where(and(eq(positionUsers.positionId, body.positionId), inArray(positionUsers.userId, userIds))),
+  )
 }
 
 export async function positionRoleList(db: Db, q: PositionRoleListQuery) {

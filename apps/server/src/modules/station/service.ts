@@ -11,6 +11,7 @@ import {
   type StationUpdateBody,
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
+import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 
@@ -188,7 +189,7 @@ export async function updateStation(db: Db, body: StationUpdateBody, operatorId:
   const name = body.stationName.trim()
   // absent: positions unchanged; present (null, "", [] included): the full set of departments
   const orgIds = body.orgIds === undefined ? null : parseOrgIds(body.orgIds)
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.id, body.id))
     if (!station) throw notFound(STATION_MSG.notFound)
     await requireUniqueName(tx, name, body.id)
@@ -218,7 +219,7 @@ export async function updateStation(db: Db, body: StationUpdateBody, operatorId:
 }
 
 export async function deleteStation(db: Db, stationId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.id, stationId))
     if (!station) throw notFound(STATION_MSG.notFound)
     // positions go first; their user and role links go with them (ON DELETE CASCADE)

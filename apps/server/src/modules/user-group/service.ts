@@ -15,6 +15,7 @@ import type {
   UserGroupUpdateBody,
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
+import { guardedChange } from '../../auth/super-admin-guard'
 import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { conflict, notFound } from '../../lib/errors'
@@ -106,11 +107,13 @@ async function assertNameFree(db: DbOrTx, groupName: string, exceptId?: number) 
 }
 
 export async function setGroupEnabled(db: Db, id: number, enable: boolean, operatorId: number) {
-  const updated = await db
-    .update(userGroups)
-    .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
-    .where(eq(userGroups.id, id))
-    .returning({ id: userGroups.id })
+  const updated = await guardedChange(db, (tx) =>
+    tx
+      .update(userGroups)
+      .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
+      .where(eq(userGroups.id, id))
+      .returning({ id: userGroups.id }),
+  )
   if (updated.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
@@ -182,7 +185,9 @@ export async function updateGroup(db: Db, body: UserGroupUpdateBody, operatorId:
 
 /** The links go with the group (ON DELETE CASCADE). */
 export async function deleteGroup(db: Db, id: number) {
-  const deleted = await db.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
+  const deleted = await guardedChange(db, (tx) =>
+    tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id }),
+  )
   if (deleted.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
@@ -249,7 +254,7 @@ export async function linkRoles(db: Db, authz: Authorizer, body: GroupRoleLinkBo
 /** Unlinking what is not linked is harmless. */
 export async function unlinkRoles(db: Db, body: GroupRoleLinkBody, operatorId: number) {
   const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色')
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     await requireGroup(tx, body.userGroupsId)
     await tx
       .delete(userGroupRoles)
@@ -273,7 +278,7 @@ export async function linkUsers(db: Db, body: GroupUserLinkBody, operatorId: num
 
 export async function unlinkUsers(db: Db, body: GroupUserLinkBody, operatorId: number) {
   const userIds = nonEmptyIdList(body.userIds, 'userIds', '要移除的用户')
-  await db.transaction(async (tx) => {
+  await guardedChange(db, async (tx) => {
     await requireGroup(tx, body.userGroupsId)
     await tx
       .delete(userGroupUsers)

@@ -19,7 +19,8 @@ import {
   type UserRow,
   type UserUpdateBody,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
 import {
   positions,
   positionUsers,
@@ -38,7 +39,7 @@ export const USER_MSG = {
   notFound: '用户不存在',
   nickNameTaken: '用户昵称已存在',
   freezeSelf: '不能冻结自己！',
-  lastSuperAdmin: '不能删除、冻结或移除最后一个超级管理员',
+  lastSuperAdmin: LAST_SUPER_ADMIN_MSG,
   superRoleOnlyBySuperAdmin: '只有超级管理员可以关联或移除超级管理员角色',
 } as const
 
@@ -98,39 +99,6 @@ async function ensureNickNameFree(db: DbOrTx, nickName: string, exceptId?: numbe
 function checkContact(body: { mobile?: string | null; password?: string | null }) {
   const problem = checkMobile(body.mobile) ?? checkPassword(body.password)
   if (problem) throw badRequest(problem)
-}
-
-// ---------------------------------------------------------------------------------------------
-// The last-super-admin guard (DESIGN.md §6)
-// ---------------------------------------------------------------------------------------------
-
-/** Active users holding an enabled type-1 role directly. */
-async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
-  const [row] = await queryRows<{ n: number | string }>(
-    tx,
-    sql`select count(distinct u.id) as n from users u
-        join user_roles ur on ur.user_id = u.id
-        join roles r on r.id = ur.role_id
-        where u.status = 1 and r.type = 1 and r.status = 1`,
-  )
-  return Number(row?.n ?? 0)
-}
-
-/** Serialises changes that could remove a super admin, so two concurrent ones cannot both pass the guard. */
-const SUPER_ADMIN_LOCK = 7_301_001
-
-/**
- * Runs a change in one transaction and refuses it (rolling it back) when it would leave no
- * active super admin where there was one.
- */
-async function guardedChange<T>(db: Db, change: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SUPER_ADMIN_LOCK})`)
-    const before = await countActiveSuperAdmins(tx)
-    const result = await change(tx)
-    if (before > 0 && (await countActiveSuperAdmins(tx)) === 0) throw conflict(USER_MSG.lastSuperAdmin)
-    return result
-  })
 }
 
 // ---------------------------------------------------------------------------------------------
