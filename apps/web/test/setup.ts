@@ -1,13 +1,17 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { act, cleanup } from '@testing-library/react'
 import { message, notification } from 'antd'
 
-// Toasts live outside the rendered tree; one test's toast must not be seen by the next.
-afterEach(() => {
+// Toasts live outside the rendered tree; one test's toast must not be seen by the next. Removing them is
+// React work: act() runs it now, before the test environment is torn down.
+afterEach(async () => {
   cleanup()
-  message.destroy()
-  notification.destroy()
+  await act(async () => {
+    message.destroy()
+    notification.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  })
 })
 
 // antd reads these browser APIs, which jsdom lacks.
