@@ -70,12 +70,10 @@ describe('the last super admin through a group', () => {
   it('cannot lose the group: disable, delete, unlink the role or the user', async () => {
     const { userId, holderId: groupId } = await onlySuperAdminThrough('group')
     const token = t.adminToken // admin's session stays; the server checks rights per request
-    await t.db
-      .insert(userRoles)
-      .values({
-        userId: adminId,
-        roleId: (await t.userWithCodes(['usergroup:edit', 'usergroup:delete', 'usergroup:link'])).roleId,
-      })
+    await t.db.insert(userRoles).values({
+      userId: adminId,
+      roleId: (await t.userWithCodes(['usergroup:edit', 'usergroup:delete', 'usergroup:link'])).roleId,
+    })
     await t.app.ctx.authz.invalidate()
     refused(
       await t.call('PATCH', '/api/user_groups/enable', {
@@ -108,14 +106,12 @@ describe('the last super admin through a position', () => {
   it('cannot lose the position: disable, delete, unlink the role or the user', async () => {
     const { userId, holderId: positionId } = await onlySuperAdminThrough('position')
     const token = t.adminToken
-    await t.db
-      .insert(userRoles)
-      .values({
-        userId: adminId,
-        roleId: (
-          await t.userWithCodes(['position:enable', 'position:delete', 'position:link', 'station:delete'])
-        ).roleId,
-      })
+    await t.db.insert(userRoles).values({
+      userId: adminId,
+      roleId: (
+        await t.userWithCodes(['position:enable', 'position:delete', 'position:link', 'station:delete'])
+      ).roleId,
+    })
     await t.app.ctx.authz.invalidate()
     refused(await t.call('PATCH', '/api/position/enable', { token, query: { positionId, enable: false } }))
     refused(
