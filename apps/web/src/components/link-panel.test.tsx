@@ -74,7 +74,7 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
       [],
     )
     renderPanel(server)
-    expect(await screen.findByText('管理员')).toBeVisible()
+    await waitFor(() => expect(screen.getByText('管理员')).toBeVisible())
     expect(screen.getByText('审计员')).toBeVisible()
     expect(screen.getByText('共 2 条')).toBeVisible()
     expect(server.fetchLinked).toHaveBeenLastCalledWith({ pageNum: 1, pageSize: 10, keyword: '' })
@@ -123,7 +123,7 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     )
     renderPanel(server)
     await userEvent.click(screen.getByRole('button', { name: '关联角色' }))
-    expect(await candidates().findByText('财务')).toBeVisible()
+    await waitFor(() => expect(candidates().getByText('财务')).toBeVisible())
     expect(server.fetchCandidates).toHaveBeenLastCalledWith('', 1)
     const linkButton = candidates().getByRole('button', { name: /关\s*联/ })
     expect(linkButton).toBeDisabled()
@@ -135,7 +135,7 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     await userEvent.click(linkButton)
     await waitFor(() => expect(server.link).toHaveBeenCalledWith([5, 6]))
     // the linked list refreshes
-    expect(await screen.findByText('共 2 条')).toBeVisible()
+    await waitFor(() => expect(screen.getByText('共 2 条')).toBeVisible())
   })
 
   it('loads more candidates, continuing the searched text', async () => {
@@ -145,10 +145,10 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '关联角色' }))
     await candidates().findByText('用户2')
     await userEvent.click(candidates().getByRole('button', { name: '加载更多' }))
-    expect(await candidates().findByText('用户4')).toBeVisible()
+    await waitFor(() => expect(candidates().getByText('用户4')).toBeVisible())
     expect(server.fetchCandidates).toHaveBeenLastCalledWith('', 2)
     await userEvent.click(candidates().getByRole('button', { name: '加载更多' }))
-    expect(await candidates().findByText('用户5')).toBeVisible()
+    await waitFor(() => expect(candidates().getByText('用户5')).toBeVisible())
     expect(candidates().getByRole('button', { name: '加载更多' })).toBeDisabled() // all 5 shown
 
     await userEvent.type(candidates().getByPlaceholderText('搜索候选'), '用户3{enter}')
@@ -171,7 +171,7 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     // the next "load more" asks for page 2 again, not page 3
     await waitFor(() => expect(candidates().getByRole('button', { name: '加载更多' })).toBeEnabled())
     await userEvent.click(candidates().getByRole('button', { name: '加载更多' }))
-    expect(await candidates().findByText('用户3')).toBeVisible()
+    await waitFor(() => expect(candidates().getByText('用户3')).toBeVisible())
     expect(server.fetchCandidates).toHaveBeenLastCalledWith('', 2)
     expect(candidates().getByText('用户4')).toBeVisible()
     expect(candidates().queryByText('用户5')).toBeNull()
@@ -184,14 +184,14 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     await userEvent.click((await candidates().findAllByRole('checkbox'))[1])
     await userEvent.click(candidates().getByRole('button', { name: /关\s*联/ }))
     await waitFor(() => expect(server.link).toHaveBeenCalledWith([5]))
-    expect(await screen.findByText('共 1 条')).toBeVisible()
+    await waitFor(() => expect(screen.getByText('共 1 条')).toBeVisible())
     expect(screen.queryByText('操作成功!')).toBeNull()
   })
 
   it('is read-only when disabled: no remove action and no link button', async () => {
     const server = fakeServer([{ id: 1, name: '管理员' }], [])
     renderPanel(server, { disabled: true })
-    expect(await screen.findByText('管理员')).toBeVisible()
+    await waitFor(() => expect(screen.getByText('管理员')).toBeVisible())
     expect(screen.queryByRole('button', { name: /移\s*除/ })).toBeNull()
     expect(screen.queryByRole('button', { name: '关联角色' })).toBeNull()
     expect(screen.queryByText('操作')).toBeNull()
