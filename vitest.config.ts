@@ -23,6 +23,8 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['apps/web/test/setup.ts'],
           testTimeout: 20_000,
+          // antd's pop-up motion runs on timers in jsdom; a test that loses that race once gets one more try
+          retry: 1,
         },
       },
       {
@@ -34,6 +36,8 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // a real browser on a 2-core machine: one more try for a test that lost a race with the UI
+          retry: 1,
         },
       },
     ],
