@@ -24,7 +24,8 @@ import {
 } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { notFound } from '../../lib/errors'
-import { likePattern, nonEmptyIdList, paging, requireRoles, requireUsers } from '../user-group/ids'
+import { containsPattern } from '../../lib/like'
+import { nonEmptyIdList, paging, requireRoles, requireUsers } from '../user-group/ids'
 import { inOrgSubtree, orgPathsCte } from './org-paths'
 
 const POSITION_NOT_FOUND = '岗位不存在'
@@ -121,7 +122,9 @@ export async function listForOrg(db: Db, body: PositionForOrgBody) {
   await requireOrg(db, body.orgId)
   const where = and(
     eq(positions.orgId, body.orgId),
-    body.stationName?.trim() ? ilike(stations.stationName, likePattern(body.stationName.trim())) : undefined,
+    body.stationName?.trim()
+      ? ilike(stations.stationName, containsPattern(body.stationName.trim()))
+      : undefined,
   )
   const [{ total }] = await db
     .select({ total: count() })
@@ -236,7 +239,7 @@ export async function positionRoleList(db: Db, q: PositionRoleListQuery) {
   await requirePosition(db, q.positionId)
   const where = and(
     eq(positionRoles.positionId, q.positionId),
-    q.roleName?.trim() ? ilike(roles.roleName, likePattern(q.roleName.trim())) : undefined,
+    q.roleName?.trim() ? ilike(roles.roleName, containsPattern(q.roleName.trim())) : undefined,
   )
   const [{ total }] = await db
     .select({ total: count() })
@@ -259,7 +262,7 @@ export async function positionUserList(db: Db, q: PositionUserListQuery) {
   await requirePosition(db, q.id)
   const where = and(
     eq(positionUsers.positionId, q.id),
-    q.nickName?.trim() ? ilike(users.nickName, likePattern(q.nickName.trim())) : undefined,
+    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
   )
   const [{ total }] = await db
     .select({ total: count() })

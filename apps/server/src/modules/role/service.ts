@@ -16,6 +16,7 @@ import {
 import type { Db, DbOrTx, Tx } from '../../db/connection'
 import { auths, positionRoles, roleAuths, roles, userGroupRoles, userRoles, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { containsPattern } from '../../lib/like'
 
 export const ROLE_NOT_FOUND = '角色不存在'
 export const ROLE_NAME_EXISTS = '角色名称已存在'
@@ -29,9 +30,6 @@ export const unknownAuthCodes = (codes: string[]) => `权限不存在：${codes.
 
 /** The namelist is a picker, not a page: it answers at most this many roles. */
 export const NAMELIST_LIMIT = 200
-
-/** A substring pattern for ilike with %, _ and \ taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 const trimmedOrNull = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === '' ? null : v.trim()

@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { containsPattern } from '../../lib/like'
 
 export const STATION_MSG = {
   notFound: '职位不存在',
@@ -25,13 +26,48 @@ export const STATION_MSG = {
 const orgsMissing = (ids: number[]) => `部门不存在（id: ${ids.join(',')}）`
 
 /** A substring pattern for ILIKE with the wildcards of the input taken literally. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
 const creator = alias(users, 'creator')
 const updater = alias(users, 'updater')
 
 const operatorVo = (id: number | null, nickName: string | null) =>
   id !== null && nickName !== null ? { id, nickName } : null
+
+/** Stations with their creator and updater, for the list and the detail. */
+const selectStations = (db: DbOrTx) =>
+  db
+    .select({
+      id: stations.id,
+      stationName: stations.stationName,
+      type: stations.type,
+      createTime: stations.createTime,
+      updateTime: stations.updateTime,
+      creatorId: creator.id,
+      creatorName: creator.nickName,
+      updaterId: updater.id,
+      updaterName: updater.nickName,
+    })
+    .from(stations)
+    .leftJoin(creator, eq(creator.id, stations.createUserId))
+    .leftJoin(updater, eq(updater.id, stations.updateUserId))
+
+/** A station row as the console reads it: ISO times and `{ id, nickName }` operators. */
+function toStationRow({
+  creatorId,
+  creatorName,
+  updaterId,
+  updaterName,
+  createTime,
+  updateTime,
+  ...station
+}: Awaited<ReturnType<typeof selectStations>>[number]) {
+  return {
+    ...station,
+    createTime: createTime.toISOString(),
+    updateTime: updateTime.toISOString(),
+    createUserVo: operatorVo(creatorId, creatorName),
+    updateUserVo: operatorVo(updaterId, updaterName),
+  }
+}
 
 /**
  * Simple list of job titles. With orgId it answers the job titles NOT yet linked to that department
@@ -40,7 +76,7 @@ const operatorVo = (id: number | null, nickName: string | null) =>
 export async function simpleStations(db: Db, body: StationSimpleBody): Promise<StationSimple[]> {
   const where: (SQL | undefined)[] = []
   const name = body.stationName?.trim()
-  if (name) where.push(ilike(stations.stationName, contains(name)))
+  if (name) where.push(ilike(stations.stationName, containsPattern(name)))
   if (body.orgId !== undefined && body.orgId !== null) {
     const [org] = await db
       .select({ id: organizations.id })
@@ -67,71 +103,29 @@ export async function listStations(db: Db, body: StationListBody) {
   const pageSize = body.pageSize ?? 10
   const conditions: (SQL | undefined)[] = []
   const name = body.stationName?.trim()
-  if (name) conditions.push(ilike(stations.stationName, contains(name)))
+  if (name) conditions.push(ilike(stations.stationName, containsPattern(name)))
   if (body.type !== undefined && body.type !== null) conditions.push(eq(stations.type, body.type))
   const where = and(...conditions)
   const [{ total }] = await db.select({ total: count() }).from(stations).where(where)
-  const rows = await db
-    .select({
-      id: stations.id,
-      stationName: stations.stationName,
-      type: stations.type,
-      createTime: stations.createTime,
-      updateTime: stations.updateTime,
-      creatorId: creator.id,
-      creatorName: creator.nickName,
-      updaterId: updater.id,
-      updaterName: updater.nickName,
-    })
-    .from(stations)
-    .leftJoin(creator, eq(creator.id, stations.createUserId))
-    .leftJoin(updater, eq(updater.id, stations.updateUserId))
+  const rows = await selectStations(db)
     .where(where)
     .orderBy(desc(stations.createTime), desc(stations.id))
     .limit(pageSize)
     .offset((pageNum - 1) * pageSize)
-  const list = rows.map(
-    ({ creatorId, creatorName, updaterId, updaterName, createTime, updateTime, ...row }) => ({
-      ...row,
-      createTime: createTime.toISOString(),
-      updateTime: updateTime.toISOString(),
-      createUserVo: operatorVo(creatorId, creatorName),
-      updateUserVo: operatorVo(updaterId, updaterName),
-    }),
-  )
+  const list = rows.map(toStationRow)
   return { list, total: Number(total) } satisfies PageResult<unknown>
 }
 
 export async function stationDetail(db: Db, stationId: number) {
-  const [row] = await db
-    .select({
-      id: stations.id,
-      stationName: stations.stationName,
-      type: stations.type,
-      createTime: stations.createTime,
-      updateTime: stations.updateTime,
-      creatorId: creator.id,
-      creatorName: creator.nickName,
-      updaterId: updater.id,
-      updaterName: updater.nickName,
-    })
-    .from(stations)
-    .leftJoin(creator, eq(creator.id, stations.createUserId))
-    .leftJoin(updater, eq(updater.id, stations.updateUserId))
-    .where(eq(stations.id, stationId))
+  const [row] = await selectStations(db).where(eq(stations.id, stationId))
   if (!row) throw notFound(STATION_MSG.notFound)
   const held = await db
     .select({ positionId: positions.id, orgId: positions.orgId, stationId: positions.stationId })
     .from(positions)
     .where(eq(positions.stationId, stationId))
     .orderBy(asc(positions.orgId))
-  const { creatorId, creatorName, updaterId, updaterName, createTime, updateTime, ...station } = row
   return {
-    ...station,
-    createTime: createTime.toISOString(),
-    updateTime: updateTime.toISOString(),
-    createUserVo: operatorVo(creatorId, creatorName),
-    updateUserVo: operatorVo(updaterId, updaterName),
+    ...toStationRow(row),
     orgIds: held.map((p) => p.orgId),
     stationPositionVOS: held,
   }

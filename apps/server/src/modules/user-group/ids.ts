@@ -55,8 +55,3 @@ export function paging(q: { pagenum?: number; pagesize?: number; pageNum?: numbe
   const pageSize = q.pageSize ?? q.pagesize ?? 10
   return { pageNum, pageSize, offset: Math.min((pageNum - 1) * pageSize, Number.MAX_SAFE_INTEGER) }
 }
-
-/** `%text%` for ilike, with the wildcard characters of the text escaped. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}

@@ -19,7 +19,8 @@ import { guardedChange } from '../../auth/super-admin-guard'
 import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { conflict, notFound } from '../../lib/errors'
-import { idList, likePattern, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
+import { containsPattern } from '../../lib/like'
+import { idList, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
 
 /** An empty description is stored as none (the schema coerces null to ''). */
 const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
@@ -79,9 +80,10 @@ function selectRows(db: DbOrTx) {
 export async function listGroups(db: Db, body: UserGroupListBody): Promise<PageResult<UserGroupListRow>> {
   const { pageSize, offset } = paging(body)
   const conditions: SQL[] = []
-  if (body.groupName?.trim()) conditions.push(ilike(userGroups.groupName, likePattern(body.groupName.trim())))
+  if (body.groupName?.trim())
+    conditions.push(ilike(userGroups.groupName, containsPattern(body.groupName.trim())))
   if (body.description?.trim())
-    conditions.push(ilike(userGroups.description, likePattern(body.description.trim())))
+    conditions.push(ilike(userGroups.description, containsPattern(body.description.trim())))
   if (body.status) conditions.push(eq(userGroups.status, body.status))
   const where = conditions.length ? and(...conditions) : undefined
   const [{ total }] = await db.select({ total: count() }).from(userGroups).where(where)
@@ -196,7 +198,7 @@ export async function groupUsers(db: Db, q: GroupUserListQuery) {
   await requireGroup(db, q.id)
   const where = and(
     eq(userGroupUsers.groupId, q.id),
-    q.nickName?.trim() ? ilike(users.nickName, likePattern(q.nickName.trim())) : undefined,
+    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
   )
   const [{ total }] = await db
     .select({ total: count() })
@@ -219,7 +221,7 @@ export async function groupRoles(db: Db, q: GroupRoleListQuery) {
   await requireGroup(db, q.userGroupId)
   const where = and(
     eq(userGroupRoles.groupId, q.userGroupId),
-    q.roleName?.trim() ? ilike(roles.roleName, likePattern(q.roleName.trim())) : undefined,
+    q.roleName?.trim() ? ilike(roles.roleName, containsPattern(q.roleName.trim())) : undefined,
   )
   const [{ total }] = await db
     .select({ total: count() })
@@ -302,7 +304,8 @@ async function touch(tx: DbOrTx, groupId: number, operatorId: number) {
  */
 export async function groupNameList(db: Db, body: UserGroupNameListBody): Promise<UserGroupSimple[]> {
   const conditions: SQL[] = []
-  if (body.groupName?.trim()) conditions.push(ilike(userGroups.groupName, likePattern(body.groupName.trim())))
+  if (body.groupName?.trim())
+    conditions.push(ilike(userGroups.groupName, containsPattern(body.groupName.trim())))
   if (body.userId) {
     conditions.push(
       notInArray(

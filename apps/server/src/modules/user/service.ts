@@ -34,6 +34,7 @@ import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { Authorizer } from '../../auth/authorizer'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
+import { containsPattern } from '../../lib/like'
 
 export const USER_MSG = {
   notFound: '用户不存在',
@@ -72,9 +73,6 @@ const page = (q: { pageNum?: number; pageSize?: number }) => {
   return { limit: pageSize, offset: (pageNum - 1) * pageSize }
 }
 
-/** A substring pattern for ILIKE, with the pattern's own wildcards escaped. */
-export const containsPattern = (text: string) => `%${text.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-
 /** Empty strings and null clear an optional text; undefined leaves it as it is. */
 const optionalText = (value: string | null | undefined): string | null | undefined =>
   value === undefined ? undefined : isBlank(value) ? null : value!.trim()
@@ -107,7 +105,7 @@ function checkContact(body: { mobile?: string | null; password?: string | null }
 
 export async function listUsers(db: Db, q: UserListBody): Promise<PageResult<UserRow>> {
   const filters: SQL[] = []
-  if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!)))
+  if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!.trim())))
   if (q.status != null) filters.push(eq(users.status, q.status))
   const where = filters.length ? and(...filters) : undefined
   const { limit, offset } = page(q)
@@ -302,7 +300,7 @@ export async function unlinkPosition(db: Db, userId: number, positionId: number)
 export async function listUserRoles(db: Db, q: UserRoleListQuery): Promise<PageResult<UserRoleRow>> {
   await requireUser(db, q.userId)
   const filters: SQL[] = [eq(userRoles.userId, q.userId)]
-  if (!isBlank(q.roleName)) filters.push(ilike(roles.roleName, containsPattern(q.roleName!)))
+  if (!isBlank(q.roleName)) filters.push(ilike(roles.roleName, containsPattern(q.roleName!.trim())))
   const where = and(...filters)
   const { limit, offset } = page(q)
   const [list, [{ total }]] = await Promise.all([
@@ -332,7 +330,7 @@ export async function listUserRoles(db: Db, q: UserRoleListQuery): Promise<PageR
 export async function listUserGroups(db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> {
   await requireUser(db, q.userId)
   const filters: SQL[] = [eq(userGroupUsers.userId, q.userId)]
-  if (!isBlank(q.groupName)) filters.push(ilike(userGroups.groupName, containsPattern(q.groupName!)))
+  if (!isBlank(q.groupName)) filters.push(ilike(userGroups.groupName, containsPattern(q.groupName!.trim())))
   const where = and(...filters)
   const { limit, offset } = page(q)
   const [list, [{ total }]] = await Promise.all([
