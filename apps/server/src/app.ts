@@ -11,6 +11,8 @@ import type { Config } from './config'
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
+import { PowerGuard } from './auth/power'
+import { Links } from './modules/links/service'
 import { installErrorHandler } from './lib/error-handler'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './lib/context'
@@ -49,11 +51,15 @@ export async function buildApp({
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  const authz = new Authorizer(database.db, database)
+  const power = new PowerGuard(authz)
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    authz: new Authorizer(database.db, database),
+    authz,
+    power,
+    links: new Links(database.db, power),
     catalogue: new RouteCatalogue(),
   }
   app.decorate('ctx', ctx)

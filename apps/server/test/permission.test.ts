@@ -334,19 +334,22 @@ describe('GET /auth/get-all-back-end', () => {
 })
 
 describe('authorization', () => {
+  // nodes without patterns carry no power, so holding the action's code is enough (DESIGN.md §6a)
+  const powerless = (over: Record<string, unknown> = {}) =>
+    form({ frontEndAccessList: '', urlPatternInfos: [], ...over })
   const calls: [string, string, string, Record<string, unknown>][] = [
     ['POST', '/api/auth/tree', 'auth', { body: {} }],
     ['GET', '/api/auth/detail', 'auth', { query: { authCode: 'auth' } }],
     ['GET', '/api/auth/get-all-back-end', 'auth', {}],
-    ['POST', '/api/auth/insert', 'auth:add', { body: form({ urlPatternInfos: [] }) }],
-    ['PUT', '/api/auth/update', 'auth:edit', { body: form({ code: 'PLACEHOLDER' }) }],
+    ['POST', '/api/auth/insert', 'auth:add', { body: powerless() }],
+    ['PUT', '/api/auth/update', 'auth:edit', { body: powerless({ code: 'PLACEHOLDER' }) }],
     ['DELETE', '/api/auth/delete', 'auth:delete', { query: { authCode: 'PLACEHOLDER' } }],
   ]
 
   it.each(calls)(
     '%s %s: 401 without a session, 403 without %s, 200 with it',
     async (method, url, code, opts) => {
-      const target = (await admin('POST', '/api/auth/insert', { body: form() })).body.data
+      const target = (await admin('POST', '/api/auth/insert', { body: powerless() })).body.data
       const fill = (o: Record<string, any>) => JSON.parse(JSON.stringify(o).replaceAll('PLACEHOLDER', target))
       expect((await t.call(method, url, fill(opts))).status).toBe(401)
       const other = await t.userWithCodes(['user'])

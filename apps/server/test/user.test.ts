@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { and, eq, inArray } from 'drizzle-orm'
-import { MSG } from '@amg/contract'
+import { MSG, BEYOND_POWER_PREFIX } from '@amg/contract'
 import { roles, sessions, userRoles, users } from '../src/db/schema'
 import { verifyPassword } from '../src/auth/password'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
@@ -390,16 +390,17 @@ describe('the last active super admin', () => {
     t.call('PUT', '/api/rel/user-un-rel-role', { token, body: { userId, roleId: superRoleId } })
 
   it('cannot be deleted, frozen or unlinked from the super-admin role', async () => {
+    // only a super admin manages a super admin (DESIGN.md §6a), so a helper is refused before the guard
     const helper = await t.userWithCodes(['user:delete', 'user:edit'])
     const del = await t.call('DELETE', '/api/user/delete', {
       token: helper.token,
       query: { userId: adminId },
     })
-    expect(del.status).toBe(409)
-    expect(del.body.msg).toBe(LAST_SUPER_ADMIN)
+    expect(del.status).toBe(403)
+    expect(del.body.msg).toBe(`${BEYOND_POWER_PREFIX}超级管理员`)
     const freeze = await update({ id: adminId, nickName: 'admin', status: 2 }, helper.token)
-    expect(freeze.status).toBe(409)
-    expect(freeze.body.msg).toBe(LAST_SUPER_ADMIN)
+    expect(freeze.status).toBe(403)
+    expect(freeze.body.msg).toBe(`${BEYOND_POWER_PREFIX}超级管理员`)
     const unlinked = await unlink(adminId)
     expect(unlinked.status).toBe(409)
     expect(unlinked.body.msg).toBe(LAST_SUPER_ADMIN)

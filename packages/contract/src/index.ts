@@ -1,6 +1,7 @@
 export * from './envelope'
 export * from './messages'
 export * from './path-match'
+export * from './covers'
 export * from './rules'
 export * from './tree-check'
 export * from './schemas/common'

@@ -60,3 +60,17 @@ export const uploadTooLarge = (maxSizeMb: number) => `上传文件大小不能�
 
 /** '此操作将永久删除{department-jobtitle}, 是否继续?' (SPEC.md §2, positions). */
 export const confirmDeletePosition = (name: string) => `此操作将永久删除${name}, 是否继续?`
+
+/** DESIGN.md §6a: the prefix of every refusal of a change beyond the caller's own power. */
+export const BEYOND_POWER_PREFIX = '不能授予或管理超出自己权限的内容：'
+/** How many missing permissions a refusal names. */
+export const BEYOND_POWER_NAMES = 5
+/** What a refusal names when the change reaches a super-admin role (all power). */
+export const SUPER_ADMIN_POWER_NAME = '超级管理员'
+
+/** '不能授予或管理超出自己权限的内容：' with up to five names of the permissions the caller lacks. */
+export function beyondPowerMessage(missingNames: readonly string[]): string {
+  const unique = [...new Set(missingNames)]
+  const shown = unique.slice(0, BEYOND_POWER_NAMES).join('、')
+  return `${BEYOND_POWER_PREFIX}${shown}${unique.length > BEYOND_POWER_NAMES ? ' 等' : ''}`
+}

@@ -1,15 +1,19 @@
 /**
- * The one path-pattern matcher (SPEC.md §5), used by the server's authorization hook
+ * The one path-pattern matcher (SPEC.md §5, DESIGN.md §6), used by the server's authorization hook
  * and by the console's menu and tab filters.
  *
  * - a lone `/**` matches every path;
- * - a pattern ending in `/**` matches any path that starts with the part before it;
+ * - a pattern `P/**` matches `P` itself and every path under `P/`: on a segment boundary, so
+ *   `/user/**` matches `/user/list` but never `/user_groups/list`;
  * - any other pattern must equal the path exactly.
  */
 export function matchesPattern(pattern: string, path: string): boolean {
   const p = pattern.trim()
   if (p === '/**') return true
-  if (p.endsWith('/**')) return path.startsWith(p.slice(0, -3))
+  if (p.endsWith('/**')) {
+    const prefix = p.slice(0, -3)
+    return path === prefix || path.startsWith(`${prefix}/`)
+  }
   return p === path
 }
 

@@ -14,10 +14,15 @@ describe('matchesPattern (SPEC.md §5)', () => {
     expect(matchesPattern('/usermanage/**', '/rolemanage')).toBe(false)
   })
 
-  it('the prefix is compared as text, exactly as the rule says', () => {
-    // the prefix of '/user/**' is '/user', so '/username' starts with it
-    expect(matchesPattern('/user/**', '/username')).toBe(true)
+  it('P/** matches P itself and paths under P/, on a segment boundary only', () => {
+    expect(matchesPattern('/user/**', '/user')).toBe(true)
+    expect(matchesPattern('/user/**', '/user/list')).toBe(true)
+    expect(matchesPattern('/user/**', '/user/a/b')).toBe(true)
+    expect(matchesPattern('/user/**', '/user_groups/list')).toBe(false)
+    expect(matchesPattern('/user/**', '/username')).toBe(false)
     expect(matchesPattern('/user/**', '/use')).toBe(false)
+    expect(matchesPattern('/user/**', '/')).toBe(false)
+    expect(matchesPattern('/user/**', '/users/list')).toBe(false)
   })
 
   it('otherwise the match must be exact', () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { matchesUrlPattern, type UrlPattern } from '@amg/contract'
-import { queryRows, type Database, type Db } from '../db/connection'
+import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
 import { auths } from '../db/schema'
 
 export interface EffectiveAccess {
@@ -13,8 +13,9 @@ export interface EffectiveAccess {
   backEnd: UrlPattern[]
 }
 
-interface TreeNode {
+export interface TreeNode {
   code: string
+  chName: string
   parentCode: string | null
   status: number
   frontEndAccess: string[]
@@ -22,14 +23,18 @@ interface TreeNode {
 }
 
 /**
- * Resolves what a user may do (DESIGN.md §6) and caches it per user. Any write that can change
- * the answer clears every cache here and, through the database's NOTIFY, on the other instances;
- * a generation counter keeps a resolution that raced with a write from being stored.
+ * Resolves what a user may do (DESIGN.md §6) and caches it per user. Invalidation follows the data:
+ * database triggers on every table that decides access bump `authz_version_seq` and NOTIFY every
+ * instance (migration 0001). This instance also compares the sequence after each non-GET request,
+ * so its own writes show on the very next request whatever route made them, while a read that
+ * happens to be a POST clears nothing. A generation counter keeps a resolution that raced with a
+ * write from being stored.
  */
 export class Authorizer {
   private readonly cache = new Map<number, EffectiveAccess>()
   private enabledTree: Map<string, TreeNode> | undefined
   private generation = 0
+  private seenVersion: string | undefined
 
   constructor(
     private readonly db: Db,
@@ -40,10 +45,21 @@ export class Authorizer {
     })
   }
 
-  /** Drop every cached answer here at once, then tell the other instances. */
+  /** Drop every cached answer here at once, then tell the other instances (scripts and tests that bypass the triggers). */
   async invalidate(): Promise<void> {
     this.clear()
     await this.database.notify('authz')
+  }
+
+  /** Clears the caches when any access table changed since the last look (one cheap query, no lock). */
+  async refreshIfChanged(): Promise<void> {
+    const [row] = await queryRows<{ last_value: string | number; is_called: boolean }>(
+      this.db,
+      sql`select last_value, is_called from authz_version_seq`,
+    )
+    const version = `${row?.last_value}:${row?.is_called}`
+    if (this.seenVersion !== undefined && this.seenVersion !== version) this.clear()
+    this.seenVersion = version
   }
 
   private clear() {
@@ -52,11 +68,16 @@ export class Authorizer {
     this.enabledTree = undefined
   }
 
-  async resolve(userId: number): Promise<EffectiveAccess> {
+  /**
+   * What the user may do. `tx`: resolve inside an open transaction (a power check), reading what it
+   * sees without storing the answer, since that transaction may still roll back.
+   */
+  async resolve(userId: number, tx?: DbOrTx): Promise<EffectiveAccess> {
     const cached = this.cache.get(userId)
     if (cached) return cached
+    if (tx) return this.load(userId, tx)
     const generation = this.generation
-    const access = await this.load(userId)
+    const access = await this.load(userId, this.db)
     if (generation === this.generation) this.cache.set(userId, access)
     return access
   }
@@ -66,9 +87,9 @@ export class Authorizer {
     return access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
   }
 
-  private async load(userId: number): Promise<EffectiveAccess> {
+  private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
     const roleRows = await queryRows<{ id: number; role_name: string; type: number }>(
-      this.db,
+      db,
       sql`
       select r.id, r.role_name, r.type from roles r
       where r.status = 1 and r.id in (
@@ -89,11 +110,11 @@ export class Authorizer {
     const roleIds = roles.map((r) => r.id)
     const codeRows = roleIds.length
       ? await queryRows<{ auth_code: string }>(
-          this.db,
+          db,
           sql`select distinct auth_code from role_auths where role_id in (${sql.join(roleIds, sql`, `)})`,
         )
       : []
-    const tree = await this.loadEnabledTree()
+    const tree = await this.loadEnabledTree(db === this.db ? undefined : db)
     const nodes = codeRows.map((r) => tree.get(r.auth_code)).filter((n): n is TreeNode => !!n)
     const frontEnd = new Set<string>()
     const backEnd: UrlPattern[] = []
@@ -111,12 +132,13 @@ export class Authorizer {
   }
 
   /** Enabled nodes only: a disabled node disables its whole subtree. Shared by every user. */
-  private async loadEnabledTree(): Promise<Map<string, TreeNode>> {
+  async loadEnabledTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
     if (this.enabledTree) return this.enabledTree
     const generation = this.generation
-    const rows: TreeNode[] = await this.db
+    const rows: TreeNode[] = await (tx ?? this.db)
       .select({
         code: auths.code,
+        chName: auths.chName,
         parentCode: auths.parentCode,
         status: auths.status,
         frontEndAccess: auths.frontEndAccess,
@@ -133,7 +155,7 @@ export class Authorizer {
       return !!parent && isEnabled(parent, seen)
     }
     for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
-    if (generation === this.generation) this.enabledTree = enabled
+    if (!tx && generation === this.generation) this.enabledTree = enabled
     return enabled
   }
 }

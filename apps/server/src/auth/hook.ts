@@ -6,8 +6,9 @@ import { findSessionUser } from './sessions'
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
  * unless the route is public, and a permission matching the method and path unless the route
- * only needs a session. Writes that succeed clear the permission caches before the answer leaves,
- * so a change takes effect on the very next request.
+ * only needs a session. After a request that may have written, the authorizer looks whether any
+ * access table changed (database triggers keep that count) and clears its caches before the answer
+ * leaves, so a change takes effect on the very next request, and a read sent as POST clears nothing.
  */
 export function installAuthHooks(api: FastifyInstance) {
   const { db, authz } = api.ctx
@@ -28,8 +29,8 @@ export function installAuthHooks(api: FastifyInstance) {
   })
 
   api.addHook('onSend', async (req, reply, payload) => {
-    const write = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS'
-    if (write && reply.statusCode < 400 && !req.routeOptions.config.keepsAuthz) await authz.invalidate()
+    const mayWrite = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS'
+    if (mayWrite) await authz.refreshIfChanged()
     return payload
   })
 }

@@ -1,6 +1,8 @@
 import type { Config } from '../config'
 import type { Database, Db } from '../db/connection'
 import type { Authorizer } from '../auth/authorizer'
+import type { PowerGuard } from '../auth/power'
+import type { Links } from '../modules/links/service'
 import type { SessionUser } from '../auth/sessions'
 import type { RouteCatalogue } from './route-catalogue'
 
@@ -10,6 +12,10 @@ export interface AppContext {
   database: Database
   db: Db
   authz: Authorizer
+  /** the power check of DESIGN.md §6a: every grant path asks it */
+  power: PowerGuard
+  /** the seven link tables, served by one module */
+  links: Links
   catalogue: RouteCatalogue
 }
 
@@ -28,8 +34,6 @@ declare module 'fastify' {
      * default: a session and a permission whose back-end pattern matches the call.
      */
     access?: 'public' | 'session'
-    /** true for writes that cannot change anyone's permissions (sign-in, upload, ...) */
-    keepsAuthz?: boolean
   }
 }
 

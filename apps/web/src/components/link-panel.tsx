@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
 import { toastSuccess } from '../lib/feedback'
 import { Pagination, DEFAULT_PAGE_SIZE } from './pagination'
-import { Popover, POPOVER_TABLE_HEIGHT } from './popover'
+import { CandidateTable } from './candidate-table'
+import { Popover } from './popover'
 
 export interface LinkPanelProps<T extends { id: number }, C extends { id: number }> {
   /** identifies the linked list in the query cache, e.g. ['group-roles', groupId] */
@@ -34,6 +35,7 @@ export interface LinkPanelProps<T extends { id: number }, C extends { id: number
  * The link pattern shared by the user, group and position tabs (SPEC.md §2): a searchable, paged table
  * of what is linked with a remove action behind a confirmation, and a popover that searches candidates,
  * allows several to be chosen and links them; its link button stays disabled until a row is chosen.
+ * Candidates the caller may not grant are shown disabled with the reason (CandidateTable).
  * Links change at once and the list then refreshes (SPEC.md §4).
  */
 export function LinkPanel<T extends { id: number }, C extends { id: number }>(props: LinkPanelProps<T, C>) {
@@ -188,19 +190,12 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
         onSearch={(value) => void load(value.trim(), 1)}
         style={{ marginBottom: 8 }}
       />
-      <Table<C>
-        rowKey="id"
-        size="small"
+      <CandidateTable<C>
         columns={props.candidateColumns}
-        dataSource={rows}
+        rows={rows}
         loading={loading}
-        pagination={false}
-        scroll={{ y: POPOVER_TABLE_HEIGHT }}
-        rowSelection={{
-          selectedRowKeys: selected,
-          preserveSelectedRowKeys: true,
-          onChange: (keys) => setSelected(keys.map(Number)),
-        }}
+        selected={selected}
+        onSelect={setSelected}
       />
       <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
         <Button

@@ -53,3 +53,12 @@ export const OperatorVo = Type.Union([
   Type.Object({ id: Type.Integer(), nickName: Type.String() }),
   Type.Null(),
 ])
+
+/**
+ * On the candidates of a link picker (DESIGN.md §6a): whether the caller may grant this one, and
+ * when not, the refusal the server would give ('不能授予或管理超出自己权限的内容：…').
+ */
+export const Grantable = {
+  grantable: Type.Optional(Type.Boolean({ description: '调用者能否授予（关联）它' })),
+  denyReason: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: '不能授予时的原因' })),
+}

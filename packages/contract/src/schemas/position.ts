@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Id, IdList, Page, PageQuery } from './common'
+import { Grantable, Id, IdList, Page, PageQuery } from './common'
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
 
@@ -82,5 +82,5 @@ export const PositionNameListBody = Type.Object({
 })
 export type PositionNameListBody = Static<typeof PositionNameListBody>
 
-export const PositionSimple = PositionRow
+export const PositionSimple = Type.Object({ ...PositionRow.properties, ...Grantable })
 export type PositionSimple = Static<typeof PositionSimple>

@@ -1,6 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, MESSAGE_KEYWORD, OperatorVo, OptionalText, PageQuery, RequiredText } from './common'
+import {
+  DateTime,
+  Grantable,
+  Id,
+  MESSAGE_KEYWORD,
+  OperatorVo,
+  OptionalText,
+  PageQuery,
+  RequiredText,
+} from './common'
 
 /** Role types (SPEC.md §6): 1 super admin, 2 built-in, 3 ordinary. */
 export const ROLE_TYPE = { superAdmin: 1, builtIn: 2, ordinary: 3 } as const
@@ -42,6 +51,7 @@ export const RoleSimple = Type.Object({
   roleName: Type.String(),
   type: Type.Integer(),
   status: Type.Integer(),
+  ...Grantable,
 })
 export type RoleSimple = Static<typeof RoleSimple>
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import {
+  Grantable,
   DateTime,
   Id,
   IdList,
@@ -125,5 +126,6 @@ export const UserGroupSimple = Type.Object({
   id: Type.Integer(),
   groupName: Type.String(),
   status: Type.Integer({ description: '1 启用, 2 禁用' }),
+  ...Grantable,
 })
 export type UserGroupSimple = Static<typeof UserGroupSimple>

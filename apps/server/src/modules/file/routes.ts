@@ -23,7 +23,6 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/file-manage/upload-one-step',
     {
-      config: { keepsAuthz: true },
       validatorCompiler: () => () => true,
       schema: {
         tags: ['文件管理'],

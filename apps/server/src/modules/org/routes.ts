@@ -16,7 +16,7 @@ import { deleteOrg, insertOrg, orgDetail, orgTree, updateOrg } from './service'
 const TAGS = ['部门管理']
 
 export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx
+  const { db, power } = app.ctx
 
   app.get(
     '/org/tree',
@@ -54,7 +54,7 @@ export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/org/update',
     { schema: { tags: TAGS, summary: '修改部门', body: OrgUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateOrg(db, req.body, currentUser(req).id)
+      await updateOrg(db, power, req.body, currentUser(req).id)
       return ok(null, '修改成功')
     },
   )
@@ -63,7 +63,7 @@ export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/org/delete',
     { schema: { tags: TAGS, summary: '删除部门', querystring: OrgIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteOrg(db, req.query.orgId)
+      await deleteOrg(db, power, req.query.orgId, currentUser(req).id)
       return ok(null, '删除成功')
     },
   )

@@ -10,6 +10,7 @@ import {
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
+import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { orgCompleteNames } from '../position/org-paths'
@@ -166,7 +167,12 @@ async function isSelfOrDescendant(tx: DbOrTx, orgId: number, candidate: number):
   return rows.length > 0
 }
 
-export async function updateOrg(db: Db, body: OrgUpdateBody, operatorId: number): Promise<void> {
+export async function updateOrg(
+  db: Db,
+  power: PowerGuard,
+  body: OrgUpdateBody,
+  operatorId: number,
+): Promise<void> {
   const name = validName(body.organizationName)
   const wanted = body.positionSimpleDTOS
     ? [...new Set(body.positionSimpleDTOS.map((p) => p.stationId))]
@@ -200,19 +206,33 @@ export async function updateOrg(db: Db, body: OrgUpdateBody, operatorId: number)
         updateTime: new Date(),
       })
       .where(eq(organizations.id, org.id))
-    if (wanted) await syncOrgPositions(tx, org.id, wanted)
+    if (wanted)
+      await syncOrgPositions(tx, org.id, wanted, (gone) =>
+        power.require(tx, operatorId, { positionIds: gone }),
+      )
   })
 }
 
-/** Positions of one department become exactly `stationIds`; removed ones go with their links (FK cascade). */
-async function syncOrgPositions(tx: DbOrTx, orgId: number, stationIds: number[]) {
+/**
+ * Positions of one department become exactly `stationIds`; removed ones go with their links (FK
+ * cascade), after `beforeRemoving` accepted them (the power check: their holders lose their roles).
+ */
+async function syncOrgPositions(
+  tx: DbOrTx,
+  orgId: number,
+  stationIds: number[],
+  beforeRemoving: (positionIds: number[]) => Promise<void>,
+) {
   const current = await tx
     .select({ id: positions.id, stationId: positions.stationId })
     .from(positions)
     .where(eq(positions.orgId, orgId))
   const wanted = new Set(stationIds)
   const gone = current.filter((p) => !wanted.has(p.stationId)).map((p) => p.id)
-  if (gone.length) await tx.delete(positions).where(inArray(positions.id, gone))
+  if (gone.length) {
+    await beforeRemoving(gone)
+    await tx.delete(positions).where(inArray(positions.id, gone))
+  }
   const have = new Set(current.map((p) => p.stationId))
   const added = stationIds.filter((id) => !have.has(id))
   if (added.length) {
@@ -223,7 +243,8 @@ async function syncOrgPositions(tx: DbOrTx, orgId: number, stationIds: number[])
   }
 }
 
-export async function deleteOrg(db: Db, orgId: number): Promise<void> {
+/** Deleting a department deletes its positions: their holders lose the positions' roles (DESIGN.md §6a). */
+export async function deleteOrg(db: Db, power: PowerGuard, orgId: number, operatorId: number): Promise<void> {
   await guardedChange(db, async (tx) => {
     const [org] = await tx
       .select({ id: organizations.id, parent: organizations.parent })
@@ -237,6 +258,8 @@ export async function deleteOrg(db: Db, orgId: number): Promise<void> {
       .where(eq(organizations.parent, orgId))
       .limit(1)
     if (child) throw conflict(ORG_MSG.hasChildren)
+    const held = await tx.select({ id: positions.id }).from(positions).where(eq(positions.orgId, orgId))
+    await power.require(tx, operatorId, { positionIds: held.map((p) => p.id) })
     // positions go first; their user and role links go with them (ON DELETE CASCADE)
     await tx.delete(positions).where(eq(positions.orgId, orgId))
     await tx.delete(organizations).where(eq(organizations.id, orgId))

@@ -12,18 +12,18 @@ import {
   NullData,
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { currentUser } from '../../lib/context'
 import { authDetail, authTree, deleteAuth, insertAuth, updateAuth } from './service'
 
 const tags = ['权限管理']
 
 /** The permission (auth) tree of SPEC.md §7 "Auth". */
 export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, catalogue } = app.ctx
+  const { db, catalogue, power } = app.ctx
 
   app.post(
     '/auth/tree',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags,
         summary: '权限树',
@@ -51,14 +51,14 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { tags, summary: '新建权限', body: AuthInsertBody, response: { 200: Envelope(Type.String()) } },
     },
-    async (req) => ok(await insertAuth(db, req.body), MSG.created),
+    async (req) => ok(await insertAuth(db, power, req.body, currentUser(req).id), MSG.created),
   )
 
   app.put(
     '/auth/update',
     { schema: { tags, summary: '修改权限', body: AuthUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateAuth(db, req.body)
+      await updateAuth(db, power, req.body, currentUser(req).id)
       return ok(null, MSG.updated)
     },
   )
@@ -67,7 +67,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/delete',
     { schema: { tags, summary: '删除权限', querystring: AuthCodeQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteAuth(db, req.query.authCode)
+      await deleteAuth(db, power, req.query.authCode, currentUser(req).id)
       return ok(null, MSG.deleted)
     },
   )

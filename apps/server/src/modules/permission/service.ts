@@ -11,6 +11,7 @@ import {
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { auths } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import type { NodePower, PowerGuard } from '../../auth/power'
 
 type AuthRow = typeof auths.$inferSelect
 
@@ -149,9 +150,22 @@ async function nextCode(tx: DbOrTx): Promise<string> {
   }
 }
 
-export async function insertAuth(db: Db, body: AuthInsertBody): Promise<string> {
+/** A node as the power check sees it (DESIGN.md §6a): its name and patterns. */
+const nodePower = (data: CleanAuth): NodePower => ({
+  chName: data.chName,
+  frontEnd: data.frontEndAccess,
+  backEnd: data.urlPatternInfos,
+})
+
+export async function insertAuth(
+  db: Db,
+  power: PowerGuard,
+  body: AuthInsertBody,
+  operatorId: number,
+): Promise<string> {
   const data = clean(body)
   return db.transaction(async (tx) => {
+    await power.require(tx, operatorId, { nodes: [nodePower(data)] })
     const level = (await parentLevel(tx, data.parentCode)) + 1
     await checkUniqueKey(tx, data.uniqueKey, null)
     const code = await nextCode(tx)
@@ -162,13 +176,24 @@ export async function insertAuth(db: Db, body: AuthInsertBody): Promise<string> 
 
 /**
  * Updates a node. Moving it under another parent recomputes its level and its whole subtree's;
- * a node cannot move under itself or one of its descendants.
+ * a node cannot move under itself or one of its descendants. A status change or a move enables or
+ * disables the whole subtree, so the power check covers every node below, as stored, and the node
+ * as it will be.
  */
-export async function updateAuth(db: Db, body: AuthUpdateBody): Promise<void> {
+export async function updateAuth(
+  db: Db,
+  power: PowerGuard,
+  body: AuthUpdateBody,
+  operatorId: number,
+): Promise<void> {
   const data = clean(body)
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(auths).where(eq(auths.code, body.code))
     if (!current) throw notFound(AUTH_NOT_FOUND)
+    await power.require(tx, operatorId, {
+      storedNodeCodes: await subtreeCodes(tx, current.code),
+      nodes: [nodePower(data)],
+    })
     let level = current.level
     if (data.parentCode !== current.parentCode) {
       if (data.parentCode !== null) {
@@ -210,7 +235,7 @@ async function subtreeCodes(tx: DbOrTx, code: string): Promise<string[]> {
 }
 
 /** Deletes a leaf node; its role grants go with it (role_auths cascades). A node with children is refused. */
-export async function deleteAuth(db: Db, code: string): Promise<void> {
+export async function deleteAuth(db: Db, power: PowerGuard, code: string, operatorId: number): Promise<void> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select({ code: auths.code }).from(auths).where(eq(auths.code, code))
     if (!current) throw notFound(AUTH_NOT_FOUND)
@@ -220,6 +245,7 @@ export async function deleteAuth(db: Db, code: string): Promise<void> {
       .where(eq(auths.parentCode, code))
       .limit(1)
     if (child) throw conflict(DELETE_HAS_CHILDREN)
+    await power.require(tx, operatorId, { storedNodeCodes: [code] })
     await tx.delete(auths).where(eq(auths.code, code))
   })
 }

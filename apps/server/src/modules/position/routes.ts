@@ -40,7 +40,7 @@ import {
 const tags = ['岗位管理']
 
 export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, authz } = app.ctx
+  const { db, power, links } = app.ctx
 
   app.post(
     '/position/list',
@@ -81,7 +81,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await deletePositions(db, req.query.positionIds)
+      await deletePositions(db, power, req.query.positionIds, currentUser(req).id)
       return ok(null, MSG.deleted)
     },
   )
@@ -111,7 +111,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await setPositionEnabled(db, req.query.positionId, req.query.enable)
+      await setPositionEnabled(db, power, req.query.positionId, req.query.enable, currentUser(req).id)
       return ok(null)
     },
   )
@@ -120,7 +120,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/position-rel-role',
     { schema: { tags, summary: '岗位关联角色', body: PositionRoleLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await linkRoles(db, authz, req.body, currentUser(req).id)
+      await linkRoles(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -129,7 +129,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/position-un-rel-role',
     { schema: { tags, summary: '岗位移除角色', body: PositionRoleLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await unlinkRoles(db, req.body)
+      await unlinkRoles(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -138,7 +138,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/position-rel-user',
     { schema: { tags, summary: '岗位关联用户', body: PositionUserLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await linkUsers(db, req.body)
+      await linkUsers(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -147,7 +147,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/position-un-rel-user',
     { schema: { tags, summary: '岗位移除用户', body: PositionUserLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await unlinkUsers(db, req.body)
+      await unlinkUsers(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -190,6 +190,6 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(PositionSimple)) },
       },
     },
-    async (req) => ok(await positionNameList(db, req.body)),
+    async (req) => ok(await positionNameList(db, power, currentUser(req).id, req.body)),
   )
 }

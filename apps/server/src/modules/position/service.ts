@@ -22,10 +22,11 @@ import {
   stations,
   users,
 } from '../../db/schema'
-import type { Authorizer } from '../../auth/authorizer'
+import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
+import type { Links } from '../links/service'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
-import { nonEmptyIdList, paging, requireRoles, requireUsers } from '../user-group/ids'
+import { nonEmptyIdList, paging } from '../user-group/ids'
 import { inOrgSubtree, orgPathsCte } from './org-paths'
 
 const POSITION_NOT_FOUND = '岗位不存在'
@@ -98,9 +99,18 @@ export async function listPositions(db: Db, body: PositionListBody): Promise<Pag
   return { list, total: Number(total) }
 }
 
-/** Every position as a simple list; `userId` leaves out the positions that user already holds. */
-export async function positionNameList(db: Db, body: PositionNameListBody): Promise<PositionRow[]> {
-  return selectPositions(db, positionFilters(body))
+/**
+ * Every position as a simple list; `userId` leaves out the positions that user already holds. Each
+ * is marked with whether the caller may grant the roles it carries.
+ */
+export async function positionNameList(
+  db: Db,
+  power: PowerGuard,
+  callerId: number,
+  body: PositionNameListBody,
+) {
+  const candidates = await selectPositions(db, positionFilters(body))
+  return markGrantable(db, power, callerId, candidates, (ids) => rolesCarried(db, 'position_roles', ids))
 }
 
 async function requireOrg(db: DbOrTx, orgId: number) {
@@ -148,9 +158,10 @@ export async function listForOrg(db: Db, body: PositionForOrgBody) {
 }
 
 /** Positions and their role and user links go together (ON DELETE CASCADE), all or nothing. */
-export async function deletePositions(db: Db, positionIds: string) {
+export async function deletePositions(db: Db, power: PowerGuard, positionIds: string, operatorId: number) {
   const ids = nonEmptyIdList(positionIds, 'positionIds', '要删除的岗位')
   await guardedChange(db, async (tx) => {
+    await power.require(tx, operatorId, { positionIds: ids })
     const deleted = await tx
       .delete(positions)
       .where(inArray(positions.id, ids))
@@ -177,62 +188,62 @@ export async function batchInsert(db: Db, body: PositionBatchInsertBody): Promis
   })
 }
 
-export async function setPositionEnabled(db: Db, positionId: number, enable: boolean) {
-  const updated = await guardedChange(db, (tx) =>
-    tx
+/** Enabling or disabling a position gives or takes the power of the roles it carries (DESIGN.md §6a). */
+export async function setPositionEnabled(
+  db: Db,
+  power: PowerGuard,
+  positionId: number,
+  enable: boolean,
+  operatorId: number,
+) {
+  const updated = await guardedChange(db, async (tx) => {
+    await requirePosition(tx, positionId)
+    await power.require(tx, operatorId, { positionIds: [positionId] })
+    return tx
       .update(positions)
       .set({ status: enable ? 1 : 2, updateTime: new Date() })
       .where(eq(positions.id, positionId))
-      .returning({ id: positions.id }),
-  )
+      .returning({ id: positions.id })
+  })
   if (updated.length === 0) throw notFound(POSITION_NOT_FOUND)
 }
 
-/** Linking what is already linked is harmless. */
-export async function linkRoles(db: Db, authz: Authorizer, body: PositionRoleLinkBody, operatorId: number) {
-  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色')
-  await db.transaction(async (tx) => {
-    await requirePosition(tx, body.positionId)
-    await requireRoles(tx, authz, operatorId, roleIds)
-    await tx
-      .insert(positionRoles)
-      .values(roleIds.map((roleId) => ({ positionId: body.positionId, roleId })))
-      .onConflictDoNothing()
+/** The position's links, served by the shared link module (power check and last-super-admin guard included). */
+export const linkRoles = (links: Links, body: PositionRoleLinkBody, operatorId: number) =>
+  links.link({
+    owner: 'position',
+    ownerId: body.positionId,
+    target: 'role',
+    targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色'),
+    operatorId,
   })
-}
 
-/** Unlinking what is not linked is harmless. */
-export async function unlinkRoles(db: Db, body: PositionRoleLinkBody) {
-  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色')
-  await requirePosition(db, body.positionId)
-  await guardedChange(db, (tx) =>
-    tx
-      .delete(positionRoles)
-      .where(and(eq(positionRoles.positionId, body.positionId), inArray(positionRoles.roleId, roleIds))),
-  )
-}
-
-export async function linkUsers(db: Db, body: PositionUserLinkBody) {
-  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要关联的用户')
-  await db.transaction(async (tx) => {
-    await requirePosition(tx, body.positionId)
-    await requireUsers(tx, userIds)
-    await tx
-      .insert(positionUsers)
-      .values(userIds.map((userId) => ({ positionId: body.positionId, userId })))
-      .onConflictDoNothing()
+export const unlinkRoles = (links: Links, body: PositionRoleLinkBody, operatorId: number) =>
+  links.unlink({
+    owner: 'position',
+    ownerId: body.positionId,
+    target: 'role',
+    targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色'),
+    operatorId,
   })
-}
 
-export async function unlinkUsers(db: Db, body: PositionUserLinkBody) {
-  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要移除的用户')
-  await requirePosition(db, body.positionId)
-  await guardedChange(db, (tx) =>
-    tx
-      .delete(positionUsers)
-      .where(and(eq(positionUsers.positionId, body.positionId), inArray(positionUsers.userId, userIds))),
-  )
-}
+export const linkUsers = (links: Links, body: PositionUserLinkBody, operatorId: number) =>
+  links.link({
+    owner: 'position',
+    ownerId: body.positionId,
+    target: 'user',
+    targetIds: nonEmptyIdList(body.userIds, 'userIds', '要关联的用户'),
+    operatorId,
+  })
+
+export const unlinkUsers = (links: Links, body: PositionUserLinkBody, operatorId: number) =>
+  links.unlink({
+    owner: 'position',
+    ownerId: body.positionId,
+    target: 'user',
+    targetIds: nonEmptyIdList(body.userIds, 'userIds', '要移除的用户'),
+    operatorId,
+  })
 
 export async function positionRoleList(db: Db, q: PositionRoleListQuery) {
   const { pageSize, offset } = paging(q)

@@ -34,12 +34,11 @@ const tags = ['角色管理']
 
 /** Roles of SPEC.md §7: ordinary roles (type 3) under /role, built-in and super-admin roles under /role/admin. */
 export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx
+  const { db, power } = app.ctx
 
   app.post(
     '/role/namelist',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags,
         summary: '角色简单列表',
@@ -47,13 +46,12 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(RoleSimple)) },
       },
     },
-    async (req) => ok(await roleNameList(db, req.body ?? {})),
+    async (req) => ok(await roleNameList(db, power, currentUser(req).id, req.body ?? {})),
   )
 
   app.post(
     '/role/listall',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags,
         summary: '角色分页列表',
@@ -87,14 +85,14 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Integer()) },
       },
     },
-    async (req) => ok(await insertRole(db, req.body, currentUser(req).id), MSG.created),
+    async (req) => ok(await insertRole(db, power, req.body, currentUser(req).id), MSG.created),
   )
 
   app.put(
     '/role/update',
     { schema: { tags, summary: '修改普通角色', body: RoleUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateRole(db, req.body, currentUser(req).id)
+      await updateRole(db, power, req.body, currentUser(req).id)
       return ok(null, MSG.updated)
     },
   )
@@ -103,7 +101,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/role/delete',
     { schema: { tags, summary: '删除普通角色', querystring: RoleIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteRole(db, req.query.id)
+      await deleteRole(db, power, req.query.id, currentUser(req).id)
       return ok(null, MSG.deleted)
     },
   )
@@ -118,14 +116,14 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Integer()) },
       },
     },
-    async (req) => ok(await insertAdminRole(db, req.body, currentUser(req).id), MSG.created),
+    async (req) => ok(await insertAdminRole(db, power, req.body, currentUser(req).id), MSG.created),
   )
 
   app.put(
     '/role/admin/update',
     { schema: { tags, summary: '修改内置角色', body: AdminRoleUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateAdminRole(db, req.body, currentUser(req).id)
+      await updateAdminRole(db, power, req.body, currentUser(req).id)
       return ok(null, MSG.updated)
     },
   )
@@ -134,7 +132,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/role/admin/delete',
     { schema: { tags, summary: '删除内置角色', querystring: RoleIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteAdminRole(db, req.query.id)
+      await deleteAdminRole(db, power, req.query.id, currentUser(req).id)
       return ok(null, MSG.deleted)
     },
   )

@@ -16,6 +16,7 @@ import {
 import type { Db, DbOrTx, Tx } from '../../db/connection'
 import { auths, positionRoles, roleAuths, roles, userGroupRoles, userRoles, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
 import { containsPattern } from '../../lib/like'
 
 export const ROLE_NOT_FOUND = '角色不存在'
@@ -37,9 +38,14 @@ const trimmedOrNull = (v: string | null | undefined) =>
 /**
  * POST /role/namelist: roles by name substring and status, ordered by id. With userGroupId,
  * positionId or userId it answers only the roles not yet linked to that group, position or user
- * (the candidates the "link roles" popover offers).
+ * (the candidates the "link roles" popover offers), each marked with whether the caller may grant it.
  */
-export async function roleNameList(db: Db, q: RoleNameListBody): Promise<RoleSimple[]> {
+export async function roleNameList(
+  db: Db,
+  power: PowerGuard,
+  callerId: number,
+  q: RoleNameListBody,
+): Promise<RoleSimple[]> {
   const where: SQL[] = []
   const name = trimmedOrNull(q.roleName)
   if (name) where.push(ilike(roles.roleName, containsPattern(name)))
@@ -71,12 +77,13 @@ export async function roleNameList(db: Db, q: RoleNameListBody): Promise<RoleSim
           .where(and(eq(userRoles.userId, q.userId), eq(userRoles.roleId, roles.id))),
       ),
     )
-  return db
+  const candidates = await db
     .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
     .from(roles)
     .where(and(...where))
     .orderBy(asc(roles.id))
     .limit(NAMELIST_LIMIT)
+  return markGrantable(db, power, callerId, candidates, async (ids) => new Map(ids.map((id) => [id, [id]])))
 }
 
 const createUser = alias(users, 'create_user')
@@ -178,11 +185,22 @@ interface NewRole {
   status: number
 }
 
-async function createRole(db: Db, input: NewRole, operatorId: number): Promise<number> {
+/**
+ * The power check of a role's contents (DESIGN.md §6a): what the role held before (`roleId`) and
+ * what it will hold (`codes`); a super-admin role is all power, for super admins only.
+ */
+const roleStake = (roleId: number | null, codes: string[] | undefined, type: number): Stake => ({
+  allPower: type === ROLE_TYPE.superAdmin,
+  roleIds: roleId === null ? [] : [roleId],
+  authCodes: codes ?? [],
+})
+
+async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId: number): Promise<number> {
   const roleName = input.roleName.trim()
   return db.transaction(async (tx) => {
     await checkNameFree(tx, roleName, null)
     const codes = await checkAuthCodes(tx, input.authCodes ?? [])
+    await power.require(tx, operatorId, roleStake(null, codes, input.type))
     const [role] = await tx
       .insert(roles)
       .values({
@@ -211,6 +229,7 @@ interface RoleChange {
 /** Applies a change after `guard` accepted the stored role (locked for the transaction). */
 async function changeRole(
   db: Db,
+  power: PowerGuard,
   input: RoleChange,
   operatorId: number,
   guard: (type: number) => void,
@@ -226,6 +245,7 @@ async function changeRole(
     guard(role.type)
     await checkNameFree(tx, roleName, input.id)
     const codes = input.authCodes === undefined ? undefined : await checkAuthCodes(tx, input.authCodes)
+    await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
     await tx
       .update(roles)
       .set({
@@ -241,11 +261,18 @@ async function changeRole(
   })
 }
 
-async function removeRole(db: Db, id: number, guard: (type: number) => void): Promise<void> {
+async function removeRole(
+  db: Db,
+  power: PowerGuard,
+  id: number,
+  operatorId: number,
+  guard: (type: number) => void,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [role] = await tx.select({ type: roles.type }).from(roles).where(eq(roles.id, id)).for('update')
     if (!role) throw notFound(ROLE_NOT_FOUND)
     guard(role.type)
+    await power.require(tx, operatorId, roleStake(id, [], role.type))
     // Grants and links to users, groups and positions go with it (foreign keys cascade).
     await tx.delete(roles).where(eq(roles.id, id))
   })
@@ -260,24 +287,33 @@ const adminOnly = (superAdminMessage: string, ordinaryMessage: string) => (type:
 }
 
 /** POST /role/insert: an ordinary role (type 3), enabled. */
-export const insertRole = (db: Db, body: RoleInsertBody, operatorId: number) =>
-  createRole(db, { ...body, type: ROLE_TYPE.ordinary, status: 1 }, operatorId)
+export const insertRole = (db: Db, power: PowerGuard, body: RoleInsertBody, operatorId: number) =>
+  createRole(db, power, { ...body, type: ROLE_TYPE.ordinary, status: 1 }, operatorId)
 
 /** PUT /role/update: ordinary roles only. */
-export const updateRole = (db: Db, body: RoleUpdateBody, operatorId: number) =>
-  changeRole(db, body, operatorId, ordinaryOnly(ONLY_ORDINARY_UPDATE))
+export const updateRole = (db: Db, power: PowerGuard, body: RoleUpdateBody, operatorId: number) =>
+  changeRole(db, power, body, operatorId, ordinaryOnly(ONLY_ORDINARY_UPDATE))
 
 /** DELETE /role/delete: ordinary roles only. */
-export const deleteRole = (db: Db, id: number) => removeRole(db, id, ordinaryOnly(ONLY_ORDINARY_DELETE))
+export const deleteRole = (db: Db, power: PowerGuard, id: number, operatorId: number) =>
+  removeRole(db, power, id, operatorId, ordinaryOnly(ONLY_ORDINARY_DELETE))
 
-/** POST /role/admin/insert: a super-admin (1) or built-in (2) role; defaults type 2, status 1. */
-export const insertAdminRole = (db: Db, body: AdminRoleInsertBody, operatorId: number) =>
-  createRole(db, { ...body, type: body.type ?? ROLE_TYPE.builtIn, status: body.status ?? 1 }, operatorId)
+/** POST /role/admin/insert: a super-admin (1, super admins only) or built-in (2) role; defaults type 2, status 1. */
+export const insertAdminRole = (db: Db, power: PowerGuard, body: AdminRoleInsertBody, operatorId: number) =>
+  createRole(
+    db,
+    power,
+    { ...body, type: body.type ?? ROLE_TYPE.builtIn, status: body.status ?? 1 },
+    operatorId,
+  )
 
-/** PUT /role/admin/update: built-in roles only; a super-admin role is never editable. */
-export const updateAdminRole = (db: Db, body: AdminRoleUpdateBody, operatorId: number) =>
-  changeRole(db, body, operatorId, adminOnly(SUPER_ADMIN_NOT_EDITABLE, ORDINARY_VIA_ROLE_UPDATE))
+/**
+ * PUT /role/admin/update: built-in roles only; a super-admin role is never editable, and promoting
+ * a built-in role to type 1 is for super admins only (the power check: type 1 is all power).
+ */
+export const updateAdminRole = (db: Db, power: PowerGuard, body: AdminRoleUpdateBody, operatorId: number) =>
+  changeRole(db, power, body, operatorId, adminOnly(SUPER_ADMIN_NOT_EDITABLE, ORDINARY_VIA_ROLE_UPDATE))
 
 /** DELETE /role/admin/delete: built-in roles only; a super-admin role is never deletable. */
-export const deleteAdminRole = (db: Db, id: number) =>
-  removeRole(db, id, adminOnly(SUPER_ADMIN_NOT_DELETABLE, ORDINARY_VIA_ROLE_DELETE))
+export const deleteAdminRole = (db: Db, power: PowerGuard, id: number, operatorId: number) =>
+  removeRole(db, power, id, operatorId, adminOnly(SUPER_ADMIN_NOT_DELETABLE, ORDINARY_VIA_ROLE_DELETE))

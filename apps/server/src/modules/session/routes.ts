@@ -11,7 +11,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/login',
     {
-      config: { access: 'public', keepsAuthz: true },
+      config: { access: 'public' },
       schema: {
         tags: ['登录'],
         summary: '登录',
@@ -26,7 +26,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/logout',
     {
-      config: { access: 'public', keepsAuthz: true },
+      config: { access: 'public' },
       schema: { tags: ['登录'], summary: '退出登录', response: { 200: NullData } },
     },
     async (req) => {
@@ -47,7 +47,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/user/password',
     {
-      config: { access: 'session', keepsAuthz: true },
+      config: { access: 'session' },
       schema: {
         tags: ['登录'],
         summary: '修改自己的密码',

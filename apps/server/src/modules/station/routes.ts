@@ -27,12 +27,11 @@ import {
 const TAGS = ['职位管理']
 
 export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.ctx
+  const { db, power } = app.ctx
 
   app.post(
     '/station/list/simple',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: TAGS,
         summary: '职位简单列表',
@@ -47,7 +46,6 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/station/list',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: TAGS,
         summary: '职位列表',
@@ -61,7 +59,6 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/station/insert',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: TAGS,
         summary: '新建职位',
@@ -89,7 +86,7 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/station/update',
     { schema: { tags: TAGS, summary: '修改职位', body: StationUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateStation(db, req.body, currentUser(req).id)
+      await updateStation(db, power, req.body, currentUser(req).id)
       return ok(null, '修改成功')
     },
   )
@@ -98,7 +95,7 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/station/delete',
     { schema: { tags: TAGS, summary: '删除职位', querystring: StationIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteStation(db, req.query.stationId)
+      await deleteStation(db, power, req.query.stationId, currentUser(req).id)
       return ok(null, '删除成功')
     },
   )

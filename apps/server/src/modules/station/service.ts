@@ -12,6 +12,7 @@ import {
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
+import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
@@ -179,7 +180,12 @@ export async function insertStation(db: Db, body: StationInsertBody, operatorId:
   })
 }
 
-export async function updateStation(db: Db, body: StationUpdateBody, operatorId: number): Promise<void> {
+export async function updateStation(
+  db: Db,
+  power: PowerGuard,
+  body: StationUpdateBody,
+  operatorId: number,
+): Promise<void> {
   const name = body.stationName.trim()
   // absent: positions unchanged; present (null, "", [] included): the full set of departments
   const orgIds = body.orgIds === undefined ? null : parseOrgIds(body.orgIds)
@@ -200,7 +206,11 @@ export async function updateStation(db: Db, body: StationUpdateBody, operatorId:
       .where(eq(positions.stationId, body.id))
     const wanted = new Set(orgIds)
     const gone = current.filter((p) => !wanted.has(p.orgId)).map((p) => p.id)
-    if (gone.length) await tx.delete(positions).where(inArray(positions.id, gone))
+    if (gone.length) {
+      // their holders lose the positions' roles (DESIGN.md §6a)
+      await power.require(tx, operatorId, { positionIds: gone })
+      await tx.delete(positions).where(inArray(positions.id, gone))
+    }
     const have = new Set(current.map((p) => p.orgId))
     const added = orgIds.filter((id) => !have.has(id))
     if (added.length) {
@@ -212,10 +222,21 @@ export async function updateStation(db: Db, body: StationUpdateBody, operatorId:
   })
 }
 
-export async function deleteStation(db: Db, stationId: number): Promise<void> {
+/** Deleting a job title deletes its positions: their holders lose the positions' roles (DESIGN.md §6a). */
+export async function deleteStation(
+  db: Db,
+  power: PowerGuard,
+  stationId: number,
+  operatorId: number,
+): Promise<void> {
   await guardedChange(db, async (tx) => {
     const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.id, stationId))
     if (!station) throw notFound(STATION_MSG.notFound)
+    const held = await tx
+      .select({ id: positions.id })
+      .from(positions)
+      .where(eq(positions.stationId, stationId))
+    await power.require(tx, operatorId, { positionIds: held.map((p) => p.id) })
     // positions go first; their user and role links go with them (ON DELETE CASCADE)
     await tx.delete(positions).where(eq(positions.stationId, stationId))
     await tx.delete(stations).where(eq(stations.id, stationId))

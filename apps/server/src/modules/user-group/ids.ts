@@ -2,8 +2,7 @@ import { inArray } from 'drizzle-orm'
 import { parseIdList, type IdListInput } from '@amg/contract'
 import type { DbOrTx } from '../../db/connection'
 import { roles, users } from '../../db/schema'
-import type { Authorizer } from '../../auth/authorizer'
-import { badRequest, forbidden, notFound } from '../../lib/errors'
+import { badRequest, notFound } from '../../lib/errors'
 
 /** Link helpers shared by the user-group and position modules. */
 
@@ -30,23 +29,12 @@ export async function requireUsers(db: DbOrTx, ids: number[]): Promise<void> {
   if (missing.length) throw notFound(`用户不存在：${missing.join(',')}`)
 }
 
-/**
- * 404 naming the roles that do not exist. Linking a super-admin role (type 1) grants everything,
- * so only a super admin may do it (403 otherwise): a link permission must not be a way up.
- */
-export async function requireRoles(
-  db: DbOrTx,
-  authz: Authorizer,
-  callerId: number,
-  ids: number[],
-): Promise<void> {
+/** 404 naming the roles that do not exist. */
+export async function requireRoles(db: DbOrTx, ids: number[]): Promise<void> {
   if (ids.length === 0) return
-  const found = await db.select({ id: roles.id, type: roles.type }).from(roles).where(inArray(roles.id, ids))
+  const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, ids))
   const missing = ids.filter((id) => !found.some((f) => f.id === id))
   if (missing.length) throw notFound(`角色不存在：${missing.join(',')}`)
-  if (found.some((r) => r.type === 1) && !(await authz.resolve(callerId)).superAdmin) {
-    throw forbidden('只有超级管理员可以关联超级管理员角色')
-  }
 }
 
 /** Page arguments with SPEC.md's lower-case spellings accepted too. */

@@ -41,7 +41,7 @@ import {
 const tags = ['用户组管理']
 
 export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, authz } = app.ctx
+  const { db, power, links } = app.ctx
 
   app.post(
     '/user_groups/list',
@@ -67,7 +67,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await setGroupEnabled(db, req.query.userGroupsId, req.query.enable, currentUser(req).id)
+      await setGroupEnabled(db, power, req.query.userGroupsId, req.query.enable, currentUser(req).id)
       return ok(null)
     },
   )
@@ -82,7 +82,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Integer()) },
       },
     },
-    async (req) => ok(await insertGroup(db, authz, req.body, currentUser(req).id), MSG.created),
+    async (req) => ok(await insertGroup(db, power, req.body, currentUser(req).id), MSG.created),
   )
 
   app.get(
@@ -102,7 +102,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user_groups/update',
     { schema: { tags, summary: '修改用户组', body: UserGroupUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateGroup(db, req.body, currentUser(req).id)
+      await updateGroup(db, power, req.body, currentUser(req).id)
       return ok(null, MSG.updated)
     },
   )
@@ -111,7 +111,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user_groups/delete',
     { schema: { tags, summary: '删除用户组', querystring: UserGroupIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteGroup(db, req.query.userGroupsId)
+      await deleteGroup(db, power, req.query.userGroupsId, currentUser(req).id)
       return ok(null, MSG.deleted)
     },
   )
@@ -146,7 +146,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user-groups-rel-role',
     { schema: { tags, summary: '用户组关联角色', body: GroupRoleLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await linkRoles(db, authz, req.body, currentUser(req).id)
+      await linkRoles(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -155,7 +155,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user-groups-un-rel-role',
     { schema: { tags, summary: '用户组移除角色', body: GroupRoleLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await unlinkRoles(db, req.body, currentUser(req).id)
+      await unlinkRoles(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -164,7 +164,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user-groups-rel-user',
     { schema: { tags, summary: '用户组关联用户', body: GroupUserLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await linkUsers(db, req.body, currentUser(req).id)
+      await linkUsers(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -173,7 +173,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user-groups-un-rel-user',
     { schema: { tags, summary: '用户组移除用户', body: GroupUserLinkBody, response: { 200: NullData } } },
     async (req) => {
-      await unlinkUsers(db, req.body, currentUser(req).id)
+      await unlinkUsers(links, req.body, currentUser(req).id)
       return ok(null)
     },
   )
@@ -189,6 +189,6 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(UserGroupSimple)) },
       },
     },
-    async (req) => ok(await groupNameList(db, req.body)),
+    async (req) => ok(await groupNameList(db, power, currentUser(req).id, req.body)),
   )
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, ne, notInArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type {
   GroupRoleLinkBody,
@@ -17,7 +17,8 @@ import type {
 import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
-import type { Authorizer } from '../../auth/authorizer'
+import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
+import type { Links } from '../links/service'
 import { conflict, notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { idList, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
@@ -108,21 +109,30 @@ async function assertNameFree(db: DbOrTx, groupName: string, exceptId?: number) 
   if (taken) throw conflict(GROUP_NAME_TAKEN)
 }
 
-export async function setGroupEnabled(db: Db, id: number, enable: boolean, operatorId: number) {
-  const updated = await guardedChange(db, (tx) =>
-    tx
+/** Enabling or disabling a group gives or takes the power of the roles it carries (DESIGN.md §6a). */
+export async function setGroupEnabled(
+  db: Db,
+  power: PowerGuard,
+  id: number,
+  enable: boolean,
+  operatorId: number,
+) {
+  const updated = await guardedChange(db, async (tx) => {
+    await requireGroup(tx, id)
+    await power.require(tx, operatorId, { groupIds: [id] })
+    return tx
       .update(userGroups)
       .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
       .where(eq(userGroups.id, id))
-      .returning({ id: userGroups.id }),
-  )
+      .returning({ id: userGroups.id })
+  })
   if (updated.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
 /** A new group with its role and user links, all in one transaction; unknown ids create nothing. */
 export async function insertGroup(
   db: Db,
-  authz: Authorizer,
+  power: PowerGuard,
   body: UserGroupInsertBody,
   operatorId: number,
 ): Promise<number> {
@@ -131,8 +141,10 @@ export async function insertGroup(
   const userIds = idList(body.userIds, 'userIds')
   return db.transaction(async (tx) => {
     await assertNameFree(tx, groupName)
-    await requireRoles(tx, authz, operatorId, roleIds)
+    await requireRoles(tx, roleIds)
     await requireUsers(tx, userIds)
+    // the new members get the new roles: both sides' power is at stake
+    await power.require(tx, operatorId, { roleIds, userIds })
     const [group] = await tx
       .insert(userGroups)
       .values({
@@ -169,11 +181,17 @@ export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> 
   return { ...toRow(row), roleIds: roleLinks.map((r) => r.id), userIds: userLinks.map((u) => u.id) }
 }
 
-export async function updateGroup(db: Db, body: UserGroupUpdateBody, operatorId: number) {
+/** A change of status gives or takes the power of the group's roles; the last super admin stays. */
+export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpdateBody, operatorId: number) {
   const groupName = body.groupName.trim()
-  await db.transaction(async (tx) => {
-    await requireGroup(tx, body.id)
+  await guardedChange(db, async (tx) => {
+    const [current] = await tx
+      .select({ status: userGroups.status })
+      .from(userGroups)
+      .where(eq(userGroups.id, body.id))
+    if (!current) throw notFound(GROUP_NOT_FOUND)
     await assertNameFree(tx, groupName, body.id)
+    if (current.status !== body.status) await power.require(tx, operatorId, { groupIds: [body.id] })
     const set: Partial<typeof userGroups.$inferInsert> = {
       groupName,
       status: body.status,
@@ -185,11 +203,13 @@ export async function updateGroup(db: Db, body: UserGroupUpdateBody, operatorId:
   })
 }
 
-/** The links go with the group (ON DELETE CASCADE). */
-export async function deleteGroup(db: Db, id: number) {
-  const deleted = await guardedChange(db, (tx) =>
-    tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id }),
-  )
+/** The links go with the group (ON DELETE CASCADE): its members lose the power of its roles. */
+export async function deleteGroup(db: Db, power: PowerGuard, id: number, operatorId: number) {
+  const deleted = await guardedChange(db, async (tx) => {
+    await requireGroup(tx, id)
+    await power.require(tx, operatorId, { groupIds: [id] })
+    return tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
+  })
   if (deleted.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
@@ -239,70 +259,54 @@ export async function groupRoles(db: Db, q: GroupRoleListQuery) {
   return { list, total: Number(total) }
 }
 
-/** Linking what is already linked is harmless. */
-export async function linkRoles(db: Db, authz: Authorizer, body: GroupRoleLinkBody, operatorId: number) {
-  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色')
-  await db.transaction(async (tx) => {
-    await requireGroup(tx, body.userGroupsId)
-    await requireRoles(tx, authz, operatorId, roleIds)
-    await tx
-      .insert(userGroupRoles)
-      .values(roleIds.map((roleId) => ({ groupId: body.userGroupsId, roleId })))
-      .onConflictDoNothing()
-    await touch(tx, body.userGroupsId, operatorId)
+/** The group's links, served by the shared link module (power check and last-super-admin guard included). */
+export const linkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>
+  links.link({
+    owner: 'group',
+    ownerId: body.userGroupsId,
+    target: 'role',
+    targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色'),
+    operatorId,
   })
-}
 
-/** Unlinking what is not linked is harmless. */
-export async function unlinkRoles(db: Db, body: GroupRoleLinkBody, operatorId: number) {
-  const roleIds = nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色')
-  await guardedChange(db, async (tx) => {
-    await requireGroup(tx, body.userGroupsId)
-    await tx
-      .delete(userGroupRoles)
-      .where(and(eq(userGroupRoles.groupId, body.userGroupsId), inArray(userGroupRoles.roleId, roleIds)))
-    await touch(tx, body.userGroupsId, operatorId)
+export const unlinkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>
+  links.unlink({
+    owner: 'group',
+    ownerId: body.userGroupsId,
+    target: 'role',
+    targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色'),
+    operatorId,
   })
-}
 
-export async function linkUsers(db: Db, body: GroupUserLinkBody, operatorId: number) {
-  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要关联的用户')
-  await db.transaction(async (tx) => {
-    await requireGroup(tx, body.userGroupsId)
-    await requireUsers(tx, userIds)
-    await tx
-      .insert(userGroupUsers)
-      .values(userIds.map((userId) => ({ groupId: body.userGroupsId, userId })))
-      .onConflictDoNothing()
-    await touch(tx, body.userGroupsId, operatorId)
+export const linkUsers = (links: Links, body: GroupUserLinkBody, operatorId: number) =>
+  links.link({
+    owner: 'group',
+    ownerId: body.userGroupsId,
+    target: 'user',
+    targetIds: nonEmptyIdList(body.userIds, 'userIds', '要关联的用户'),
+    operatorId,
   })
-}
 
-export async function unlinkUsers(db: Db, body: GroupUserLinkBody, operatorId: number) {
-  const userIds = nonEmptyIdList(body.userIds, 'userIds', '要移除的用户')
-  await guardedChange(db, async (tx) => {
-    await requireGroup(tx, body.userGroupsId)
-    await tx
-      .delete(userGroupUsers)
-      .where(and(eq(userGroupUsers.groupId, body.userGroupsId), inArray(userGroupUsers.userId, userIds)))
-    await touch(tx, body.userGroupsId, operatorId)
+export const unlinkUsers = (links: Links, body: GroupUserLinkBody, operatorId: number) =>
+  links.unlink({
+    owner: 'group',
+    ownerId: body.userGroupsId,
+    target: 'user',
+    targetIds: nonEmptyIdList(body.userIds, 'userIds', '要移除的用户'),
+    operatorId,
   })
-}
-
-/** A link change counts as an update of the group (updater and update time). */
-async function touch(tx: DbOrTx, groupId: number, operatorId: number) {
-  await tx
-    .update(userGroups)
-    .set({ updateUserId: operatorId, updateTime: new Date() })
-    .where(eq(userGroups.id, groupId))
-}
 
 /**
  * Every group as `{ id, groupName, status }`, optionally filtered by name. With `userId`: only
  * the groups that user is NOT in — the candidates of the user's "link groups" popover
- * (docs/decisions.md).
+ * (docs/decisions.md). Each is marked with whether the caller may grant the roles it carries.
  */
-export async function groupNameList(db: Db, body: UserGroupNameListBody): Promise<UserGroupSimple[]> {
+export async function groupNameList(
+  db: Db,
+  power: PowerGuard,
+  callerId: number,
+  body: UserGroupNameListBody,
+): Promise<UserGroupSimple[]> {
   const conditions: SQL[] = []
   if (body.groupName?.trim())
     conditions.push(ilike(userGroups.groupName, containsPattern(body.groupName.trim())))
@@ -317,9 +321,10 @@ export async function groupNameList(db: Db, body: UserGroupNameListBody): Promis
       ),
     )
   }
-  return db
+  const candidates = await db
     .select({ id: userGroups.id, groupName: userGroups.groupName, status: userGroups.status })
     .from(userGroups)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(asc(userGroups.id))
+  return markGrantable(db, power, callerId, candidates, (ids) => rolesCarried(db, 'user_group_roles', ids))
 }

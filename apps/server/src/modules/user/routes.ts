@@ -46,7 +46,7 @@ import {
 const TAG = '用户管理'
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, authz } = app.ctx
+  const { db, config, power, links } = app.ctx
   const operator = (req: Parameters<typeof currentUser>[0] & { token: string | null }): Operator => ({
     id: currentUser(req).id,
     token: req.token,
@@ -55,7 +55,6 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/list',
     {
-      config: { keepsAuthz: true },
       schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } },
     },
     async (req) => ok(await listUsers(db, req.body)),
@@ -92,7 +91,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/update',
     { schema: { tags: [TAG], summary: '修改用户', body: UserUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateUser(db, operator(req), req.body)
+      await updateUser(db, power, operator(req), req.body)
       return ok(null, MSG.updated)
     },
   )
@@ -101,7 +100,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/user/delete',
     { schema: { tags: [TAG], summary: '删除用户', querystring: UserIdQuery, response: { 200: NullData } } },
     async (req) => {
-      await deleteUser(db, operator(req), req.query.userId)
+      await deleteUser(db, power, operator(req), req.query.userId)
       return ok(null, MSG.deleted)
     },
   )
@@ -112,7 +111,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/rel/user-rel-role',
     { schema: { tags: [TAG], summary: '用户关联角色', body: UserRelRoleBody, response: { 200: NullData } } },
     async (req) => {
-      await linkRoles(db, authz, operator(req), req.body.id, req.body.roleIds)
+      await linkRoles(links, operator(req), req.body.id, req.body.roleIds)
       return ok(null)
     },
   )
@@ -123,7 +122,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: [TAG], summary: '用户移除角色', body: UserUnRelRoleBody, response: { 200: NullData } },
     },
     async (req) => {
-      await unlinkRole(db, authz, operator(req), req.body.userId, req.body.roleId)
+      await unlinkRole(links, operator(req), req.body.userId, req.body.roleId)
       return ok(null)
     },
   )
@@ -140,7 +139,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await linkGroups(db, req.body.id, req.body.greoupIds ?? req.body.groupIds)
+      await linkGroups(links, operator(req), req.body.id, req.body.greoupIds ?? req.body.groupIds)
       return ok(null)
     },
   )
@@ -156,7 +155,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await unlinkGroup(db, req.body.userId, req.body.groupId)
+      await unlinkGroup(links, operator(req), req.body.userId, req.body.groupId)
       return ok(null)
     },
   )
@@ -172,7 +171,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await linkPositions(db, req.body.id, req.body.positionIds)
+      await linkPositions(links, operator(req), req.body.id, req.body.positionIds)
       return ok(null)
     },
   )
@@ -188,7 +187,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await unlinkPosition(db, req.body.userId, req.body.positionId)
+      await unlinkPosition(links, operator(req), req.body.userId, req.body.positionId)
       return ok(null)
     },
   )
@@ -198,7 +197,6 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/rolelist',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: [TAG],
         summary: '用户的角色列表',
@@ -212,7 +210,6 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/grouplist',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: [TAG],
         summary: '用户的用户组列表',
@@ -226,7 +223,6 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/positionlist',
     {
-      config: { keepsAuthz: true },
       schema: {
         tags: [TAG],
         summary: '用户的岗位列表',

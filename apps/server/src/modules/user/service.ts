@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm'
 import {
   checkMobile,
   checkPassword,
@@ -21,19 +21,12 @@ import {
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
-import {
-  positions,
-  positionUsers,
-  roles,
-  userGroups,
-  userGroupUsers,
-  userRoles,
-  users,
-} from '../../db/schema'
+import { roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
 import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
-import type { Authorizer } from '../../auth/authorizer'
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
+import type { PowerGuard } from '../../auth/power'
+import type { Links } from '../links/service'
+import { badRequest, conflict, notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 
 export const USER_MSG = {
@@ -41,7 +34,6 @@ export const USER_MSG = {
   nickNameTaken: '用户昵称已存在',
   freezeSelf: '不能冻结自己！',
   lastSuperAdmin: LAST_SUPER_ADMIN_MSG,
-  superRoleOnlyBySuperAdmin: '只有超级管理员可以关联或移除超级管理员角色',
 } as const
 
 /** Times leave as ISO 8601 text (DESIGN.md §4). */
@@ -158,7 +150,13 @@ export async function insertUser(
   return row.id
 }
 
-export async function updateUser(db: Db, operator: Operator, body: UserUpdateBody): Promise<void> {
+/** Any change to a user puts that user's whole power at stake (DESIGN.md §6a). */
+export async function updateUser(
+  db: Db,
+  power: PowerGuard,
+  operator: Operator,
+  body: UserUpdateBody,
+): Promise<void> {
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameRequired)
   checkContact(body)
@@ -169,6 +167,7 @@ export async function updateUser(db: Db, operator: Operator, body: UserUpdateBod
   const newPassword = isBlank(body.password) ? null : body.password!
   const passwordHash = newPassword ? await hashPassword(newPassword) : undefined
   await guardedChange(db, async (tx) => {
+    await power.require(tx, operator.id, { userIds: [body.id] })
     await tx
       .update(users)
       .set({
@@ -187,10 +186,16 @@ export async function updateUser(db: Db, operator: Operator, body: UserUpdateBod
   })
 }
 
-export async function deleteUser(db: Db, operator: Operator, userId: number): Promise<void> {
+export async function deleteUser(
+  db: Db,
+  power: PowerGuard,
+  operator: Operator,
+  userId: number,
+): Promise<void> {
   if (userId === operator.id) throw conflict(MSG.deleteSelf)
   await requireUser(db, userId)
   await guardedChange(db, async (tx) => {
+    await power.require(tx, operator.id, { userIds: [userId] })
     await tx.delete(users).where(eq(users.id, userId))
   })
 }
@@ -206,92 +211,68 @@ function idsOf(input: IdListInput | undefined, what: string): number[] {
   return ids
 }
 
-function missingIds(wanted: number[], found: { id: number }[]): number[] {
-  const have = new Set(found.map((r) => r.id))
-  return wanted.filter((id) => !have.has(id))
-}
-
-async function requireSuperOperatorFor(authz: Authorizer, operator: Operator, roleRows: { type: number }[]) {
-  if (!roleRows.some((r) => r.type === 1)) return
-  if (!(await authz.resolve(operator.id)).superAdmin) throw forbidden(USER_MSG.superRoleOnlyBySuperAdmin)
-}
-
-export async function linkRoles(
-  db: Db,
-  authz: Authorizer,
-  operator: Operator,
-  userId: number,
-  roleIds: IdListInput,
-) {
-  const ids = idsOf(roleIds, '角色')
-  await requireUser(db, userId)
-  const found = await db.select({ id: roles.id, type: roles.type }).from(roles).where(inArray(roles.id, ids))
-  const missing = missingIds(ids, found)
-  if (missing.length) throw notFound(`角色不存在：${missing.join(',')}`)
-  await requireSuperOperatorFor(authz, operator, found)
-  await db
-    .insert(userRoles)
-    .values(ids.map((roleId) => ({ userId, roleId })))
-    .onConflictDoNothing()
-}
-
-export async function unlinkRole(
-  db: Db,
-  authz: Authorizer,
-  operator: Operator,
-  userId: number,
-  roleId: number,
-) {
-  await requireUser(db, userId)
-  const [role] = await db.select({ id: roles.id, type: roles.type }).from(roles).where(eq(roles.id, roleId))
-  if (!role) throw notFound('角色不存在')
-  await requireSuperOperatorFor(authz, operator, [role])
-  await guardedChange(db, async (tx) => {
-    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
+/** One user's links, served by the shared link module (power check and last-super-admin guard included). */
+export const linkRoles = (links: Links, operator: Operator, userId: number, roleIds: IdListInput) =>
+  links.link({
+    owner: 'user',
+    ownerId: userId,
+    target: 'role',
+    targetIds: idsOf(roleIds, '角色'),
+    operatorId: operator.id,
   })
-}
 
-export async function linkGroups(db: Db, userId: number, groupIds: IdListInput | undefined) {
-  const ids = idsOf(groupIds, '用户组')
-  await requireUser(db, userId)
-  const found = await db.select({ id: userGroups.id }).from(userGroups).where(inArray(userGroups.id, ids))
-  const missing = missingIds(ids, found)
-  if (missing.length) throw notFound(`用户组不存在：${missing.join(',')}`)
-  await db
-    .insert(userGroupUsers)
-    .values(ids.map((groupId) => ({ userId, groupId })))
-    .onConflictDoNothing()
-}
+export const unlinkRole = (links: Links, operator: Operator, userId: number, roleId: number) =>
+  links.unlink({
+    owner: 'user',
+    ownerId: userId,
+    target: 'role',
+    targetIds: [roleId],
+    operatorId: operator.id,
+    requireTargets: true,
+  })
 
-export async function unlinkGroup(db: Db, userId: number, groupId: number) {
-  await requireUser(db, userId)
-  const [group] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, groupId))
-  if (!group) throw notFound('用户组不存在')
-  await db
-    .delete(userGroupUsers)
-    .where(and(eq(userGroupUsers.userId, userId), eq(userGroupUsers.groupId, groupId)))
-}
+export const linkGroups = (
+  links: Links,
+  operator: Operator,
+  userId: number,
+  groupIds: IdListInput | undefined,
+) =>
+  links.link({
+    owner: 'user',
+    ownerId: userId,
+    target: 'group',
+    targetIds: idsOf(groupIds, '用户组'),
+    operatorId: operator.id,
+  })
 
-export async function linkPositions(db: Db, userId: number, positionIds: IdListInput) {
-  const ids = idsOf(positionIds, '岗位')
-  await requireUser(db, userId)
-  const found = await db.select({ id: positions.id }).from(positions).where(inArray(positions.id, ids))
-  const missing = missingIds(ids, found)
-  if (missing.length) throw notFound(`岗位不存在：${missing.join(',')}`)
-  await db
-    .insert(positionUsers)
-    .values(ids.map((positionId) => ({ userId, positionId })))
-    .onConflictDoNothing()
-}
+export const unlinkGroup = (links: Links, operator: Operator, userId: number, groupId: number) =>
+  links.unlink({
+    owner: 'user',
+    ownerId: userId,
+    target: 'group',
+    targetIds: [groupId],
+    operatorId: operator.id,
+    requireTargets: true,
+  })
 
-export async function unlinkPosition(db: Db, userId: number, positionId: number) {
-  await requireUser(db, userId)
-  const [position] = await db.select({ id: positions.id }).from(positions).where(eq(positions.id, positionId))
-  if (!position) throw notFound('岗位不存在')
-  await db
-    .delete(positionUsers)
-    .where(and(eq(positionUsers.userId, userId), eq(positionUsers.positionId, positionId)))
-}
+export const linkPositions = (links: Links, operator: Operator, userId: number, positionIds: IdListInput) =>
+  links.link({
+    owner: 'user',
+    ownerId: userId,
+    target: 'position',
+    targetIds: idsOf(positionIds, '岗位'),
+    operatorId: operator.id,
+  })
+
+export const unlinkPosition = (links: Links, operator: Operator, userId: number, positionId: number) =>
+  links.unlink({
+    owner: 'user',
+    ownerId: userId,
+    target: 'position',
+    targetIds: [positionId],
+    operatorId: operator.id,
+    requireTargets: true,
+  })
 
 // ---------------------------------------------------------------------------------------------
 // Tab lists of one user

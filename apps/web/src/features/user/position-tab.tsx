@@ -5,7 +5,8 @@ import { useMemo, useState } from 'react'
 import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
 import { mergeRowSpans } from '../../lib/row-span'
-import { Popover, POPOVER_TABLE_HEIGHT } from '../../components/popover'
+import { CandidateTable } from '../../components/candidate-table'
+import { Popover } from '../../components/popover'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore, type Org } from '../../lib/stores/org-store'
 import {
@@ -185,7 +186,10 @@ const candidateColumns: TableColumnsType<PositionSimple> = [
   { title: '职位', dataIndex: 'stationName', width: 110 },
 ]
 
-/** The "link positions" popover: positions the user does not hold, filtered by department and job title. */
+/**
+ * The "link positions" popover: positions the user does not hold, filtered by department and job title;
+ * positions carrying roles beyond the caller's power are shown disabled with the reason.
+ */
 function PositionPicker({
   userId,
   tree,
@@ -244,15 +248,12 @@ function PositionPicker({
             setSelected([])
           }}
         />
-        <Table<PositionSimple>
-          rowKey="id"
-          size="small"
+        <CandidateTable<PositionSimple>
           columns={candidateColumns}
-          dataSource={candidates.data ?? []}
+          rows={candidates.data ?? []}
           loading={candidates.isFetching}
-          pagination={false}
-          scroll={{ y: POPOVER_TABLE_HEIGHT }}
-          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+          selected={selected}
+          onSelect={setSelected}
         />
         <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
           <Button

@@ -1,0 +1,245 @@
+import { sql, type SQL } from 'drizzle-orm'
+import {
+  beyondPowerMessage,
+  coversPower,
+  SUPER_ADMIN_POWER_NAME,
+  type Power,
+  type UrlPattern,
+} from '@amg/contract'
+import { queryRows, type DbOrTx } from '../db/connection'
+import { forbidden } from '../lib/errors'
+import type { Authorizer, TreeNode } from './authorizer'
+
+/** A permission node's power as it will be after a change (not yet stored). */
+export interface NodePower extends Power {
+  chName: string
+}
+
+/**
+ * What a change gives to or takes from anyone (DESIGN.md §6a). Every grant path names its stake
+ * and calls `PowerGuard.require`; nothing else decides.
+ *
+ * The stake is read widely on purpose: a user's power counts every role they reach directly or
+ * through any group or position, enabled or not, because a disabled group carrying the super-admin
+ * role becomes super power the moment a stronger administrator enables it. Only disabled permission
+ * nodes give nothing, since enabling a node is itself a checked change.
+ */
+export interface Stake {
+  /** roles whose power moves: linked, unlinked, created, changed or deleted (type 1: all power) */
+  roleIds?: readonly number[]
+  /** users changed in any way: their whole power */
+  userIds?: readonly number[]
+  /** groups joined, left, enabled, disabled or deleted: the roles they carry */
+  groupIds?: readonly number[]
+  /** positions held, left, enabled, disabled or deleted: the roles they carry */
+  positionIds?: readonly number[]
+  /** enabled permission nodes by code (a role's contents) */
+  authCodes?: readonly string[]
+  /** permission nodes as stored, whatever their status (a subtree about to change) */
+  storedNodeCodes?: readonly string[]
+  /** permission nodes as they will be */
+  nodes?: readonly NodePower[]
+  /** the change creates, promotes or changes a super-admin role: all power */
+  allPower?: boolean
+}
+
+/** The power at stake, resolved: all power, or a list of nodes. */
+interface ResolvedStake {
+  allPower: boolean
+  nodes: NodePower[]
+}
+
+const ids = (list: readonly number[]) =>
+  sql.join(
+    list.map((id) => sql`${id}`),
+    sql`, `,
+  )
+
+/**
+ * The power check of DESIGN.md §6a: a caller who is not a super admin may make a change only when
+ * their own power covers all the power the change gives to or takes from anyone. Refusals are 403
+ * '不能授予或管理超出自己权限的内容：' with up to five names of what the caller lacks.
+ */
+export class PowerGuard {
+  constructor(private readonly authz: Authorizer) {}
+
+  /**
+   * Throws 403 unless the caller's power covers the stake. Run it inside the change's transaction,
+   * before the change: both the caller's power and the stake are read as they were, and what the
+   * change will add is named in the stake (`authCodes`, `nodes`, the linked ids).
+   */
+  async require(tx: DbOrTx, callerId: number, stake: Stake): Promise<void> {
+    const missing = await this.missing(tx, callerId, stake)
+    if (missing.length) throw forbidden(beyondPowerMessage(missing))
+  }
+
+  /** Names of the permissions the caller lacks for this stake (empty: allowed). */
+  async missing(tx: DbOrTx, callerId: number, stake: Stake): Promise<string[]> {
+    const caller = await this.authz.resolve(callerId, tx)
+    if (caller.superAdmin) return []
+    const resolved = await this.resolve(tx, stake)
+    if (resolved.allPower) return [SUPER_ADMIN_POWER_NAME]
+    const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
+    return resolved.nodes.filter((node) => !coversPower(held, node)).map((node) => node.chName)
+  }
+
+  /**
+   * For pickers: per owner (a role, a group or a position) the names of what the caller lacks to
+   * grant the roles it carries; owners the caller may grant map to an empty list.
+   */
+  async missingPerOwner(
+    tx: DbOrTx,
+    callerId: number,
+    rolesByOwner: ReadonlyMap<number, readonly number[]>,
+  ): Promise<Map<number, string[]>> {
+    const answer = new Map<number, string[]>()
+    const caller = await this.authz.resolve(callerId, tx)
+    const allRoleIds = [...new Set([...rolesByOwner.values()].flat())]
+    if (caller.superAdmin || allRoleIds.length === 0) {
+      for (const owner of rolesByOwner.keys()) answer.set(owner, [])
+      return answer
+    }
+    const superRoles = new Set(
+      (
+        await queryRows<{ id: number }>(
+          tx,
+          sql`select id from roles where type = 1 and id in (${ids(allRoleIds)})`,
+        )
+      ).map((r) => Number(r.id)),
+    )
+    const codeRows = await queryRows<{ role_id: number; auth_code: string }>(
+      tx,
+      sql`select role_id, auth_code from role_auths where role_id in (${ids(allRoleIds)})`,
+    )
+    const tree = await this.authz.loadEnabledTree(tx)
+    const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
+    const coveredByCode = new Map<string, boolean>()
+    const lackedPerRole = new Map<number, string[]>()
+    for (const row of codeRows) {
+      const node = tree.get(row.auth_code)
+      if (!node) continue
+      let covered = coveredByCode.get(node.code)
+      if (covered === undefined) {
+        covered = coversPower(held, nodePower(node))
+        coveredByCode.set(node.code, covered)
+      }
+      if (!covered) {
+        const list = lackedPerRole.get(Number(row.role_id)) ?? []
+        list.push(node.chName)
+        lackedPerRole.set(Number(row.role_id), list)
+      }
+    }
+    for (const [owner, roleIds] of rolesByOwner) {
+      const lacked = roleIds.some((id) => superRoles.has(id))
+        ? [SUPER_ADMIN_POWER_NAME]
+        : roleIds.flatMap((id) => lackedPerRole.get(id) ?? [])
+      answer.set(owner, [...new Set(lacked)])
+    }
+    return answer
+  }
+
+  private async resolve(tx: DbOrTx, stake: Stake): Promise<ResolvedStake> {
+    if (stake.allPower) return { allPower: true, nodes: [] }
+    const roleSources: SQL[] = []
+    if (stake.roleIds?.length)
+      roleSources.push(sql`select id as role_id from roles where id in (${ids(stake.roleIds)})`)
+    if (stake.groupIds?.length)
+      roleSources.push(sql`select role_id from user_group_roles where group_id in (${ids(stake.groupIds)})`)
+    if (stake.positionIds?.length)
+      roleSources.push(
+        sql`select role_id from position_roles where position_id in (${ids(stake.positionIds)})`,
+      )
+    if (stake.userIds?.length) {
+      const users = ids(stake.userIds)
+      roleSources.push(sql`select role_id from user_roles where user_id in (${users})`)
+      roleSources.push(sql`select gr.role_id from user_group_roles gr
+        join user_group_users gu on gu.group_id = gr.group_id where gu.user_id in (${users})`)
+      roleSources.push(sql`select pr.role_id from position_roles pr
+        join position_users pu on pu.position_id = pr.position_id where pu.user_id in (${users})`)
+    }
+    const codes = new Set(stake.authCodes ?? [])
+    if (roleSources.length) {
+      const rows = await queryRows<{ auth_code: string | null; type: number }>(
+        tx,
+        sql`with stake_roles as (${sql.join(roleSources, sql` union `)})
+          select r.type, ra.auth_code from roles r
+          join stake_roles s on s.role_id = r.id
+          left join role_auths ra on ra.role_id = r.id`,
+      )
+      if (rows.some((r) => Number(r.type) === 1)) return { allPower: true, nodes: [] }
+      for (const r of rows) if (r.auth_code) codes.add(r.auth_code)
+    }
+    const tree = await this.authz.loadEnabledTree(tx)
+    const nodes: NodePower[] = []
+    for (const code of [...codes].sort()) {
+      const node = tree.get(code)
+      if (node) nodes.push(nodePower(node))
+    }
+    if (stake.storedNodeCodes?.length) {
+      const stored = await queryRows<{
+        ch_name: string
+        front_end_access: string[]
+        url_pattern_infos: UrlPattern[]
+      }>(
+        tx,
+        sql`select ch_name, front_end_access, url_pattern_infos from auths
+          where code in (${sql.join(
+            stake.storedNodeCodes.map((c) => sql`${c}`),
+            sql`, `,
+          )}) order by code`,
+      )
+      for (const n of stored)
+        nodes.push({
+          chName: n.ch_name,
+          frontEnd: n.front_end_access ?? [],
+          backEnd: n.url_pattern_infos ?? [],
+        })
+    }
+    nodes.push(...(stake.nodes ?? []))
+    return { allPower: false, nodes }
+  }
+}
+
+function nodePower(node: TreeNode): NodePower {
+  return { chName: node.chName, frontEnd: node.frontEndAccess, backEnd: node.urlPatternInfos }
+}
+
+/**
+ * Marks link-picker candidates (roles, groups or positions) with whether the caller may grant
+ * them and, when not, the refusal the link call would answer.
+ */
+export async function markGrantable<T extends { id: number }>(
+  db: DbOrTx,
+  power: PowerGuard,
+  callerId: number,
+  candidates: T[],
+  rolesOf: (ids: number[]) => Promise<Map<number, number[]>>,
+): Promise<(T & { grantable: boolean; denyReason: string | null })[]> {
+  const rolesByOwner = candidates.length ? await rolesOf(candidates.map((c) => c.id)) : new Map()
+  const lacked = await power.missingPerOwner(db, callerId, rolesByOwner)
+  return candidates.map((c) => {
+    const missing = lacked.get(c.id) ?? []
+    return {
+      ...c,
+      grantable: missing.length === 0,
+      denyReason: missing.length ? beyondPowerMessage(missing) : null,
+    }
+  })
+}
+
+/** The roles each owner carries, from one of the link tables (`user_group_roles`, `position_roles`). */
+export async function rolesCarried(
+  db: DbOrTx,
+  table: 'user_group_roles' | 'position_roles',
+  ownerIds: number[],
+): Promise<Map<number, number[]>> {
+  const ownerColumn = table === 'user_group_roles' ? 'group_id' : 'position_id'
+  const rows = await queryRows<{ owner: number; role_id: number }>(
+    db,
+    sql`select ${sql.identifier(ownerColumn)} as owner, role_id from ${sql.identifier(table)}
+      where ${sql.identifier(ownerColumn)} in (${ids(ownerIds)})`,
+  )
+  const byOwner = new Map<number, number[]>(ownerIds.map((id) => [id, []]))
+  for (const r of rows) byOwner.get(Number(r.owner))?.push(Number(r.role_id))
+  return byOwner
+}
