@@ -68,6 +68,11 @@ export class Authorizer {
     this.enabledTree = undefined
   }
 
+  /** Whether this user's answer is cached here (tests show what clears it and what does not). */
+  isCached(userId: number): boolean {
+    return this.cache.has(userId)
+  }
+
   /**
    * What the user may do. `tx`: resolve inside an open transaction (a power check), reading what it
    * sees without storing the answer, since that transaction may still roll back.
