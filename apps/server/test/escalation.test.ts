@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
 import { roleAuths, roles, userGroupUsers, userRoles, users } from '../src/db/schema'
@@ -15,11 +15,28 @@ import { TEST_ADMIN_PASSWORD } from './helpers/constants'
 let t: TestApp
 let c: Company
 
-beforeEach(async () => {
+async function open() {
   t = await createTestApp()
   c = await seedCompany(t)
-})
-afterEach(async () => t.close())
+  storedNodes = {}
+  for (const code of ['file', 'user:edit']) {
+    const res = await t.call('GET', '/api/auth/detail', { token: t.adminToken, query: { authCode: code } })
+    storedNodes[code] = res.body.data
+  }
+}
+const close = () => t.close()
+
+/** A fresh company for each test of the block (tests that change data). */
+function freshCompanyPerTest() {
+  beforeEach(open)
+  afterEach(close)
+}
+
+/** One company for the whole block: its tests are refused, and a refusal changes nothing (checked). */
+function oneCompanyForAll() {
+  beforeAll(open)
+  afterAll(close)
+}
 
 type Call = [method: string, url: string, opts: CallOptions]
 type Case = [name: string, call: (c: Company) => Call]
@@ -512,28 +529,22 @@ function storedNode(code: string, over: Record<string, unknown>) {
   }
 }
 
-beforeEach(async () => {
-  storedNodes = {}
-  for (const code of ['file', 'user:edit']) {
-    storedNodes[code] = (
-      await t.call('GET', '/api/auth/detail', { token: t.adminToken, query: { authCode: code } })
-    ).body.data
-  }
-})
-
 describe('beyond the caller’s power: 403, nothing changed', () => {
+  oneCompanyForAll()
   it.each(refusedCases)('%s', async (_name, call) => {
     await expectRefused(call(c))
   })
 })
 
 describe('within the caller’s power: allowed', () => {
+  freshCompanyPerTest()
   it.each(allowedCases)('%s', async (_name, call) => {
     await expectAllowed(call(c))
   })
 })
 
 describe('the refusal names what the caller lacks', () => {
+  freshCompanyPerTest()
   it('up to five permission names, or 超级管理员 for the super-admin role', async () => {
     await expectRefused(
       ['PUT', '/api/rel/user-rel-role', { body: { id: c.plainUser, roleIds: String(c.strongRole) } }],
@@ -581,6 +592,7 @@ describe('the refusal names what the caller lacks', () => {
 })
 
 describe('the attacks, each a regression test', () => {
+  freshCompanyPerTest()
   it('user:edit alone cannot reset the super admin’s password', async () => {
     const helpdesk = await t.userWithCodes(['user:edit'])
     const before = await accessSnapshot(t.db)
@@ -724,6 +736,7 @@ describe('the attacks, each a regression test', () => {
 })
 
 describe('the pattern rule on segment boundaries', () => {
+  freshCompanyPerTest()
   it('a back-end pattern /user/** does not grant /user_groups/...', async () => {
     const [r] = await t.db
       .insert(roles)
@@ -747,6 +760,7 @@ describe('the pattern rule on segment boundaries', () => {
 })
 
 describe('candidates of the link pickers are marked', () => {
+  freshCompanyPerTest()
   it('roles, groups and positions beyond the caller’s power are not grantable, with the reason', async () => {
     const rolesList = await asLimited(['POST', '/api/role/namelist', { body: { userId: c.plainUser } }])
     expect(rolesList.status).toBe(200)

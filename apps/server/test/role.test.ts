@@ -379,8 +379,8 @@ describe('POST /role/namelist', () => {
     const res = await admin('POST', '/api/role/namelist', { body: { roleName: '名单' } })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual([
-      { id: a, roleName: (await roleRow(a)).roleName, type: 3, status: 1 },
-      { id: b, roleName: (await roleRow(b)).roleName, type: 2, status: 2 },
+      { id: a, roleName: (await roleRow(a)).roleName, type: 3, status: 1, grantable: true, denyReason: null },
+      { id: b, roleName: (await roleRow(b)).roleName, type: 2, status: 2, grantable: true, denyReason: null },
     ])
     const enabled = await admin('POST', '/api/role/namelist', { body: { roleName: '名单', status: 1 } })
     expect(enabled.body.data.map((r: any) => r.id)).toEqual([a])

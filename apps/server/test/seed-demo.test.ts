@@ -124,6 +124,23 @@ describe('seedDemo', () => {
     expect(await t.login(someone.nickName, TEST_USER_PASSWORD)).toBeTruthy()
   })
 
+  it('lets demo_hr manage ordinary staff but not a stronger administrator (DESIGN.md §6a)', async () => {
+    const token = await t.login('demo_hr', TEST_USER_PASSWORD)
+    const [staff] = await t.db.select().from(users).where(eq(users.nickName, 'demo_staff'))
+    const edit = await t.call('PUT', '/api/user/update', {
+      token,
+      body: { id: staff.id, nickName: 'demo_staff', realName: '张小北', status: 1 },
+    })
+    expect(edit.status).toBe(200)
+    const [org] = await t.db.select().from(users).where(eq(users.nickName, 'demo_org'))
+    const refused = await t.call('PUT', '/api/user/update', {
+      token,
+      body: { id: org.id, nickName: 'demo_org', status: 2 },
+    })
+    expect(refused.status).toBe(403)
+    expect(refused.body.msg).toMatch(/^不能授予或管理超出自己权限的内容：/)
+  })
+
   it('refuses a second run with a clear message and writes nothing', async () => {
     const before = await count(users)
     await expect(seedDemo(t.db, { users: 5, password: TEST_USER_PASSWORD })).rejects.toThrow(

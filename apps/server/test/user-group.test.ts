@@ -716,7 +716,13 @@ describe('POST /user_groups/namelist', () => {
     expect(all.status).toBe(200)
     const total = (await t.db.select().from(userGroups)).length
     expect(all.body.data).toHaveLength(total)
-    expect(all.body.data).toContainEqual({ id: outside, groupName: 'nl-outside', status: 2 })
+    expect(all.body.data).toContainEqual({
+      id: outside,
+      groupName: 'nl-outside',
+      status: 2,
+      grantable: true,
+      denyReason: null,
+    })
     const byName = await t.call('POST', '/api/user_groups/namelist', {
       token: t.adminToken,
       body: { groupName: 'nl-' },

@@ -192,7 +192,19 @@ const ROLES: RoleSpec[] = [
   {
     roleName: '人事专员',
     description: '维护员工账号及其用户组、岗位',
-    codes: ['user', 'user:add', 'user:edit', 'user:group', 'user:position', 'usergroup', 'position', 'org'],
+    // the file codes too: an administrator manages only users whose power it holds (普通员工's included)
+    codes: [
+      'user',
+      'user:add',
+      'user:edit',
+      'user:group',
+      'user:position',
+      'usergroup',
+      'position',
+      'org',
+      'file:upload',
+      'file:download',
+    ],
   },
   {
     roleName: '只读审计',

@@ -95,10 +95,11 @@ export async function seedCompany(t: TestApp): Promise<Company> {
   const strongPos = await position('强', strongRole)
   const weakPos = await position('弱', weakRole)
   const superPos = await position('超管', superRoleId)
+  const passwordHash = await hashPassword(TEST_USER_PASSWORD) // one hash for all: hashing is slow on purpose
   const user = async (nickName: string) => {
     const [u] = await db
       .insert(users)
-      .values({ nickName, passwordHash: await hashPassword(TEST_USER_PASSWORD), status: 1 })
+      .values({ nickName, passwordHash, status: 1 })
       .returning({ id: users.id })
     return u.id
   }
