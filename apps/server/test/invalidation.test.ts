@@ -72,9 +72,9 @@ describe('writes that change access', () => {
   it('a change written behind the server’s back clears it at the next request that may write', async () => {
     const token = await warmWeakUser()
     await t.db.delete(userRoles).where(eq(userRoles.userId, c.weakUser))
-    // a GET neither writes nor looks
+    // a GET neither writes nor looks (on PostgreSQL the trigger's NOTIFY may arrive first and clear it)
     expect((await admin('GET', '/api/user/detail', { query: { userId: c.weakUser } })).status).toBe(200)
-    expect(t.app.ctx.authz.isCached(c.weakUser)).toBe(true)
+    if (t.database.kind === 'pglite') expect(t.app.ctx.authz.isCached(c.weakUser)).toBe(true)
     // any request that may write looks whether an access table changed
     expect((await admin('POST', '/api/user_groups/list', { body: {} })).status).toBe(200)
     expect(t.app.ctx.authz.isCached(c.weakUser)).toBe(false)
