@@ -45,7 +45,8 @@ function CandidateRow({ title, style, ...rest }: HTMLAttributes<HTMLTableRowElem
   const { token } = theme.useToken()
   if (!title) return <tr style={style} {...rest} />
   return (
-    <Tooltip title={title} placement="topLeft">
+    // beside the picker rather than above the row, so it never hides the other candidates
+    <Tooltip title={title} placement="right">
       <tr
         {...rest}
         aria-disabled

@@ -1,4 +1,5 @@
-import type { PageResult } from '@amg/contract'
+import type { PageResult, RoleSimple } from '@amg/contract'
+import { offeredRolesForCaller } from '../../lib/grantable'
 import { del, get, patch, post, put } from '../../lib/http'
 import { usePositionStore, type Position, type PositionQuery } from '../../lib/stores/position-store'
 
@@ -56,9 +57,14 @@ export const fetchPositionRoles = (
     params: { positionId, pageNum: q.pageNum, pageSize: q.pageSize, roleName: q.keyword || undefined },
   })
 
-/** POST /role/namelist {roleName, positionId}: the roles not yet linked to the position. */
+/**
+ * POST /role/namelist {roleName, positionId}: the roles not yet linked to the position, each marked
+ * grantable or not for the caller; the super-admin role is left out for a caller who is not a super
+ * admin (DESIGN.md §6a).
+ */
 export const fetchRoleCandidates = async (positionId: number, roleName: string) => {
-  const list = await post<LinkedRole[]>('/role/namelist', { roleName: roleName || undefined, positionId })
+  const all = await post<RoleSimple[]>('/role/namelist', { roleName: roleName || undefined, positionId })
+  const list = offeredRolesForCaller(all)
   return { list, total: list.length }
 }
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { App, Button, Form, Select as AntSelect, Space, Table, Tag, type TableColumnsType } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearchParams } from 'react-router'
-import { MSG, confirmDeletePosition } from '@amg/contract'
+import { MSG, confirmDeletePosition, type RoleSimple } from '@amg/contract'
 import { LinkPanel, OrgCascader, Pagination } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
 import { usePositionStore, type Position } from '../../lib/stores/position-store'
@@ -237,7 +237,7 @@ const roleColumns: TableColumnsType<LinkedRole> = [
   { title: '状态', dataIndex: 'status', key: 'status', render: statusTag },
 ]
 
-const roleCandidateColumns: TableColumnsType<LinkedRole> = [
+const roleCandidateColumns: TableColumnsType<RoleSimple> = [
   { title: 'ID', dataIndex: 'id', key: 'id', width: 70 },
   { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
 ]
@@ -247,7 +247,7 @@ export function PositionRoleTab() {
   const positionId = usePositionId()
   if (!positionId) return <MissingPosition />
   return (
-    <LinkPanel<LinkedRole, LinkedRole>
+    <LinkPanel<LinkedRole, RoleSimple>
       queryKey={['position-roles', positionId]}
       columns={roleColumns}
       searchPlaceholder="请输入角色名称"

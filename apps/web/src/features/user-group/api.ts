@@ -1,4 +1,5 @@
 import type { PageResult, RoleSimple, UserGroupDetail, UserGroupListRow, UserRow } from '@amg/contract'
+import { offeredRolesForCaller } from '../../lib/grantable'
 import { call, del, get, patch, post, put } from '../../lib/http'
 
 /** The user-group calls of SPEC.md §7. */
@@ -102,15 +103,19 @@ export const unlinkUsers = (userGroupsId: number, userIds: readonly number[]) =>
 
 // ---- candidates ----
 
-/** Roles by name; with a group id only those not yet linked to it. */
+/**
+ * Roles by name; with a group id only those not yet linked to it. Each is marked grantable or not for
+ * the caller; the super-admin role is left out for a caller who is not a super admin (DESIGN.md §6a).
+ */
 export const roleCandidates = async (
   roleName: string,
   userGroupId?: number,
 ): Promise<PageResult<RoleSimple>> => {
-  const list = await post<RoleSimple[]>('/role/namelist', {
+  const all = await post<RoleSimple[]>('/role/namelist', {
     roleName: roleName || null,
     ...(userGroupId ? { userGroupId } : {}),
   })
+  const list = offeredRolesForCaller(all)
   return { list, total: list.length }
 }
 

@@ -10,6 +10,7 @@ import type {
   UserRoleRow,
   UserRow,
 } from '@amg/contract'
+import { offeredRolesForCaller } from '../../lib/grantable'
 import { del, get, post, put } from '../../lib/http'
 
 /** The user calls of SPEC.md §7 and DESIGN.md §5. */
@@ -59,9 +60,14 @@ export const userRoles = (userId: number, p: { pageNum: number; pageSize: number
     params: { userId, pageNum: p.pageNum, pageSize: p.pageSize, roleName: p.roleName || undefined },
   })
 
-/** Roles the user does not hold yet (the "link roles" popover). */
-export const roleCandidates = (userId: number, roleName: string) =>
-  post<RoleSimple[]>('/role/namelist', { roleName: roleName || undefined, userId })
+/**
+ * Roles the user does not hold yet (the "link roles" popover), each marked grantable or not for the
+ * caller; the super-admin role is left out for a caller who is not a super admin (DESIGN.md §6a).
+ */
+export const roleCandidates = async (userId: number, roleName: string) =>
+  offeredRolesForCaller(
+    await post<RoleSimple[]>('/role/namelist', { roleName: roleName || undefined, userId }),
+  )
 
 export const linkRoles = (userId: number, roleIds: number[]) =>
   put<null>('/rel/user-rel-role', { id: userId, roleIds: roleIds.join(',') })
@@ -76,7 +82,7 @@ export const userGroups = (userId: number, p: { pageNum: number; pageSize: numbe
     params: { userId, pageNum: p.pageNum, pageSize: p.pageSize, groupName: p.groupName || undefined },
   })
 
-/** Groups the user is not in yet. */
+/** Groups the user is not in yet, each marked grantable or not for the caller (the roles it carries). */
 export const groupCandidates = (userId: number, groupName: string) =>
   post<UserGroupSimple[]>('/user_groups/namelist', { groupName: groupName || undefined, userId })
 
@@ -103,7 +109,10 @@ export const userPositions = (userId: number, p: { pageNum: number; orgId?: numb
     },
   })
 
-/** Positions the user does not hold, in a department (and its sub-departments) and/or of a job title. */
+/**
+ * Positions the user does not hold, in a department (and its sub-departments) and/or of a job title,
+ * each marked grantable or not for the caller (the roles it carries).
+ */
 export const positionCandidates = (userId: number, orgId?: number, stationId?: number) =>
   post<PositionSimple[]>('/position/namelist', { orgId, stationId, userId })
 
