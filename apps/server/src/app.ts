@@ -13,7 +13,8 @@ import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
 import { PowerGuard } from './auth/power'
 import { Links } from './modules/links/service'
-import { installErrorHandler } from './lib/error-handler'
+import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
+import { installInputGuard } from './lib/input-guard'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './lib/context'
 import { apiModules } from './modules'
@@ -47,8 +48,11 @@ export async function buildApp({
           ],
         }
       : false,
-    ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD] } },
+    // coerceTypes true, not Fastify's default 'array': an array where a scalar is expected is refused,
+    // never taken apart into its first item
+    ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD], coerceTypes: true } },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler: installClientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const authz = new Authorizer(database.db, database)
@@ -108,6 +112,7 @@ export async function buildApp({
         }
       })
       installAuthHooks(api)
+      installInputGuard(api)
       for (const module of apiModules) await api.register(module)
     },
     { prefix: API_PREFIX },

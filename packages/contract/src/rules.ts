@@ -41,6 +41,9 @@ export function checkPassword(value: unknown): string | null {
   return isValidPassword(String(value)) ? null : MSG.passwordPolicy
 }
 
+/** Ids are 32-bit integers in the database: larger ones are refused as malformed, never sent to SQL. */
+export const MAX_ID = 2147483647
+
 /** Parse a comma-joined id list ("1,2, 3") into unique positive integers; null when malformed. */
 export function parseIdList(
   value: string | number | readonly (string | number)[] | null | undefined,
@@ -53,7 +56,7 @@ export function parseIdList(
     if (text === '') continue
     if (!/^\d+$/.test(text)) return null
     const id = Number(text)
-    if (!Number.isSafeInteger(id) || id <= 0) return null
+    if (!Number.isSafeInteger(id) || id <= 0 || id > MAX_ID) return null
     if (!ids.includes(id)) ids.push(id)
   }
   return ids

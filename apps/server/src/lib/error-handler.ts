@@ -59,6 +59,26 @@ function describe(e: AjvError): string {
 /** PostgreSQL error codes that reach here only when a service missed a check. */
 const PG_UNIQUE = '23505'
 const PG_FOREIGN_KEY = '23503'
+/** SQLSTATE class 22 (data exception): a value the column cannot hold, out of range, bad text. */
+const isPgDataError = (code: string | undefined) => typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)
+
+/**
+ * What of an error may be logged: drizzle's query errors carry the failed query's parameters
+ * (password hashes among them) in their message and fields; only the SQL text and the database's
+ * own message and code are kept.
+ */
+export function loggableError(error: Error & { cause?: unknown; query?: string; code?: string }) {
+  const cause = error.cause as { message?: string; code?: string } | undefined
+  if (typeof error.query === 'string' || error.name === 'DrizzleQueryError') {
+    return {
+      type: error.name,
+      message: cause?.message ?? 'query failed',
+      code: cause?.code ?? error.code,
+      query: error.query,
+    }
+  }
+  return { type: error.name, message: error.message, code: error.code, stack: error.stack }
+}
 
 /** Every error becomes the envelope with the HTTP status of DESIGN.md §4; details stay in the log. */
 export function installErrorHandler(app: FastifyInstance) {
@@ -72,9 +92,13 @@ export function installErrorHandler(app: FastifyInstance) {
     const send = (status: number, msg: string) => reply.status(status).send({ code: status, msg, data: null })
     if (error instanceof AppError) return send(error.status, error.message)
     if (error.validation) return send(400, error.message)
-    const pgCode = (error as { code?: string }).code ?? error.cause?.code
+    const pgCode = error.cause?.code ?? (error as { code?: string }).code
     if (pgCode === PG_UNIQUE) return send(409, '数据已存在，不能重复添加')
     if (pgCode === PG_FOREIGN_KEY) return send(409, '数据仍被引用或引用的数据不存在')
+    if (isPgDataError(pgCode)) {
+      req.log.info({ err: loggableError(error) }, 'data error')
+      return send(400, '请求参数不正确：数据格式不合法或超出范围')
+    }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return send(400, MSG.badJson)
@@ -86,10 +110,38 @@ export function installErrorHandler(app: FastifyInstance) {
         return send(413, MSG.payloadTooLarge)
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      req.log.info({ err: error }, 'client error')
-      return send(error.statusCode, MSG.badRequest)
+      req.log.info({ err: loggableError(error) }, 'client error')
+      return send(error.statusCode, CLIENT_ERROR_MSG[error.statusCode] ?? MSG.badRequest)
     }
-    req.log.error({ err: error }, 'unexpected error')
+    req.log.error({ err: loggableError(error) }, 'unexpected error')
     return send(500, MSG.serverError)
   })
+}
+
+/** Messages for the client errors Fastify or Node raise themselves. */
+const CLIENT_ERROR_MSG: Record<number, string> = {
+  400: MSG.badRequest,
+  408: '请求超时',
+  413: MSG.payloadTooLarge,
+  414: '请求地址过长',
+  415: '不支持的请求内容类型',
+  431: '请求头或请求地址过长',
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a header block or URL over the
+ * limit, a malformed request line) are answered in the envelope too, then the connection closes.
+ */
+export function installClientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket) {
+  if (!socket.writable) return
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const body = JSON.stringify({ code: status, msg: CLIENT_ERROR_MSG[status] ?? MSG.badRequest, data: null })
+  const reason =
+    status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(
+      body,
+    )}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }

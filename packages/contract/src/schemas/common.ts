@@ -25,8 +25,11 @@ export const Envelope = <T extends TSchema>(data: T) =>
 
 export const NullData = Envelope(Type.Null())
 
+/** Page numbers are bounded so that the offset stays a reasonable number (DESIGN.md §11). */
+export const MAX_PAGE_NUM = 1_000_000
+
 export const PageQuery = {
-  pageNum: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
 }
 
@@ -41,8 +44,13 @@ export interface PageResult<T> {
 /** Comma-joined ids as the console sends them ("1,2"), also accepted as a number or an array. */
 export const IdList = Type.Union([
   Type.String({ maxLength: 10000 }),
-  Type.Integer({ minimum: 1 }),
-  Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })]), { maxItems: 1000 }),
+  Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  Type.Array(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.String({ maxLength: 20 })]),
+    {
+      maxItems: 1000,
+    },
+  ),
 ])
 export type IdListInput = Static<typeof IdList>
 

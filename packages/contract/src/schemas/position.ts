@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Grantable, Id, IdList, Page, PageQuery } from './common'
+import { Grantable, Id, IdList, MAX_PAGE_NUM, Page, PageQuery } from './common'
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
 
@@ -65,9 +65,9 @@ export type PositionRoleListQuery = Static<typeof PositionRoleListQuery>
 /** `GET /rel/position/userlist`: SPEC.md spells the paging `pagenum`/`pagesize`; `pageNum`/`pageSize` also work. */
 export const PositionUserListQuery = Type.Object({
   id: Id,
-  pagenum: Type.Optional(Type.Integer({ minimum: 1 })),
+  pagenum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pagesize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  pageNum: Type.Optional(Type.Integer({ minimum: 1 })),
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   nickName: Type.Optional(Type.String({ maxLength: 64 })),
 })

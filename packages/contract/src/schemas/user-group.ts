@@ -8,6 +8,7 @@ import {
   OperatorVo,
   OptionalText,
   Page,
+  MAX_PAGE_NUM,
   PageQuery,
   RequiredText,
   withMessage,
@@ -77,9 +78,9 @@ export type UserGroupDetail = Static<typeof UserGroupDetail>
 /** `GET /rel/groups/userlist`: SPEC.md spells the paging `pagenum`/`pagesize`; `pageNum`/`pageSize` also work. */
 export const GroupUserListQuery = Type.Object({
   id: Id,
-  pagenum: Type.Optional(Type.Integer({ minimum: 1 })),
+  pagenum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pagesize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  pageNum: Type.Optional(Type.Integer({ minimum: 1 })),
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   nickName: Type.Optional(Type.String({ maxLength: 64 })),
 })
