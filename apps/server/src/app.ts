@@ -12,9 +12,12 @@ import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
 import { PowerGuard } from './auth/power'
+import { configurePasswordHashing } from './auth/password'
 import { Links } from './modules/links/service'
 import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
 import { installInputGuard } from './lib/input-guard'
+import { installOperationLog } from './audit/operation-log'
+import { requestScopedDb } from './audit/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './lib/context'
 import { apiModules } from './modules'
@@ -25,6 +28,8 @@ export interface BuildOptions {
   logger?: boolean
   /** where log lines go (tests capture them); standard output by default */
   logStream?: { write(line: string): void }
+  /** the operation log; off only to measure what it costs (scripts/measure-audit.ts) */
+  audit?: boolean
 }
 
 /** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
@@ -33,7 +38,9 @@ export async function buildApp({
   database,
   logger = true,
   logStream,
+  audit = true,
 }: BuildOptions): Promise<FastifyInstance> {
+  configurePasswordHashing(config.passwordHashCost)
   const app = Fastify({
     logger: logger
       ? {
@@ -52,18 +59,21 @@ export async function buildApp({
     // never taken apart into its first item
     ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD], coerceTypes: true } },
     bodyLimit: 1024 * 1024,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     clientErrorHandler: installClientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const authz = new Authorizer(database.db, database)
+  // modules see the running write request's transaction through this (audit/request-transaction.ts)
+  const db = requestScopedDb(database.db)
+  const authz = new Authorizer(db, database)
   const power = new PowerGuard(authz)
   const ctx: AppContext = {
     config,
     database,
-    db: database.db,
+    db,
     authz,
     power,
-    links: new Links(database.db, power),
+    links: new Links(db, power),
     catalogue: new RouteCatalogue(),
   }
   app.decorate('ctx', ctx)
@@ -113,6 +123,7 @@ export async function buildApp({
       })
       installAuthHooks(api)
       installInputGuard(api)
+      if (audit) installOperationLog(api, database.db)
       for (const module of apiModules) await api.register(module)
     },
     { prefix: API_PREFIX },
@@ -137,6 +148,15 @@ export async function buildApp({
   })
 
   return app
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5 no longer honours a bare hop count (it cannot check who
+ * the nearest peer is), so a count becomes the hop rule itself: trust the nearest `hops` addresses.
+ */
+function fastifyTrustProxy(trust: Config['trustProxy']) {
+  if (typeof trust !== 'number') return trust
+  return trust > 0 ? (_address: string, hop: number) => hop < trust : false
 }
 
 /**

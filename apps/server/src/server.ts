@@ -2,10 +2,12 @@ import { loadConfig } from './config'
 import { openDatabase } from './db/connection'
 import { seedBase } from './db/seed'
 import { buildApp } from './app'
+import { configurePasswordHashing } from './auth/password'
 
 /** Start the server: open (and migrate) the database, seed first-start data, listen. */
 async function main() {
   const config = loadConfig()
+  configurePasswordHashing(config.passwordHashCost) // before seeding: the first admin hash too
   const database = await openDatabase(
     config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
   )

@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { FILE_MSG, MSG, uploadTooLarge } from '@amg/contract'
-import { files } from '../src/db/schema'
+import { beyondPowerMessage, FILE_DOWNLOAD_ALL_CODE, FILE_MSG, MSG, uploadTooLarge } from '@amg/contract'
+import { auths, files } from '../src/db/schema'
 import { filesDir } from '../src/modules/file/service'
 import { ORPHAN_GRACE_MS, sweepExpiredFiles } from '../src/modules/file/sweep'
 import { createTestApp, type TestApp } from './helpers/app'
@@ -64,7 +65,7 @@ describe('POST /file-manage/upload-one-step', () => {
     expect(expire).toBeGreaterThanOrEqual(before + 30 * 60_000 - 1000)
     expect(expire).toBeLessThanOrEqual(Date.now() + 30 * 60_000 + 1000)
 
-    const [row] = await t.db.select().from(files).where(eq(files.id, data.fileId))
+    const [row] = await t.db.select().from(files).where(eq(files.publicId, data.fileId))
     expect(row).toMatchObject({
       fileName: '季度报告.txt',
       mimeType: 'text/plain',
@@ -202,7 +203,7 @@ describe('POST /file-manage/upload-one-step', () => {
     const uploader = await t.userWithCodes(['file:upload'])
     const allowed = await upload([['file', { name: 'a.txt', content: 'a' }]], uploader.token)
     expect(allowed.status).toBe(200)
-    const [row] = await t.db.select().from(files).where(eq(files.id, allowed.body.data.fileId))
+    const [row] = await t.db.select().from(files).where(eq(files.publicId, allowed.body.data.fileId))
     expect(row.uploaderId).toBe(uploader.id)
   })
 })
@@ -211,7 +212,7 @@ describe('GET /file-manage/download', () => {
   it('answers the bytes with the content type and an RFC 5987 content-disposition for Chinese names', async () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 251, 252])
     const up = await upload([
-      ['file', { name: '员工 名单(2024).bin', content: bytes, type: 'application/x-demo' }],
+      ['file', { name: '员工 名单(2024).zip', content: bytes, type: 'application/zip' }],
     ])
     const res = await t.app.inject({
       method: 'GET',
@@ -220,19 +221,19 @@ describe('GET /file-manage/download', () => {
     })
     expect(res.statusCode).toBe(200)
     expect(Buffer.compare(res.rawPayload, Buffer.from(bytes))).toBe(0)
-    expect(res.headers['content-type']).toBe('application/x-demo')
+    expect(res.headers['content-type']).toBe('application/zip')
     expect(res.headers['content-length']).toBe(String(bytes.length))
     const disposition = String(res.headers['content-disposition'])
     expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/)
     const encoded = disposition.split("filename*=UTF-8''")[1]
     expect(encoded).not.toMatch(/[()'*\s]/)
-    expect(decodeURIComponent(encoded)).toBe('员工 名单(2024).bin')
+    expect(decodeURIComponent(encoded)).toBe('员工 名单(2024).zip')
   })
 
   it('answers 404 as JSON for an unknown id, an expired file, and a file gone from disk; 400 for a bad id', async () => {
     const unknown = await t.call('GET', '/api/file-manage/download', {
       token: t.adminToken,
-      query: { fileId: 999999 },
+      query: { fileId: randomUUID() },
     })
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual({ code: 404, msg: FILE_MSG.fileNotFound, data: null })
@@ -241,18 +242,19 @@ describe('GET /file-manage/download', () => {
     await t.db
       .update(files)
       .set({ expireTime: new Date(Date.now() - 1000) })
-      .where(eq(files.id, up.body.data.fileId))
+      .where(eq(files.publicId, up.body.data.fileId))
     const expired = await t.call('GET', up.body.data.url, { token: t.adminToken })
     expect(expired.status).toBe(404)
     expect(expired.body.msg).toBe(FILE_MSG.fileNotFound)
 
     const gone = await upload([['file', { name: 'gone.txt', content: 'x' }]])
-    const [row] = await t.db.select().from(files).where(eq(files.id, gone.body.data.fileId))
+    const [row] = await t.db.select().from(files).where(eq(files.publicId, gone.body.data.fileId))
     fs.rmSync(path.join(filesDir(t.config.dataDir), row.storageName))
     const missing = await t.call('GET', gone.body.data.url, { token: t.adminToken })
     expect(missing.status).toBe(404)
 
-    for (const fileId of ['abc', '0', '']) {
+    // the old sequential ids, and anything else that is not a random UUID
+    for (const fileId of ['abc', '0', '1', '', `${randomUUID()}x`, randomUUID().replace(/-/g, '')]) {
       const bad = await t.call('GET', '/api/file-manage/download', { token: t.adminToken, query: { fileId } })
       expect(bad.status).toBe(400)
       expect(bad.body.msg).toBe(FILE_MSG.fileIdRequired)
@@ -260,14 +262,177 @@ describe('GET /file-manage/download', () => {
   })
 
   it('needs a session (401) and the file:download permission (403)', async () => {
-    const up = await upload([['file', { name: 'p.txt', content: 'perm' }]])
+    const uploader = await t.userWithCodes(['file:upload'])
+    const up = await upload([['file', { name: 'p.txt', content: 'perm' }]], uploader.token)
     expect((await t.call('GET', up.body.data.url)).status).toBe(401)
-    const other = await t.userWithCodes(['file:upload'])
-    expect((await t.call('GET', up.body.data.url, { token: other.token })).status).toBe(403)
-    const reader = await t.userWithCodes(['file:download'])
-    const res = await t.call('GET', up.body.data.url, { token: reader.token })
+    // its own uploader, without file:download
+    expect((await t.call('GET', up.body.data.url, { token: uploader.token })).status).toBe(403)
+  })
+})
+
+describe('who may download a file (DESIGN.md §11)', () => {
+  const get = (url: string, token: string) => t.call('GET', url, { token })
+
+  it('its uploader downloads it', async () => {
+    const owner = await t.userWithCodes(['file:upload', 'file:download'])
+    const up = await upload([['file', { name: 'mine.txt', content: 'mine' }]], owner.token)
+    const res = await get(up.body.data.url, owner.token)
     expect(res.status).toBe(200)
-    expect(res.raw).toBe('perm')
+    expect(res.raw).toBe('mine')
+  })
+
+  it('answers another file:download holder 404, exactly as for a file that does not exist', async () => {
+    const owner = await t.userWithCodes(['file:upload', 'file:download'])
+    const up = await upload([['file', { name: 'private.txt', content: 'secret' }]], owner.token)
+    const other = await t.userWithCodes(['file:upload', 'file:download'])
+    const theirs = await get(up.body.data.url, other.token)
+    const unknown = await get(`/api/file-manage/download?fileId=${randomUUID()}`, other.token)
+    expect(theirs.status).toBe(404)
+    expect(theirs.body).toEqual({ code: 404, msg: FILE_MSG.fileNotFound, data: null })
+    expect(theirs.body).toEqual(unknown.body)
+    expect(theirs.raw).not.toContain('secret')
+    // the admin's files too: holding file:download is not enough for anyone else's
+    const adminFile = await upload([['file', { name: 'admin.txt', content: 'a' }]])
+    expect((await get(adminFile.body.data.url, other.token)).status).toBe(404)
+  })
+
+  it('lets a file:download-all holder and a super admin download anyone’s file', async () => {
+    const owner = await t.userWithCodes(['file:upload', 'file:download'])
+    const up = await upload([['file', { name: 'shared.txt', content: 'shared' }]], owner.token)
+    const auditor = await t.userWithCodes(['file:download', FILE_DOWNLOAD_ALL_CODE])
+    const byAuditor = await get(up.body.data.url, auditor.token)
+    expect(byAuditor.status).toBe(200)
+    expect(byAuditor.raw).toBe('shared')
+    const byAdmin = await get(up.body.data.url, t.adminToken)
+    expect(byAdmin.status).toBe(200)
+    expect(byAdmin.raw).toBe('shared')
+  })
+
+  it('stops counting file:download-all once that node is disabled', async () => {
+    const owner = await t.userWithCodes(['file:upload', 'file:download'])
+    const up = await upload([['file', { name: 'later.txt', content: 'x' }]], owner.token)
+    const auditor = await t.userWithCodes(['file:download', FILE_DOWNLOAD_ALL_CODE])
+    expect((await get(up.body.data.url, auditor.token)).status).toBe(200)
+    await t.db.update(auths).set({ status: 2 }).where(eq(auths.code, FILE_DOWNLOAD_ALL_CODE))
+    await t.app.ctx.authz.invalidate()
+    try {
+      expect((await get(up.body.data.url, auditor.token)).status).toBe(404)
+    } finally {
+      await t.db.update(auths).set({ status: 1 }).where(eq(auths.code, FILE_DOWNLOAD_ALL_CODE))
+      await t.app.ctx.authz.invalidate()
+    }
+  })
+
+  it('seeds file:download-all as a button under file, with the download call', async () => {
+    const [node] = await t.db.select().from(auths).where(eq(auths.code, FILE_DOWNLOAD_ALL_CODE))
+    expect(node).toMatchObject({ parentCode: 'file', type: 3, chName: '下载所有人的文件', status: 1 })
+    expect(node.urlPatternInfos).toEqual([{ method: 'GET', uri: '/file-manage/download' }])
+  })
+
+  it('cannot be granted by someone who holds only file:download (DESIGN.md §6a)', async () => {
+    const manager = await t.userWithCodes(['role', 'role:add', 'file:upload', 'file:download'])
+    const within = await t.call('POST', '/api/role/insert', {
+      token: manager.token,
+      body: { roleName: `own_${randomUUID()}`, authCodes: ['file:download'] },
+    })
+    expect(within.status).toBe(200)
+    const beyond = await t.call('POST', '/api/role/insert', {
+      token: manager.token,
+      body: { roleName: `all_${randomUUID()}`, authCodes: [FILE_DOWNLOAD_ALL_CODE] },
+    })
+    expect(beyond.status).toBe(403)
+    expect(beyond.body.msg).toBe(beyondPowerMessage(['下载所有人的文件']))
+  })
+})
+
+describe('file ids', () => {
+  it('are random UUIDs (122 random bits), never the row number, in no order', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const up = await upload([['file', { name: `n${i}.txt`, content: String(i) }]])
+      expect(up.status).toBe(200)
+      ids.push(up.body.data.fileId)
+    }
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+    for (const id of ids) expect(id).toMatch(v4)
+    expect(new Set(ids).size).toBe(ids.length)
+    // sequential ids would come out sorted; 12 random ones are sorted with chance 1/12!
+    expect([...ids].sort()).not.toEqual(ids)
+    const rows = await t.db.select({ id: files.id, publicId: files.publicId }).from(files)
+    for (const id of ids) {
+      const row = rows.find((r) => r.publicId === id)!
+      expect(String(row.id)).not.toBe(id)
+    }
+    // a neighbour's id cannot be derived from one's own: no two ids share their random part
+    const randomHex = ids.map((id) => id.replace(/-/g, ''))
+    expect(new Set(randomHex.map((h) => h.slice(0, 8))).size).toBe(ids.length)
+  })
+
+  it('accepts the id in any letter case', async () => {
+    const up = await upload([['file', { name: 'case.txt', content: 'c' }]])
+    const res = await t.call('GET', '/api/file-manage/download', {
+      token: t.adminToken,
+      query: { fileId: up.body.data.fileId.toUpperCase() },
+    })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('how files are served (DESIGN.md §11)', () => {
+  async function served(name: string, type: string, content = 'content') {
+    const up = await upload([['file', { name, content, type }]])
+    expect(up.status).toBe(200)
+    const res = await t.app.inject({
+      method: 'GET',
+      url: up.body.data.url,
+      headers: { 'x-auth-token': t.adminToken },
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe(content)
+    return res.headers
+  }
+
+  it.each([
+    ['page.html', 'text/html', '<script>alert(1)</script>'],
+    ['drawing.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+    ['data.xml', 'application/xml', '<a/>'],
+    ['app.js', 'text/javascript', 'alert(1)'],
+    ['page.xhtml', 'application/xhtml+xml', '<html/>'],
+    // an active name keeps no declared type, however harmless it looks
+    ['disguised.html', 'image/png', '<script>alert(1)</script>'],
+    ['disguised.svg', 'text/plain', '<svg/>'],
+    // and a type off the allow-list is never trusted
+    ['odd.bin', 'application/x-demo', 'x'],
+    ['page.txt', 'text/html', '<script>alert(1)</script>'],
+  ])('serves %s (%s) as an octet-stream attachment with nosniff', async (name, type, content) => {
+    const headers = await served(name, type, content)
+    expect(headers['content-type']).toBe('application/octet-stream')
+    expect(String(headers['content-disposition'])).toMatch(/^attachment; /)
+    expect(headers['x-content-type-options']).toBe('nosniff')
+  })
+
+  it.each([
+    ['photo.png', 'image/png'],
+    ['photo.jpg', 'image/jpeg'],
+    ['anim.gif', 'image/gif'],
+    ['pic.webp', 'image/webp'],
+  ])('serves the image %s inline with its type %s (the console previews it)', async (name, type) => {
+    const headers = await served(name, type)
+    expect(headers['content-type']).toBe(type)
+    expect(String(headers['content-disposition'])).toMatch(/^inline; filename="/)
+    expect(headers['x-content-type-options']).toBe('nosniff')
+  })
+
+  it.each([
+    ['report.pdf', 'application/pdf'],
+    ['notes.txt', 'text/plain'],
+    ['sheet.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    ['backup.zip', 'application/zip'],
+  ])('serves the inert document %s with its type %s, as an attachment', async (name, type) => {
+    const headers = await served(name, type)
+    expect(headers['content-type']).toBe(type)
+    expect(String(headers['content-disposition'])).toMatch(/^attachment; /)
+    expect(headers['x-content-type-options']).toBe('nosniff')
   })
 })
 
@@ -281,8 +446,8 @@ describe('sweep of expired files', () => {
       ['file', { name: 'drop.txt', content: 'd' }],
       ['keepTime', '30m'],
     ])
-    const [dropRow] = await t.db.select().from(files).where(eq(files.id, drop.body.data.fileId))
-    const [keepRow] = await t.db.select().from(files).where(eq(files.id, keep.body.data.fileId))
+    const [dropRow] = await t.db.select().from(files).where(eq(files.publicId, drop.body.data.fileId))
+    const [keepRow] = await t.db.select().from(files).where(eq(files.publicId, keep.body.data.fileId))
     const dir = filesDir(t.config.dataDir)
     const leftover = path.join(dir, 'leftover-of-an-interrupted-upload')
     fs.writeFileSync(leftover, 'x')
@@ -308,7 +473,7 @@ describe('sweep of expired files', () => {
 
   it('runs periodically in the app (FILE_SWEEP_SECONDS)', async () => {
     const up = await upload([['file', { name: 'timer.txt', content: 't' }]])
-    const [row] = await t.db.select().from(files).where(eq(files.id, up.body.data.fileId))
+    const [row] = await t.db.select().from(files).where(eq(files.publicId, up.body.data.fileId))
     await t.db
       .update(files)
       .set({ expireTime: new Date(Date.now() - 1000) })

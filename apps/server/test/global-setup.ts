@@ -5,6 +5,7 @@ import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '../src/db/connection'
 import { seedBase } from '../src/db/seed'
+import { configurePasswordHashing } from '../src/auth/password'
 import { TEST_ADMIN_PASSWORD } from './helpers/constants'
 
 declare module 'vitest' {
@@ -20,6 +21,7 @@ declare module 'vitest' {
  * the template is a database there, cloned with CREATE DATABASE ... TEMPLATE and dropped after.
  */
 export default async function setup(project: TestProject) {
+  configurePasswordHashing(14) // the seeded admin's hash, like every test hash, at the fast cost (helpers/app.ts)
   const url = process.env.TEST_DATABASE_URL
   if (url) {
     const name = `amg_tmpl_${process.pid}_${Date.now()}`

@@ -75,8 +75,11 @@ describe('writes that change access', () => {
     // a GET neither writes nor looks (on PostgreSQL the trigger's NOTIFY may arrive first and clear it)
     expect((await admin('GET', '/api/user/detail', { query: { userId: c.weakUser } })).status).toBe(200)
     if (t.database.kind === 'pglite') expect(t.app.ctx.authz.isCached(c.weakUser)).toBe(true)
-    // any request that may write looks whether an access table changed
-    expect((await admin('POST', '/api/user_groups/list', { body: {} })).status).toBe(200)
+    // any request that may write looks whether an access table changed (a read sent as POST does not)
+    expect(
+      (await admin('POST', '/api/org/insert', { body: { organizationName: '新部门', parent: c.weakOrg } }))
+        .status,
+    ).toBe(200)
     expect(t.app.ctx.authz.isCached(c.weakUser)).toBe(false)
     expect((await t.call('POST', '/api/user/list', { token, body: {} })).status).toBe(200) // still via group
   })

@@ -48,7 +48,7 @@ describe('POST /auth/tree', () => {
     const res = await admin('POST', '/api/auth/tree', { body: {} })
     expect(res.status).toBe(200)
     const tree = res.body.data
-    expect(tree.map((n: any) => n.code)).toEqual(['access', 'organization', 'file'])
+    expect(tree.map((n: any) => n.code)).toEqual(['access', 'organization', 'file', 'monitor'])
     const access = tree[0]
     expect(access).toMatchObject({ parentCode: null, level: 1, isLeaf: false, type: 1, status: 1 })
     expect(access.children.map((n: any) => n.code)).toEqual([
@@ -89,6 +89,7 @@ describe('POST /auth/tree', () => {
       b.body.data,
       'file:upload',
       'file:download',
+      'file:download-all',
     ])
     await admin('DELETE', '/api/auth/delete', { query: { authCode: a.body.data } })
     await admin('DELETE', '/api/auth/delete', { query: { authCode: b.body.data } })

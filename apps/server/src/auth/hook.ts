@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { findSessionUser } from './sessions'
+import { LastSeen } from './last-seen'
 
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
@@ -12,6 +13,7 @@ import { findSessionUser } from './sessions'
  */
 export function installAuthHooks(api: FastifyInstance) {
   const { db, authz } = api.ctx
+  const lastSeen = new LastSeen(db)
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
 
@@ -22,6 +24,7 @@ export function installAuthHooks(api: FastifyInstance) {
     if (access === 'public') return
     req.user = req.token ? await findSessionUser(db, req.token) : null
     if (!req.user) throw unauthorized(MSG.unauthorized)
+    await lastSeen.touch(req.token!)
     if (access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const path = req.url.split('?')[0].slice(API_PREFIX.length)
@@ -29,7 +32,11 @@ export function installAuthHooks(api: FastifyInstance) {
   })
 
   api.addHook('onSend', async (req, reply, payload) => {
-    const mayWrite = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS'
+    const mayWrite =
+      req.method !== 'GET' &&
+      req.method !== 'HEAD' &&
+      req.method !== 'OPTIONS' &&
+      !req.routeOptions.config.readOnly
     if (mayWrite) await authz.refreshIfChanged()
     return payload
   })

@@ -1,34 +1,86 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
-/** Passwords are stored as scrypt hashes: `scrypt$N$r$p$salt$hash` (base64url), never in clear. */
-const PARAMS = { N: 16384, r: 8, p: 1 }
+/**
+ * Passwords are stored as scrypt hashes: `scrypt$N$r$p$salt$hash` (base64url), never in clear.
+ * The parameters travel with each hash, so a hash made at an older cost still verifies, and sign-in
+ * rehashes it at the current cost (see `needsRehash`).
+ */
+export const DEFAULT_HASH_COST = 17 // N = 2^17, r = 8, p = 1: OWASP's current recommendation for scrypt
+export const MIN_HASH_COST = 14
+/** The largest cost a stored hash may name: beyond it one verification would need gigabytes. */
+const MAX_HASH_COST = 20
+const R = 8
+const P = 1
 const KEY_LENGTH = 32
 
-const derive = (password: string, salt: Buffer, opts: ScryptOptions) =>
+let currentCost = DEFAULT_HASH_COST
+
+/**
+ * Sets the cost (log2 N) of new hashes for this process; the server calls it once at start with
+ * PASSWORD_HASH_COST. Tests use a lower cost so that the many passwords they hash stay fast.
+ */
+export function configurePasswordHashing(cost: number) {
+  if (!Number.isInteger(cost) || cost < MIN_HASH_COST || cost > MAX_HASH_COST)
+    throw new Error(`PASSWORD_HASH_COST 必须是 ${MIN_HASH_COST} 到 ${MAX_HASH_COST} 之间的整数: ${cost}`)
+  if (cost !== currentCost) dummyHash = undefined // the dummy must cost what a real check costs
+  currentCost = cost
+}
+
+export const passwordHashCost = () => currentCost
+
+// scrypt refuses to run when 128·N·r exceeds maxmem; the margin covers its other, small buffers.
+const maxmemFor = (N: number, r: number) => 128 * N * r + 16 * 1024 * 1024
+
+const derive = (password: string, salt: Buffer, opts: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>) =>
   new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { ...opts, maxmem: maxmemFor(opts.N, opts.r) },
+      (err, key) => (err ? reject(err) : resolve(key)),
     ),
   )
 
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes at the configured cost, or at `cost` (log2 N) when given. */
+export async function hashPassword(password: string, cost = currentCost): Promise<string> {
+  const N = 2 ** cost
   const salt = randomBytes(16)
-  const key = await derive(password, salt, PARAMS)
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join(
-    '$',
-  )
+  const key = await derive(password, salt, { N, r: R, p: P })
+  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$')
+}
+
+interface Parsed {
+  N: number
+  r: number
+  p: number
+  salt: Buffer
+  hash: Buffer
+}
+
+function parse(stored: string): Parsed | null {
+  const [algo, n, r, p, salt, hash] = stored.split('$')
+  const N = Number(n)
+  const params = { N, r: Number(r), p: Number(p) }
+  if (algo !== 'scrypt' || !salt || !hash) return null
+  // A stored hash comes from our own database, but an absurd N must not take the server down.
+  if (!Number.isInteger(Math.log2(N)) || N < 2 || N > 2 ** MAX_HASH_COST) return null
+  if (!Number.isInteger(params.r) || params.r < 1 || 128 * N * params.r > 2 ** 30) return null
+  if (!Number.isInteger(params.p) || params.p < 1 || params.p > 16) return null
+  return { ...params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') }
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [algo, n, r, p, salt, hash] = stored.split('$')
-  if (algo !== 'scrypt' || !salt || !hash) return false
-  const expected = Buffer.from(hash, 'base64url')
-  const key = await derive(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  })
-  return key.length === expected.length && timingSafeEqual(key, expected)
+  const parsed = parse(stored)
+  if (!parsed) return false
+  const key = await derive(password, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p })
+  return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash)
+}
+
+/** True when a stored (and just verified) hash was made below the current cost: rehash it. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored)
+  return parsed !== null && parsed.N < 2 ** currentCost
 }
 
 /** A hash of nothing, checked against when the user is unknown so both failures take the same time. */

@@ -3,7 +3,8 @@ import { MSG } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
-import { dummyPasswordHash, verifyPassword } from './password'
+import { pause, type LoginThrottle } from './login-throttle'
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password'
 import { hashToken, newToken } from './tokens'
 
 export interface SessionUser {
@@ -15,39 +16,47 @@ export interface SessionUser {
 
 export interface SessionPolicy {
   sessionTtlHours: number
-  loginMaxFailures: number
-  loginLockMinutes: number
 }
 
-/** Sign-in with lock-out after repeated failures; unknown user and wrong password answer alike. */
-export async function login(db: Db, policy: SessionPolicy, nickName: string, password: string) {
-  const [user] = await db.select().from(users).where(eq(users.nickName, nickName.trim())).limit(1)
-  if (!user) {
-    await verifyPassword(password, await dummyPasswordHash())
-    throw unauthorized(MSG.loginFailed)
-  }
-  const now = new Date()
-  if (user.lockedUntil && user.lockedUntil > now) throw new AppError(429, MSG.loginLocked)
-  if (!(await verifyPassword(password, user.passwordHash))) {
-    const failures = (user.lockedUntil && user.lockedUntil <= now ? 0 : user.failedLogins) + 1
-    const lock = failures >= policy.loginMaxFailures
-    await db
-      .update(users)
-      .set({
-        failedLogins: lock ? 0 : failures,
-        lockedUntil: lock ? new Date(now.getTime() + policy.loginLockMinutes * 60_000) : null,
-      })
-      .where(eq(users.id, user.id))
-    throw lock ? new AppError(429, MSG.loginLocked) : unauthorized(MSG.loginFailed)
-  }
+export interface SignIn {
+  nickName: string
+  password: string
+  /** the client address (behind a trusted proxy, the one it names) */
+  address: string
+  /** the browser, kept with the session for the online list */
+  userAgent?: string | null
+}
+
+/**
+ * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
+ * An unknown user and a wrong password answer alike, throttling included; a hash made at an older
+ * cost is replaced by one at the current cost once the password is known to be right.
+ */
+export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrottle, attempt: SignIn) {
+  const nickName = attempt.nickName.trim()
+  const admitted = throttle.signIn(nickName, attempt.address)
+  await pause(admitted.pauseMs)
+  const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)
+  const passwordOk = await verifyPassword(attempt.password, user?.passwordHash ?? (await dummyPasswordHash()))
+  if (!user || !passwordOk) throw unauthorized(MSG.loginFailed)
+  admitted.succeeded()
   if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
+  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined
+  const now = new Date()
   const token = newToken()
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id))
+    // Only if the hash is still the one just checked: a password changed meanwhile is left alone.
+    if (rehashed)
+      await tx
+        .update(users)
+        .set({ passwordHash: rehashed })
+        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
     await tx.insert(sessions).values({
       tokenHash: hashToken(token),
       userId: user.id,
       expiresAt: new Date(now.getTime() + policy.sessionTtlHours * 3_600_000),
+      ip: attempt.address.slice(0, 64),
+      userAgent: attempt.userAgent?.slice(0, 512) || null,
     })
     // Expired sessions are cleared as new ones are made, so the table stays small.
     await tx.delete(sessions).where(lt(sessions.expiresAt, now))

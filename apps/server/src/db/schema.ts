@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   bigint,
   pgSequence,
+  uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
 
@@ -91,7 +92,12 @@ export const auths = pgTable(
     urlPatternInfos: jsonb('url_pattern_infos').$type<UrlPatternInfo[]>().notNull().default([]),
     ...times,
   },
-  (t) => [index('auths_parent_code_idx').on(t.parentCode), index('auths_status_idx').on(t.status)],
+  (t) => [
+    index('auths_parent_code_idx').on(t.parentCode),
+    index('auths_status_idx').on(t.status),
+    // NULLs are distinct: only keys that are set must be unique (the service checks first, this catches races)
+    uniqueIndex('auths_unique_key_key').on(t.uniqueKey),
+  ],
 )
 
 export const roleAuths = pgTable(
@@ -260,6 +266,10 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createTime: times.createTime,
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** where and with what the session signed in, and when it was last used (at most once a minute) */
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 512 }),
+    lastSeenTime: timestamp('last_seen_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
@@ -272,6 +282,8 @@ export const files = pgTable(
   'files',
   {
     id: id(),
+    /** The id the API and URLs use: random (122 bits), so files cannot be guessed or enumerated. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
     fileName: varchar('file_name', { length: 255 }).notNull(),
     storageName: varchar('storage_name', { length: 128 }).notNull(),
     mimeType: varchar('mime_type', { length: 128 }),
@@ -280,8 +292,14 @@ export const files = pgTable(
     createTime: times.createTime,
     expireTime: timestamp('expire_time', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('files_expire_time_idx').on(t.expireTime), index('files_uploader_id_idx').on(t.uploaderId)],
+  (t) => [
+    uniqueIndex('files_public_id_key').on(t.publicId),
+    uniqueIndex('files_storage_name_key').on(t.storageName),
+    index('files_expire_time_idx').on(t.expireTime),
+    index('files_uploader_id_idx').on(t.uploaderId),
+  ],
 )
 
 /** Numbers for generated permission codes (insert generates the code, SPEC.md §7). */
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
+export * from './audit-schema'

@@ -1,3 +1,8 @@
+import { FILE_DOWNLOAD_ALL_CODE } from '@amg/contract'
+
+/** Not a console route: the marker that makes file:download-all's power differ from file:download's. */
+export const FILE_DOWNLOAD_ALL_FRONT_END = '/file/download-all'
+
 /**
  * The permission tree seeded at first start (DESIGN.md §5): a node per console page with its
  * front-end path patterns, and a button node (type 3) per action with the back-end calls it makes.
@@ -150,6 +155,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'PUT /rel/user-groups-un-rel-user',
             'POST /role/namelist',
             'POST /user/list',
+            'POST /user/namelist',
           ]),
         ],
       },
@@ -239,6 +245,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'PUT /rel/position-un-rel-user',
             'POST /role/namelist',
             'POST /user/list',
+            'POST /user/namelist',
           ]),
         ],
       },
@@ -252,6 +259,52 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     children: [
       button('file:upload', '上传文件', 'fileUpload', ['POST /file-manage/upload-one-step']),
       button('file:download', '下载文件', 'fileDownload', ['GET /file-manage/download']),
+      // The same call as file:download; the file service tells "own files" from "all" by this code.
+      // The front-end entry names no page: it gives the node power of its own, so that holding
+      // file:download alone does not cover it and cannot grant it (DESIGN.md §6a).
+      button(
+        FILE_DOWNLOAD_ALL_CODE,
+        '下载所有人的文件',
+        'fileDownloadAll',
+        ['GET /file-manage/download'],
+        [FILE_DOWNLOAD_ALL_FRONT_END],
+      ),
+    ],
+  },
+  {
+    code: 'monitor',
+    chName: '系统监控',
+    enName: 'monitor',
+    type: 1,
+    children: [
+      {
+        code: 'operlog',
+        chName: '操作日志',
+        enName: 'operationLog',
+        type: 2,
+        frontEnd: ['/operlog'],
+        api: ['POST /log/operation/list', 'GET /log/operation/detail'],
+        children: [
+          button('operlog:export', '导出操作日志', 'operationLogExport', ['GET /log/operation/export']),
+        ],
+      },
+      {
+        code: 'loginlog',
+        chName: '登录日志',
+        enName: 'loginLog',
+        type: 2,
+        frontEnd: ['/loginlog'],
+        api: ['POST /log/login/list'],
+      },
+      {
+        code: 'online',
+        chName: '在线用户',
+        enName: 'onlineSessions',
+        type: 2,
+        frontEnd: ['/online'],
+        api: ['POST /session/online/list'],
+        children: [button('online:revoke', '强制下线', 'onlineRevoke', ['DELETE /session/online/revoke'])],
+      },
     ],
   },
 ]

@@ -34,6 +34,11 @@ declare module 'fastify' {
      * default: a session and a permission whose back-end pattern matches the call.
      */
     access?: 'public' | 'session'
+    /**
+     * A read sent as POST (lists, pickers): no operation-log row, no transaction, and no look at
+     * whether access changed. A write left unmarked is logged, so forgetting errs on the safe side.
+     */
+    readOnly?: boolean
   }
 }
 

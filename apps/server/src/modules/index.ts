@@ -9,6 +9,8 @@ import { userGroupRoutes } from './user-group/routes'
 import { positionRoutes } from './position/routes'
 import { roleRoutes } from './role/routes'
 import { permissionRoutes } from './permission/routes'
+import { logRoutes } from './log/routes'
+import { onlineRoutes } from './online/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -22,4 +24,6 @@ export const apiModules: FastifyPluginAsync[] = [
   positionRoutes,
   roleRoutes,
   permissionRoutes,
+  logRoutes,
+  onlineRoutes,
 ]

@@ -19,7 +19,12 @@ export interface CallOptions {
   body?: unknown
   query?: Record<string, string | number | boolean | undefined>
   headers?: Record<string, string>
+  /** the client's address as the socket reports it (127.0.0.1 unless given) */
+  remoteAddress?: string
 }
+
+/** Tests hash many passwords: at the lowest allowed cost (2^14) that stays fast; password.test.ts checks 2^17. */
+export const TEST_PASSWORD_HASH_COST = 14
 
 export interface CallResult<T = any> {
   status: number
@@ -84,6 +89,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       dataDir,
       initialAdminPassword: TEST_ADMIN_PASSWORD,
       initialUserPassword: TEST_USER_PASSWORD,
+      passwordHashCost: TEST_PASSWORD_HASH_COST,
       ...overrides,
     },
   )
@@ -98,6 +104,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       url,
       headers,
       query: opts.query as Record<string, string> | undefined,
+      ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
       ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
     })
     let body: CallResult<T>['body']

@@ -9,10 +9,10 @@ const ok = (data: unknown) =>
 const fail = (status: number, msg: string) =>
   new Response(JSON.stringify({ code: status, msg, data: null }), { status })
 const info = {
-  fileId: 1,
+  fileId: '0f8fad5b-d9cb-469f-a165-70867728950e',
   fileName: 'a.txt',
   size: 3,
-  url: '/api/file-manage/download?fileId=1',
+  url: '/api/file-manage/download?fileId=0f8fad5b-d9cb-469f-a165-70867728950e',
   expireTime: '2030-01-01T00:00:00Z',
 }
 

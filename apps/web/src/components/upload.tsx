@@ -1,4 +1,11 @@
-import { AUTH_HEADER, MSG, SUCCESS_CODE, TOKEN_STORAGE_KEY, uploadTooLarge } from '@amg/contract'
+import {
+  AUTH_HEADER,
+  MSG,
+  SUCCESS_CODE,
+  TOKEN_STORAGE_KEY,
+  uploadTooLarge,
+  type UploadResult,
+} from '@amg/contract'
 import { UploadOutlined } from '@ant-design/icons'
 import { Alert, Upload as AntUpload, message } from 'antd'
 import type { RcFile, UploadFile } from 'antd/es/upload'
@@ -9,14 +16,8 @@ import { Button } from './button'
 export const UPLOAD_URL = '/api/file-manage/upload-one-step'
 export const DEFAULT_KEEP_TIME = '1h'
 
-/** The file info the server answers in `data`. */
-export interface UploadedFile {
-  fileId: number
-  fileName: string
-  size: number
-  url: string
-  expireTime: string
-}
+/** The file info the server answers in `data` (the contract's type: `fileId` is a random UUID string). */
+export type UploadedFile = UploadResult
 
 /** SPEC.md §5: the warning when the selection exceeds maxCount (limit, selection count, total). */
 export const exceedMessage = (limit: number, selected: number, total: number) =>

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Id, withMessage } from './common'
+import { withMessage } from './common'
 
 /** How long an uploaded file is kept (DESIGN.md §5): the console's default is 1h. */
 export const KEEP_TIMES = { '30m': 30 * 60, '1h': 60 * 60, '7d': 7 * 24 * 60 * 60 } as const
@@ -19,12 +19,22 @@ export const FILE_MSG = {
   fileIdRequired: '请提供正确的文件编号',
 } as const
 
+/**
+ * The permission code that lets its holder download every user's files (DESIGN.md §11); without it
+ * a `file:download` holder downloads only the files they uploaded.
+ */
+export const FILE_DOWNLOAD_ALL_CODE = 'file:download-all'
+
+/** A file id: a random UUID (122 random bits), so ids cannot be guessed or counted through. */
+export const FILE_ID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$'
+
 /** Answer of POST /file-manage/upload-one-step. */
 export const UploadResult = Type.Object({
-  fileId: Type.Integer(),
+  fileId: Type.String({ description: '文件编号（随机 UUID）' }),
   fileName: Type.String(),
   size: Type.Integer({ description: '字节数' }),
-  url: Type.String({ description: '下载地址，如 /api/file-manage/download?fileId=1' }),
+  url: Type.String({ description: '下载地址，如 /api/file-manage/download?fileId=<文件编号>' }),
   expireTime: Type.String({ format: 'date-time' }),
 })
 export type UploadResult = Static<typeof UploadResult>
@@ -38,8 +48,9 @@ export const UploadBodyDoc = Type.Object({
 })
 
 export const DownloadQuery = Type.Object({
-  fileId: withMessage(Id, FILE_MSG.fileIdRequired),
+  fileId: withMessage(Type.String({ pattern: FILE_ID_PATTERN }), FILE_MSG.fileIdRequired),
 })
 export type DownloadQuery = Static<typeof DownloadQuery>
 
-export const downloadUrl = (fileId: number) => `/api/file-manage/download?fileId=${fileId}`
+export const downloadUrl = (fileId: string) =>
+  `/api/file-manage/download?fileId=${encodeURIComponent(fileId)}`

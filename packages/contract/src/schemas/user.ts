@@ -42,6 +42,27 @@ export const UserRow = Type.Object({
 export type UserRow = Static<typeof UserRow>
 export const UserPage = Page(UserRow)
 
+/**
+ * POST /user/namelist: the candidates of the group and position "link users" pickers. With
+ * userGroupId or positionId it leaves out the users already in that group / holding that position.
+ */
+export const UserNameListBody = Type.Object({
+  nickName: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  userGroupId: Type.Optional(Type.Union([Type.Null(), Id])),
+  positionId: Type.Optional(Type.Union([Type.Null(), Id])),
+  ...PageQuery,
+})
+export type UserNameListBody = Static<typeof UserNameListBody>
+
+export const UserSimple = Type.Object({
+  id: Type.Integer(),
+  nickName: Type.String(),
+  realName: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Integer({ description: '1 正常, 2 冻结' }),
+})
+export type UserSimple = Static<typeof UserSimple>
+export const UserSimplePage = Page(UserSimple)
+
 export const UserDetail = Type.Object({
   ...UserRow.properties,
   passwordIsInitial: Type.Boolean({

@@ -3,11 +3,12 @@ import multipart from '@fastify/multipart'
 import { DownloadQuery, Envelope, UploadBodyDoc, UploadResult } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
-import { contentDisposition, openFile, receiveUpload, saveFileRecord } from './service'
+import { contentDisposition, fileReader, openFile, receiveUpload, saveFileRecord } from './service'
+import { servedAs } from './serve-type'
 import { sweepExpiredFiles } from './sweep'
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app.ctx
+  const { db, config, authz } = app.ctx
 
   // Only this module accepts multipart bodies; limits are set again per request in receiveUpload.
   await app.register(multipart, {
@@ -45,18 +46,26 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['文件管理'],
         summary: '下载文件',
+        description:
+          '上传者可下载自己的文件；持有“下载所有人的文件”权限者与超级管理员可下载任何文件。他人的文件与不存在的文件同样回答 404',
         querystring: DownloadQuery,
         produces: ['application/octet-stream'],
       },
     },
     async (req, reply) => {
-      const file = await openFile(db, config.dataDir, req.query.fileId)
-      return reply
-        .header('content-type', file.mimeType)
-        .header('content-length', String(file.size))
-        .header('content-disposition', contentDisposition(file.fileName))
-        .header('cache-control', 'private, no-store')
-        .send(file.handle.createReadStream())
+      const reader = await fileReader(authz, currentUser(req).id)
+      const file = await openFile(db, config.dataDir, req.query.fileId, reader)
+      const served = servedAs(file.fileName, file.mimeType)
+      return (
+        reply
+          .header('content-type', served.contentType)
+          .header('content-length', String(file.size))
+          .header('content-disposition', contentDisposition(file.fileName, served.disposition))
+          // the browser must keep the type given here, never guess an active one from the bytes
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-store')
+          .send(file.handle.createReadStream())
+      )
     },
   )
 

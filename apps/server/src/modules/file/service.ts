@@ -1,12 +1,13 @@
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import { and, eq, gt } from 'drizzle-orm'
 import {
   DEFAULT_KEEP_TIME,
+  FILE_DOWNLOAD_ALL_CODE,
   FILE_MSG,
   KEEP_TIMES,
   downloadUrl,
@@ -15,6 +16,7 @@ import {
   type KeepTime,
   type UploadResult,
 } from '@amg/contract'
+import type { Authorizer } from '../../auth/authorizer'
 import type { Db } from '../../db/connection'
 import { files } from '../../db/schema'
 import { AppError, badRequest, notFound } from '../../lib/errors'
@@ -132,24 +134,24 @@ export async function saveFileRecord(
 ): Promise<UploadResult> {
   const now = new Date()
   const expireTime = new Date(now.getTime() + KEEP_TIMES[received.keepTime] * 1000)
+  // random, not the row's sequence number: knowing one file's id tells nothing about another's
+  const publicId = randomUUID()
   try {
-    const [row] = await db
-      .insert(files)
-      .values({
-        fileName: received.fileName,
-        storageName: received.storageName,
-        mimeType: received.mimeType,
-        size: received.size,
-        uploaderId,
-        createTime: now,
-        expireTime,
-      })
-      .returning({ id: files.id })
+    await db.insert(files).values({
+      publicId,
+      fileName: received.fileName,
+      storageName: received.storageName,
+      mimeType: received.mimeType,
+      size: received.size,
+      uploaderId,
+      createTime: now,
+      expireTime,
+    })
     return {
-      fileId: row.id,
+      fileId: publicId,
       fileName: received.fileName,
       size: received.size,
-      url: downloadUrl(row.id),
+      url: downloadUrl(publicId),
       expireTime: expireTime as unknown as string, // serialized as ISO 8601
     }
   } catch (err) {
@@ -160,17 +162,43 @@ export async function saveFileRecord(
 
 export interface OpenedFile {
   fileName: string
-  mimeType: string
+  mimeType: string | null
   size: number
   handle: fsp.FileHandle
 }
 
-/** An unexpired file opened for reading; unknown, expired or missing on disk is 404. */
-export async function openFile(db: Db, dataDir: string, fileId: number): Promise<OpenedFile> {
+/** Who asks for a file: its uploader may always have it; `all` (super admin or file:download-all) any. */
+export interface FileReader {
+  userId: number
+  all: boolean
+}
+
+export async function fileReader(authz: Authorizer, userId: number): Promise<FileReader> {
+  const access = await authz.resolve(userId)
+  return { userId, all: access.superAdmin || access.authCodes.includes(FILE_DOWNLOAD_ALL_CODE) }
+}
+
+/**
+ * An unexpired file the reader may have, opened for reading. Unknown, expired, missing on disk and
+ * someone else's file all answer the same 404, so a file's existence is never revealed to those
+ * who may not download it.
+ */
+export async function openFile(
+  db: Db,
+  dataDir: string,
+  fileId: string,
+  reader: FileReader,
+): Promise<OpenedFile> {
   const [row] = await db
     .select()
     .from(files)
-    .where(and(eq(files.id, fileId), gt(files.expireTime, new Date())))
+    .where(
+      and(
+        eq(files.publicId, fileId.toLowerCase()),
+        gt(files.expireTime, new Date()),
+        reader.all ? undefined : eq(files.uploaderId, reader.userId),
+      ),
+    )
   if (!row) throw notFound(FILE_MSG.fileNotFound)
   let handle: fsp.FileHandle
   try {
@@ -180,15 +208,18 @@ export async function openFile(db: Db, dataDir: string, fileId: number): Promise
     throw err
   }
   const { size } = await handle.stat()
-  return { fileName: row.fileName, mimeType: row.mimeType ?? 'application/octet-stream', size, handle }
+  return { fileName: row.fileName, mimeType: row.mimeType, size, handle }
 }
 
-/** `attachment` with an ASCII fallback name and the real (e.g. Chinese) name as RFC 5987 `filename*`. */
-export function contentDisposition(fileName: string): string {
+/** `attachment` or `inline`, with an ASCII fallback name and the real (e.g. Chinese) name as RFC 5987 `filename*`. */
+export function contentDisposition(
+  fileName: string,
+  disposition: 'inline' | 'attachment' = 'attachment',
+): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') || 'download'
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   )
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`
 }

@@ -13,6 +13,7 @@ import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import { orgCompleteNames } from '../position/org-paths'
 
 export const ORG_MSG = {
@@ -107,6 +108,9 @@ async function requireStations(tx: DbOrTx, ids: number[]) {
   if (missing.length) throw notFound(stationsMissing(missing))
 }
 
+/** The index catches what requireUniqueSibling cannot: two requests passing it at the same moment. */
+const onSiblingTaken = rethrowUnique({ organizations_parent_name_key: ORG_MSG.siblingExists })
+
 async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: string, exceptId?: number) {
   const [dup] = await tx
     .select({ id: organizations.id })
@@ -125,32 +129,34 @@ async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: str
 export async function insertOrg(db: Db, body: OrgInsertBody, operatorId: number): Promise<number> {
   const name = validName(body.organizationName)
   const stationIds = parseStationIds(body.stationIds)
-  return db.transaction(async (tx) => {
-    const [parent] = await tx
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, body.parent))
-    if (!parent) throw notFound(ORG_MSG.parentNotFound)
-    await requireUniqueSibling(tx, body.parent, name)
-    await requireStations(tx, stationIds)
-    const [org] = await tx
-      .insert(organizations)
-      .values({
-        organizationName: name,
-        description: body.description ?? null,
-        parent: body.parent,
-        createUserId: operatorId,
-        updateUserId: operatorId,
-      })
-      .returning({ id: organizations.id })
-    if (stationIds.length) {
-      await tx
-        .insert(positions)
-        .values(stationIds.map((stationId) => ({ orgId: org.id, stationId })))
-        .onConflictDoNothing()
-    }
-    return org.id
-  })
+  return db
+    .transaction(async (tx) => {
+      const [parent] = await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.id, body.parent))
+      if (!parent) throw notFound(ORG_MSG.parentNotFound)
+      await requireUniqueSibling(tx, body.parent, name)
+      await requireStations(tx, stationIds)
+      const [org] = await tx
+        .insert(organizations)
+        .values({
+          organizationName: name,
+          description: body.description ?? null,
+          parent: body.parent,
+          createUserId: operatorId,
+          updateUserId: operatorId,
+        })
+        .returning({ id: organizations.id })
+      if (stationIds.length) {
+        await tx
+          .insert(positions)
+          .values(stationIds.map((stationId) => ({ orgId: org.id, stationId })))
+          .onConflictDoNothing()
+      }
+      return org.id
+    })
+    .catch(onSiblingTaken)
 }
 
 /** true when `candidate` is `orgId` itself or lies in its subtree (walks up from the candidate). */
@@ -210,7 +216,7 @@ export async function updateOrg(
       await syncOrgPositions(tx, org.id, wanted, (gone) =>
         power.require(tx, operatorId, { positionIds: gone }),
       )
-  })
+  }).catch(onSiblingTaken)
 }
 
 /**

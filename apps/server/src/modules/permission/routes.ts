@@ -24,6 +24,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/tree',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '权限树',

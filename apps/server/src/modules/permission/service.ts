@@ -11,6 +11,7 @@ import {
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { auths } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import type { NodePower, PowerGuard } from '../../auth/power'
 
 type AuthRow = typeof auths.$inferSelect
@@ -130,6 +131,9 @@ async function parentLevel(tx: DbOrTx, parentCode: string | null): Promise<numbe
   return parent.level
 }
 
+/** The index catches what checkUniqueKey cannot: two requests passing it at the same moment. */
+const onUniqueKeyTaken = rethrowUnique({ auths_unique_key_key: UNIQUE_KEY_EXISTS })
+
 async function checkUniqueKey(tx: DbOrTx, uniqueKey: string | null, ownCode: string | null) {
   if (uniqueKey === null) return
   const [other] = await tx
@@ -164,14 +168,16 @@ export async function insertAuth(
   operatorId: number,
 ): Promise<string> {
   const data = clean(body)
-  return db.transaction(async (tx) => {
-    await power.require(tx, operatorId, { nodes: [nodePower(data)] })
-    const level = (await parentLevel(tx, data.parentCode)) + 1
-    await checkUniqueKey(tx, data.uniqueKey, null)
-    const code = await nextCode(tx)
-    await tx.insert(auths).values({ code, level, ...data })
-    return code
-  })
+  return db
+    .transaction(async (tx) => {
+      await power.require(tx, operatorId, { nodes: [nodePower(data)] })
+      const level = (await parentLevel(tx, data.parentCode)) + 1
+      await checkUniqueKey(tx, data.uniqueKey, null)
+      const code = await nextCode(tx)
+      await tx.insert(auths).values({ code, level, ...data })
+      return code
+    })
+    .catch(onUniqueKeyTaken)
 }
 
 /**
@@ -187,38 +193,40 @@ export async function updateAuth(
   operatorId: number,
 ): Promise<void> {
   const data = clean(body)
-  await db.transaction(async (tx) => {
-    const [current] = await tx.select().from(auths).where(eq(auths.code, body.code))
-    if (!current) throw notFound(AUTH_NOT_FOUND)
-    await power.require(tx, operatorId, {
-      storedNodeCodes: await subtreeCodes(tx, current.code),
-      nodes: [nodePower(data)],
-    })
-    let level = current.level
-    if (data.parentCode !== current.parentCode) {
-      if (data.parentCode !== null) {
-        const subtree = await subtreeCodes(tx, current.code)
-        if (subtree.includes(data.parentCode)) throw badRequest(MOVE_UNDER_ITSELF)
+  await db
+    .transaction(async (tx) => {
+      const [current] = await tx.select().from(auths).where(eq(auths.code, body.code))
+      if (!current) throw notFound(AUTH_NOT_FOUND)
+      await power.require(tx, operatorId, {
+        storedNodeCodes: await subtreeCodes(tx, current.code),
+        nodes: [nodePower(data)],
+      })
+      let level = current.level
+      if (data.parentCode !== current.parentCode) {
+        if (data.parentCode !== null) {
+          const subtree = await subtreeCodes(tx, current.code)
+          if (subtree.includes(data.parentCode)) throw badRequest(MOVE_UNDER_ITSELF)
+        }
+        level = (await parentLevel(tx, data.parentCode)) + 1
       }
-      level = (await parentLevel(tx, data.parentCode)) + 1
-    }
-    await checkUniqueKey(tx, data.uniqueKey, current.code)
-    await tx
-      .update(auths)
-      .set({ ...data, level, updateTime: new Date() })
-      .where(eq(auths.code, current.code))
-    const delta = level - current.level
-    if (delta !== 0) {
-      const below = (await subtreeCodes(tx, current.code)).filter((c) => c !== current.code)
-      if (below.length)
-        await tx.execute(
-          sql`update auths set level = level + ${delta} where code in (${sql.join(
-            below.map((c) => sql`${c}`),
-            sql`, `,
-          )})`,
-        )
-    }
-  })
+      await checkUniqueKey(tx, data.uniqueKey, current.code)
+      await tx
+        .update(auths)
+        .set({ ...data, level, updateTime: new Date() })
+        .where(eq(auths.code, current.code))
+      const delta = level - current.level
+      if (delta !== 0) {
+        const below = (await subtreeCodes(tx, current.code)).filter((c) => c !== current.code)
+        if (below.length)
+          await tx.execute(
+            sql`update auths set level = level + ${delta} where code in (${sql.join(
+              below.map((c) => sql`${c}`),
+              sql`, `,
+            )})`,
+          )
+      }
+    })
+    .catch(onUniqueKeyTaken)
 }
 
 /** The node and every node below it. */

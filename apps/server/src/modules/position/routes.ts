@@ -45,6 +45,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/position/list',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '岗位列表',
@@ -59,6 +60,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/position/list/for/org',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '部门的岗位列表',
@@ -155,6 +157,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/position/rolelist',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '岗位关联的角色',
@@ -181,6 +184,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/position/namelist',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '岗位简单列表',

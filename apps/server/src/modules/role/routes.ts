@@ -39,6 +39,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/role/namelist',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '角色简单列表',
@@ -52,6 +53,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/role/listall',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '角色分页列表',

@@ -16,6 +16,7 @@ import {
 import type { Db, DbOrTx, Tx } from '../../db/connection'
 import { auths, positionRoles, roleAuths, roles, userGroupRoles, userRoles, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
 import { containsPattern } from '../../lib/like'
 
@@ -167,6 +168,9 @@ async function checkAuthCodes(tx: DbOrTx, input: readonly string[]): Promise<str
   return codes
 }
 
+/** The index catches what checkNameFree cannot: two requests passing it at the same moment. */
+const onNameTaken = rethrowUnique({ roles_role_name_key: ROLE_NAME_EXISTS })
+
 async function checkNameFree(tx: DbOrTx, roleName: string, ownId: number | null) {
   const [other] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.roleName, roleName)).limit(1)
   if (other && other.id !== ownId) throw conflict(ROLE_NAME_EXISTS)
@@ -197,24 +201,26 @@ const roleStake = (roleId: number | null, codes: string[] | undefined, type: num
 
 async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId: number): Promise<number> {
   const roleName = input.roleName.trim()
-  return db.transaction(async (tx) => {
-    await checkNameFree(tx, roleName, null)
-    const codes = await checkAuthCodes(tx, input.authCodes ?? [])
-    await power.require(tx, operatorId, roleStake(null, codes, input.type))
-    const [role] = await tx
-      .insert(roles)
-      .values({
-        roleName,
-        description: trimmedOrNull(input.description),
-        type: input.type,
-        status: input.status,
-        createUserId: operatorId,
-        updateUserId: operatorId,
-      })
-      .returning({ id: roles.id })
-    await replaceAuthCodes(tx, role.id, codes)
-    return role.id
-  })
+  return db
+    .transaction(async (tx) => {
+      await checkNameFree(tx, roleName, null)
+      const codes = await checkAuthCodes(tx, input.authCodes ?? [])
+      await power.require(tx, operatorId, roleStake(null, codes, input.type))
+      const [role] = await tx
+        .insert(roles)
+        .values({
+          roleName,
+          description: trimmedOrNull(input.description),
+          type: input.type,
+          status: input.status,
+          createUserId: operatorId,
+          updateUserId: operatorId,
+        })
+        .returning({ id: roles.id })
+      await replaceAuthCodes(tx, role.id, codes)
+      return role.id
+    })
+    .catch(onNameTaken)
 }
 
 interface RoleChange {
@@ -235,30 +241,32 @@ async function changeRole(
   guard: (type: number) => void,
 ): Promise<void> {
   const roleName = input.roleName.trim()
-  await db.transaction(async (tx) => {
-    const [role] = await tx
-      .select({ type: roles.type })
-      .from(roles)
-      .where(eq(roles.id, input.id))
-      .for('update')
-    if (!role) throw notFound(ROLE_NOT_FOUND)
-    guard(role.type)
-    await checkNameFree(tx, roleName, input.id)
-    const codes = input.authCodes === undefined ? undefined : await checkAuthCodes(tx, input.authCodes)
-    await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
-    await tx
-      .update(roles)
-      .set({
-        roleName,
-        description: trimmedOrNull(input.description),
-        status: input.status,
-        ...(input.type !== undefined ? { type: input.type } : {}),
-        updateUserId: operatorId,
-        updateTime: new Date(),
-      })
-      .where(eq(roles.id, input.id))
-    if (codes) await replaceAuthCodes(tx, input.id, codes)
-  })
+  await db
+    .transaction(async (tx) => {
+      const [role] = await tx
+        .select({ type: roles.type })
+        .from(roles)
+        .where(eq(roles.id, input.id))
+        .for('update')
+      if (!role) throw notFound(ROLE_NOT_FOUND)
+      guard(role.type)
+      await checkNameFree(tx, roleName, input.id)
+      const codes = input.authCodes === undefined ? undefined : await checkAuthCodes(tx, input.authCodes)
+      await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
+      await tx
+        .update(roles)
+        .set({
+          roleName,
+          description: trimmedOrNull(input.description),
+          status: input.status,
+          ...(input.type !== undefined ? { type: input.type } : {}),
+          updateUserId: operatorId,
+          updateTime: new Date(),
+        })
+        .where(eq(roles.id, input.id))
+      if (codes) await replaceAuthCodes(tx, input.id, codes)
+    })
+    .catch(onNameTaken)
 }
 
 async function removeRole(

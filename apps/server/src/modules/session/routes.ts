@@ -1,12 +1,28 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, CurrentUser, Envelope, LoginBody, LoginResult, NullData } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
-import { endSession, login } from '../../auth/sessions'
+import { endSession, findSessionUser, login } from '../../auth/sessions'
+import { recordLogin } from '../../audit/login-log'
+import { recordLoginRefusal } from './login-log'
+import { LoginThrottle, ThrottledError } from '../../auth/login-throttle'
 import { changeOwnPassword, getCurrentUser } from './service'
+
+/** A refusal by the throttle tells the client when to come back (the error handler writes the envelope). */
+async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (err instanceof ThrottledError) reply.header('retry-after', String(err.retryAfterSeconds))
+    throw err
+  }
+}
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
+  // One throttle per app: sign-in and password change share the per-address count.
+  const throttle = new LoginThrottle(config)
 
   app.post(
     '/login',
@@ -20,7 +36,29 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(LoginResult) },
       },
     },
-    async (req) => ok(await login(db, config, req.body.nickName, req.body.password), '登录成功'),
+    async (req, reply) => {
+      const attempt = {
+        nickName: req.body.nickName,
+        address: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+      }
+      try {
+        const signedIn = await withRetryAfter(reply, () =>
+          login(db, config, throttle, { ...attempt, password: req.body.password }),
+        )
+        await recordLogin(db, {
+          ...attempt,
+          ip: req.ip,
+          userId: signedIn.user.id,
+          result: 'success',
+          msg: '登录成功',
+        })
+        return ok(signedIn, '登录成功')
+      } catch (err) {
+        await recordLoginRefusal(db, attempt, err)
+        throw err
+      }
+    },
   )
 
   app.post(
@@ -30,7 +68,19 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['登录'], summary: '退出登录', response: { 200: NullData } },
     },
     async (req) => {
-      if (req.token) await endSession(db, req.token)
+      if (req.token) {
+        const user = await findSessionUser(db, req.token)
+        await endSession(db, req.token)
+        if (user)
+          await recordLogin(db, {
+            nickName: user.nickName,
+            userId: user.id,
+            ip: req.ip,
+            userAgent: req.headers['user-agent'] ?? null,
+            result: 'logout',
+            msg: '已退出登录',
+          })
+      }
       return ok(null, '已退出登录')
     },
   )
@@ -55,8 +105,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: NullData },
       },
     },
-    async (req) => {
-      await changeOwnPassword(db, currentUser(req).id, req.token!, req.body)
+    async (req, reply) => {
+      const userId = currentUser(req).id
+      await withRetryAfter(reply, () =>
+        changeOwnPassword(db, { userId, token: req.token!, address: req.ip }, throttle, req.body),
+      )
       return ok(null, '密码修改成功')
     },
   )

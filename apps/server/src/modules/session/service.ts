@@ -5,6 +5,7 @@ import { users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
+import { pause, type LoginThrottle } from '../../auth/login-throttle'
 import { badRequest, unauthorized } from '../../lib/errors'
 
 export async function getCurrentUser(db: Db, authz: Authorizer, userId: number): Promise<CurrentUser> {
@@ -33,13 +34,31 @@ export async function getCurrentUser(db: Db, authz: Authorizer, userId: number):
   }
 }
 
-/** Own password change: the old one must match; every other session of the user ends. */
-export async function changeOwnPassword(db: Db, userId: number, token: string, body: ChangePasswordBody) {
+export interface PasswordChanger {
+  userId: number
+  /** the session in use, which survives the change */
+  token: string
+  address: string
+}
+
+/**
+ * Own password change: the old one must match; every other session of the user ends. A wrong old
+ * password is a guess like a failed sign-in, throttled per user and address.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  { userId, token, address }: PasswordChanger,
+  throttle: LoginThrottle,
+  body: ChangePasswordBody,
+) {
   const policy = checkPassword(body.newPassword)
   if (policy) throw badRequest(policy)
+  const admitted = throttle.passwordChange(userId, address)
+  await pause(admitted.pauseMs)
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId))
   if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash)))
     throw badRequest(MSG.oldPasswordWrong)
+  admitted.succeeded()
   if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
   const passwordHash = await hashPassword(body.newPassword)
   await db.transaction(async (tx) => {

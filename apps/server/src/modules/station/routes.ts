@@ -32,6 +32,7 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/station/list/simple',
     {
+      config: { readOnly: true },
       schema: {
         tags: TAGS,
         summary: '职位简单列表',
@@ -46,6 +47,7 @@ export const stationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/station/list',
     {
+      config: { readOnly: true },
       schema: {
         tags: TAGS,
         summary: '职位列表',

@@ -15,6 +15,7 @@ import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations, users } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 
 export const STATION_MSG = {
@@ -149,6 +150,9 @@ async function requireOrgs(tx: DbOrTx, ids: number[]) {
   if (missing.length) throw notFound(orgsMissing(missing))
 }
 
+/** The index catches what requireUniqueName cannot: two requests passing it at the same moment. */
+const onNameTaken = rethrowUnique({ stations_station_name_key: STATION_MSG.nameExists })
+
 async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
   const [dup] = await tx
     .select({ id: stations.id })
@@ -163,21 +167,23 @@ async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
 export async function insertStation(db: Db, body: StationInsertBody, operatorId: number): Promise<number> {
   const name = body.stationName.trim()
   const orgIds = parseOrgIds(body.orgIds)
-  return db.transaction(async (tx) => {
-    await requireUniqueName(tx, name)
-    await requireOrgs(tx, orgIds)
-    const [station] = await tx
-      .insert(stations)
-      .values({ stationName: name, type: body.type, createUserId: operatorId, updateUserId: operatorId })
-      .returning({ id: stations.id })
-    if (orgIds.length) {
-      await tx
-        .insert(positions)
-        .values(orgIds.map((orgId) => ({ orgId, stationId: station.id })))
-        .onConflictDoNothing()
-    }
-    return station.id
-  })
+  return db
+    .transaction(async (tx) => {
+      await requireUniqueName(tx, name)
+      await requireOrgs(tx, orgIds)
+      const [station] = await tx
+        .insert(stations)
+        .values({ stationName: name, type: body.type, createUserId: operatorId, updateUserId: operatorId })
+        .returning({ id: stations.id })
+      if (orgIds.length) {
+        await tx
+          .insert(positions)
+          .values(orgIds.map((orgId) => ({ orgId, stationId: station.id })))
+          .onConflictDoNothing()
+      }
+      return station.id
+    })
+    .catch(onNameTaken)
 }
 
 export async function updateStation(
@@ -219,7 +225,7 @@ export async function updateStation(
         .values(added.map((orgId) => ({ orgId, stationId: body.id })))
         .onConflictDoNothing()
     }
-  })
+  }).catch(onNameTaken)
 }
 
 /** Deleting a job title deletes its positions: their holders lose the positions' roles (DESIGN.md §6a). */

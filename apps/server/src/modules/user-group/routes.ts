@@ -46,6 +46,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user_groups/list',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '用户组列表',
@@ -132,6 +133,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/groups/rolelist',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '用户组关联的角色',
@@ -181,6 +183,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user_groups/namelist',
     {
+      config: { readOnly: true },
       schema: {
         tags,
         summary: '用户组简单列表',

@@ -20,6 +20,7 @@ import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
 import { conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { idList, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
 
@@ -101,6 +102,9 @@ async function requireGroup(db: DbOrTx, id: number): Promise<void> {
   if (!g) throw notFound(GROUP_NOT_FOUND)
 }
 
+/** The index catches what assertNameFree cannot: two requests passing it at the same moment. */
+const onNameTaken = rethrowUnique({ user_groups_group_name_key: GROUP_NAME_TAKEN })
+
 async function assertNameFree(db: DbOrTx, groupName: string, exceptId?: number) {
   const [taken] = await db
     .select({ id: userGroups.id })
@@ -139,28 +143,30 @@ export async function insertGroup(
   const groupName = body.groupName.trim()
   const roleIds = idList(body.roleIds, 'roleIds')
   const userIds = idList(body.userIds, 'userIds')
-  return db.transaction(async (tx) => {
-    await assertNameFree(tx, groupName)
-    await requireRoles(tx, roleIds)
-    await requireUsers(tx, userIds)
-    // the new members get the new roles: both sides' power is at stake
-    await power.require(tx, operatorId, { roleIds, userIds })
-    const [group] = await tx
-      .insert(userGroups)
-      .values({
-        groupName,
-        status: body.status,
-        description: blankToNull(body.description),
-        createUserId: operatorId,
-        updateUserId: operatorId,
-      })
-      .returning({ id: userGroups.id })
-    if (roleIds.length)
-      await tx.insert(userGroupRoles).values(roleIds.map((roleId) => ({ groupId: group.id, roleId })))
-    if (userIds.length)
-      await tx.insert(userGroupUsers).values(userIds.map((userId) => ({ groupId: group.id, userId })))
-    return group.id
-  })
+  return db
+    .transaction(async (tx) => {
+      await assertNameFree(tx, groupName)
+      await requireRoles(tx, roleIds)
+      await requireUsers(tx, userIds)
+      // the new members get the new roles: both sides' power is at stake
+      await power.require(tx, operatorId, { roleIds, userIds })
+      const [group] = await tx
+        .insert(userGroups)
+        .values({
+          groupName,
+          status: body.status,
+          description: blankToNull(body.description),
+          createUserId: operatorId,
+          updateUserId: operatorId,
+        })
+        .returning({ id: userGroups.id })
+      if (roleIds.length)
+        await tx.insert(userGroupRoles).values(roleIds.map((roleId) => ({ groupId: group.id, roleId })))
+      if (userIds.length)
+        await tx.insert(userGroupUsers).values(userIds.map((userId) => ({ groupId: group.id, userId })))
+      return group.id
+    })
+    .catch(onNameTaken)
 }
 
 export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> {
@@ -200,7 +206,7 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
     }
     if (body.description !== undefined) set.description = blankToNull(body.description)
     await tx.update(userGroups).set(set).where(eq(userGroups.id, body.id))
-  })
+  }).catch(onNameTaken)
 }
 
 /** The links go with the group (ON DELETE CASCADE): its members lose the power of its roles. */

@@ -10,6 +10,7 @@ import {
   UserIdQuery,
   UserInsertBody,
   UserListBody,
+  UserNameListBody,
   UserPage,
   UserPositionListQuery,
   UserPositionPage,
@@ -18,6 +19,7 @@ import {
   UserRelRoleBody,
   UserRoleListQuery,
   UserRolePage,
+  UserSimplePage,
   UserUnRelGroupsBody,
   UserUnRelPositionBody,
   UserUnRelRoleBody,
@@ -35,6 +37,7 @@ import {
   listUserGroups,
   listUserPositions,
   listUserRoles,
+  listUserCandidates,
   listUsers,
   unlinkGroup,
   unlinkPosition,
@@ -55,9 +58,26 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/list',
     {
+      config: { readOnly: true },
       schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } },
     },
     async (req) => ok(await listUsers(db, req.body)),
+  )
+
+  // A read, though POST (as the other namelist calls): the group and position "link users" pickers.
+  app.post(
+    '/user/namelist',
+    {
+      config: { readOnly: true },
+      schema: {
+        tags: [TAG],
+        summary: '可关联的用户列表',
+        description: '带 userGroupId 或 positionId 时，不含已在该用户组或已担任该岗位的用户；按 id 排序',
+        body: UserNameListBody,
+        response: { 200: Envelope(UserSimplePage) },
+      },
+    },
+    async (req) => ok(await listUserCandidates(db, req.body ?? {})),
   )
 
   app.post(
@@ -197,6 +217,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/rolelist',
     {
+      config: { readOnly: true },
       schema: {
         tags: [TAG],
         summary: '用户的角色列表',
@@ -210,6 +231,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/grouplist',
     {
+      config: { readOnly: true },
       schema: {
         tags: [TAG],
         summary: '用户的用户组列表',
@@ -223,6 +245,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rel/user/positionlist',
     {
+      config: { readOnly: true },
       schema: {
         tags: [TAG],
         summary: '用户的岗位列表',

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, ne, notExists, sql, type SQL } from 'drizzle-orm'
 import {
   checkMobile,
   checkPassword,
@@ -12,21 +12,24 @@ import {
   type UserGroupRow,
   type UserInsertBody,
   type UserListBody,
+  type UserNameListBody,
   type UserPositionListQuery,
   type UserPositionRow,
   type UserRoleListQuery,
   type UserRoleRow,
   type UserRow,
+  type UserSimple,
   type UserUpdateBody,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
-import { roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
+import { positionUsers, roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
 import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
 import { badRequest, conflict, notFound } from '../../lib/errors'
+import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 
 export const USER_MSG = {
@@ -78,6 +81,9 @@ async function requireUser(db: DbOrTx, userId: number) {
   return user
 }
 
+/** The index catches what ensureNickNameFree cannot: two requests passing it at the same moment. */
+const onNickNameTaken = rethrowUnique({ users_nick_name_key: USER_MSG.nickNameTaken })
+
 async function ensureNickNameFree(db: DbOrTx, nickName: string, exceptId?: number) {
   const where = exceptId
     ? and(eq(users.nickName, nickName), ne(users.id, exceptId))
@@ -114,6 +120,47 @@ export async function listUsers(db: Db, q: UserListBody): Promise<PageResult<Use
   return { list: list.map(isoTimes), total: Number(total) }
 }
 
+/**
+ * POST /user/namelist: the "link users" pickers' candidates, by nickName, ordered by id. With a group
+ * or position id, the users already in that group / holding that position are left out, so the
+ * picker never offers what is linked (as /role/namelist does for roles).
+ */
+export async function listUserCandidates(db: Db, q: UserNameListBody): Promise<PageResult<UserSimple>> {
+  const filters: SQL[] = []
+  if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!.trim())))
+  if (q.userGroupId)
+    filters.push(
+      notExists(
+        db
+          .select({ x: sql`1` })
+          .from(userGroupUsers)
+          .where(and(eq(userGroupUsers.groupId, q.userGroupId), eq(userGroupUsers.userId, users.id))),
+      ),
+    )
+  if (q.positionId)
+    filters.push(
+      notExists(
+        db
+          .select({ x: sql`1` })
+          .from(positionUsers)
+          .where(and(eq(positionUsers.positionId, q.positionId), eq(positionUsers.userId, users.id))),
+      ),
+    )
+  const where = filters.length ? and(...filters) : undefined
+  const { limit, offset } = page(q)
+  const [list, [{ total }]] = await Promise.all([
+    db
+      .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(users).where(where),
+  ])
+  return { list, total: Number(total) }
+}
+
 export async function getUser(db: Db, userId: number): Promise<UserDetail> {
   const [user] = await db
     .select({ ...userRowColumns, passwordIsInitial: users.passwordIsInitial })
@@ -147,6 +194,7 @@ export async function insertUser(
       updateUserId: operator.id,
     })
     .returning({ id: users.id })
+    .catch(onNickNameTaken)
   return row.id
 }
 
@@ -183,7 +231,7 @@ export async function updateUser(
     if (body.status === 2 && existing.status !== 2) await endUserSessions(tx, body.id)
     else if (passwordHash)
       await endUserSessions(tx, body.id, self ? (operator.token ?? undefined) : undefined)
-  })
+  }).catch(onNickNameTaken)
 }
 
 export async function deleteUser(

@@ -1,0 +1,26 @@
+import type { DbOrTx } from '../db/connection'
+import { loginLogs } from '../db/audit-schema'
+
+export type LoginResult = 'success' | 'failure' | 'locked' | 'frozen' | 'logout' | 'revoked'
+
+/** One row of the login log (DESIGN.md §9): every sign-in attempt, sign-out and revocation. */
+export async function recordLogin(
+  db: DbOrTx,
+  entry: {
+    nickName: string | null
+    userId: number | null
+    ip: string | null
+    userAgent: string | null
+    result: LoginResult
+    msg: string | null
+  },
+): Promise<void> {
+  await db.insert(loginLogs).values({
+    nickName: entry.nickName?.slice(0, 64) ?? null,
+    userId: entry.userId,
+    ip: entry.ip?.slice(0, 64) ?? null,
+    userAgent: entry.userAgent?.slice(0, 512) || null,
+    result: entry.result,
+    msg: entry.msg?.slice(0, 512) ?? null,
+  })
+}

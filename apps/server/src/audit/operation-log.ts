@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import { sql } from 'drizzle-orm'
+import type { Db, DbOrTx, Tx } from '../db/connection'
+import { auditChanges, operationLogs, type AuditChange } from '../db/audit-schema'
+import { describeChanges, type StagedChange } from './changes'
+import { runInTransaction } from './request-transaction'
+
+/**
+ * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
+ * is registered: it runs in one transaction with the audit trigger switched on, and its log row —
+ * with the before and after of every changed field and every link added or removed, as the
+ * triggers saw them — is written in that same transaction. A module cannot forget to log, and a
+ * crash can never leave a change without its row or a row without its change. Writes refused with
+ * 401, 403 or 409, and failures (5xx), get a row of their own before the answer leaves.
+ */
+
+/** Which routes are writes: any method but GET/HEAD, unless public (sign-in has its own log) or marked read-only. */
+export const isAuditedWrite = (method: string, config: { access?: string; readOnly?: boolean } | undefined) =>
+  method !== 'GET' &&
+  method !== 'HEAD' &&
+  method !== 'OPTIONS' &&
+  config?.access !== 'public' &&
+  !config?.readOnly
+
+const RESOURCE_KEYS = [
+  'id',
+  'userId',
+  'userGroupsId',
+  'positionId',
+  'roleId',
+  'orgId',
+  'stationId',
+  'code',
+  'authCode',
+  'fileId',
+  'positionIds',
+]
+
+/** The record an operation is about: the new id an insert answers, else the first id the request names. */
+function resourceIdOf(req: FastifyRequest, answer: unknown): string | null {
+  const data = (answer as { data?: unknown } | undefined)?.data
+  if (typeof data === 'number' || typeof data === 'string') return String(data)
+  for (const part of [req.body, req.query] as Record<string, unknown>[]) {
+    if (!part || typeof part !== 'object') continue
+    for (const key of RESOURCE_KEYS) {
+      const value = part[key]
+      if (typeof value === 'number' || (typeof value === 'string' && value !== ''))
+        return String(value).slice(0, 128)
+    }
+  }
+  return null
+}
+
+interface RouteFacts {
+  summary: string | null
+  resourceType: string | null
+}
+
+const routeFacts = (req: FastifyRequest): RouteFacts => {
+  const schema = req.routeOptions.schema as { summary?: string; tags?: string[] } | undefined
+  return { summary: schema?.summary ?? null, resourceType: schema?.tags?.[0] ?? null }
+}
+
+async function writeRow(
+  db: DbOrTx,
+  req: FastifyRequest,
+  row: {
+    result: 'success' | 'denied' | 'failed'
+    status: number
+    msg: string | null
+    answer?: unknown
+    changes: AuditChange[]
+  },
+) {
+  const facts = routeFacts(req)
+  await db.insert(operationLogs).values({
+    operatorId: req.user?.id ?? null,
+    operatorName: req.user?.nickName ?? null,
+    ip: req.ip?.slice(0, 64) ?? null,
+    userAgent: (req.headers['user-agent'] ?? '').slice(0, 512) || null,
+    method: req.method,
+    path: req.url.split('?')[0].slice(0, 512),
+    summary: facts.summary,
+    resourceType: facts.resourceType,
+    resourceId: resourceIdOf(req, row.answer),
+    result: row.result,
+    status: row.status,
+    msg: row.msg?.slice(0, 512) ?? null,
+    changes: row.changes,
+  })
+}
+
+/** Reads back (and clears) what the audit trigger staged in this transaction. */
+async function takeStaged(tx: Tx): Promise<StagedChange[]> {
+  const rows = await tx.delete(auditChanges).returning()
+  return rows
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => ({
+      tableName: r.tableName,
+      op: r.op as StagedChange['op'],
+      oldRow: r.oldRow ?? null,
+      newRow: r.newRow ?? null,
+    }))
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set once the operation's row is written (the success row, in the change's own transaction) */
+    auditLogged?: boolean
+  }
+}
+
+export function installOperationLog(api: FastifyInstance, db: Db) {
+  api.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.some((m) => isAuditedWrite(m, route.config as never))) return
+    const handler = route.handler
+    route.handler = async function audited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('amg.audit', 'on', true)`)
+        return runInTransaction(tx, async () => {
+          const answer = await handler.call(this, req, reply)
+          const changes = await describeChanges(tx, await takeStaged(tx), routeFacts(req).resourceType)
+          const msg = (answer as { msg?: unknown } | undefined)?.msg
+          await writeRow(tx, req, {
+            result: 'success',
+            status: reply.statusCode,
+            msg: typeof msg === 'string' ? msg : null,
+            answer,
+            changes,
+          })
+          req.auditLogged = true
+          return answer
+        })
+      })
+    }
+  })
+
+  // Refusals and failures: the change rolled back (or never started), so the row stands alone.
+  api.addHook('onSend', async (req, reply, payload) => {
+    if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never)) return payload
+    const status = reply.statusCode
+    const result =
+      status === 401 || status === 403 || status === 409 ? 'denied' : status >= 500 ? 'failed' : null
+    if (!result) return payload
+    let msg: string | null = null
+    try {
+      msg = typeof payload === 'string' ? ((JSON.parse(payload) as { msg?: string }).msg ?? null) : null
+    } catch {
+      msg = null
+    }
+    try {
+      await writeRow(db, req, { result, status, msg, changes: [] })
+      req.auditLogged = true
+    } catch (err) {
+      req.log.error({ err: { message: (err as Error).message } }, 'operation log row not written')
+    }
+    return payload
+  })
+}

@@ -1,0 +1,87 @@
+import { and, count, desc, eq, gt, ilike, sql } from 'drizzle-orm'
+import type { OnlineSessionListBody, OnlineSessionRow, PageResult } from '@amg/contract'
+import type { Db } from '../../db/connection'
+import { sessions, users } from '../../db/schema'
+import { hashToken } from '../../auth/tokens'
+import type { PowerGuard } from '../../auth/power'
+import { recordLogin } from '../../audit/login-log'
+import { notFound } from '../../lib/errors'
+import { containsPattern } from '../../lib/like'
+
+export const SESSION_NOT_FOUND = '会话不存在或已结束'
+export const SESSION_REVOKED = '已强制下线'
+
+/** POST /session/online/list: live sessions, most recently used first; `current` marks the caller's own. */
+export async function listOnline(
+  db: Db,
+  q: OnlineSessionListBody,
+  callerToken: string | null,
+): Promise<PageResult<OnlineSessionRow>> {
+  const where = and(
+    gt(sessions.expiresAt, sql`now()`),
+    eq(users.status, 1),
+    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
+  )
+  const pageSize = q.pageSize ?? 10
+  const own = callerToken ? hashToken(callerToken) : null
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: sessions.id,
+        userId: sessions.userId,
+        nickName: users.nickName,
+        ip: sessions.ip,
+        userAgent: sessions.userAgent,
+        loginTime: sessions.createTime,
+        lastSeenTime: sessions.lastSeenTime,
+        expiresAt: sessions.expiresAt,
+        tokenHash: sessions.tokenHash,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(where)
+      .orderBy(desc(sessions.lastSeenTime), desc(sessions.id))
+      .limit(pageSize)
+      .offset(((q.pageNum ?? 1) - 1) * pageSize),
+    db.select({ total: count() }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(where),
+  ])
+  return {
+    total: Number(total),
+    list: rows.map(({ tokenHash, ...r }) => ({
+      ...r,
+      loginTime: r.loginTime.toISOString(),
+      lastSeenTime: r.lastSeenTime.toISOString(),
+      expiresAt: r.expiresAt.toISOString(),
+      current: tokenHash === own,
+    })),
+  }
+}
+
+/**
+ * DELETE /session/online/revoke: the session ends at once; every instance looks sessions up in the
+ * database, so its very next request is refused. Ending someone's session manages that user, so
+ * the power check applies (DESIGN.md §6a), and the login log records it.
+ */
+export async function revokeSession(
+  db: Db,
+  power: PowerGuard,
+  caller: { id: number; ip: string | null; userAgent: string | null },
+  sessionId: number,
+): Promise<void> {
+  const [target] = await db
+    .select({ userId: sessions.userId, nickName: users.nickName })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sessionId))
+  if (!target) throw notFound(SESSION_NOT_FOUND)
+  await power.require(db, caller.id, { userIds: [target.userId] })
+  await db.delete(sessions).where(eq(sessions.id, sessionId))
+  await recordLogin(db, {
+    nickName: target.nickName,
+    userId: target.userId,
+    ip: caller.ip,
+    userAgent: caller.userAgent,
+    result: 'revoked',
+    msg: SESSION_REVOKED,
+  })
+}

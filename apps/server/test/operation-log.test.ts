@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { desc, eq, sql } from 'drizzle-orm'
+import { operationLogs } from '../src/db/audit-schema'
+import { queryRows } from '../src/db/connection'
+import { sweepLogs } from '../src/modules/log/service'
+import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
+
+/**
+ * DESIGN.md §9: a row for every write that succeeds (with what it changed) and for every write
+ * refused with 401/403/409; reads leave none; the list, detail and export answer them.
+ */
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => t.close())
+
+const admin = (method: string, url: string, opts: CallOptions = {}) =>
+  t.call(method, url, {
+    ...opts,
+    token: t.adminToken,
+    headers: { 'user-agent': 'vitest-agent', ...opts.headers },
+  })
+
+async function lastRow() {
+  const [row] = await t.db.select().from(operationLogs).orderBy(desc(operationLogs.id)).limit(1)
+  return row
+}
+const rowCount = async () => (await t.db.select({ id: operationLogs.id }).from(operationLogs)).length
+
+describe('rows for writes', () => {
+  it('a created user: operator, address, agent, route, resource id and the new fields', async () => {
+    const res = await admin('POST', '/api/user/insert', {
+      body: { nickName: 'audit_new', realName: '审计', password: 'Audit@Pass20261' },
+    })
+    expect(res.status).toBe(200)
+    const row = await lastRow()
+    expect(row).toMatchObject({
+      operatorName: 'admin',
+      userAgent: 'vitest-agent',
+      method: 'POST',
+      path: '/api/user/insert',
+      summary: '新建用户',
+      resourceType: '用户管理',
+      resourceId: String(res.body.data),
+      result: 'success',
+      status: 200,
+      msg: '创建成功',
+    })
+    expect(row.ip).toBeTruthy()
+    expect(row.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'nickName', before: null, after: 'audit_new' }),
+        expect.objectContaining({ field: 'realName', before: null, after: '审计' }),
+        {
+          field: 'password',
+          before: null,
+          after: '已修改',
+          target: { type: 'user', id: res.body.data, name: 'audit_new' },
+        },
+      ]),
+    )
+  })
+
+  it('an update: only the changed fields, before and after; a password only as 已修改', async () => {
+    const id = (await admin('POST', '/api/user/insert', { body: { nickName: 'audit_edit', realName: '甲' } }))
+      .body.data
+    const res = await admin('PUT', '/api/user/update', {
+      body: { id, nickName: 'audit_edit', realName: '乙', status: 1, password: 'Changed@Pass2026' },
+    })
+    expect(res.status).toBe(200)
+    const row = await lastRow()
+    expect(row.summary).toBe('修改用户')
+    expect(row.resourceId).toBe(String(id))
+    const fields = row.changes.map((c) => c.field).sort()
+    expect(fields).toEqual(['password', 'passwordIsInitial', 'realName'])
+    expect(row.changes).toContainEqual(
+      expect.objectContaining({ field: 'realName', before: '甲', after: '乙' }),
+    )
+    expect(row.changes).toContainEqual(expect.objectContaining({ field: 'password', after: '已修改' }))
+  })
+
+  it('links added and removed, each with its name', async () => {
+    const userId = (await admin('POST', '/api/user/insert', { body: { nickName: 'audit_links' } })).body.data
+    const roleId = (
+      await admin('POST', '/api/role/insert', { body: { roleName: '审计角色', authCodes: ['user'] } })
+    ).body.data
+    await admin('PUT', '/api/rel/user-rel-role', { body: { id: userId, roleIds: String(roleId) } })
+    const linked = await lastRow()
+    expect(linked.changes).toEqual([
+      {
+        field: 'links',
+        target: { type: 'user', id: userId, name: 'audit_links' },
+        added: [{ type: 'role', id: roleId, name: '审计角色' }],
+        removed: [],
+      },
+    ])
+    await admin('PUT', '/api/rel/user-un-rel-role', { body: { userId, roleId } })
+    const unlinked = await lastRow()
+    expect(unlinked.changes).toEqual([
+      {
+        field: 'links',
+        target: { type: 'user', id: userId, name: 'audit_links' },
+        added: [],
+        removed: [{ type: 'role', id: roleId, name: '审计角色' }],
+      },
+    ])
+  })
+
+  it('no password or hash anywhere in the log', async () => {
+    await admin('POST', '/api/user/insert', {
+      body: { nickName: 'audit_secret', password: 'Secret@Pass20261' },
+    })
+    const [{ text }] = await queryRows<{ text: string }>(
+      t.db,
+      sql`select coalesce(string_agg(x::text, '|'), '') as text from operation_logs x`,
+    )
+    expect(text).not.toContain('scrypt$')
+    expect(text).not.toContain('Secret@Pass20261')
+    expect(text).not.toContain('passwordHash')
+  })
+
+  it('reads, even those sent as POST, leave no row', async () => {
+    const before = await rowCount()
+    await admin('POST', '/api/user/list', { body: {} })
+    await admin('POST', '/api/role/listall', { body: {} })
+    await admin('GET', '/api/user/current')
+    await admin('POST', '/api/log/operation/list', { body: {} })
+    expect(await rowCount()).toBe(before)
+  })
+})
+
+describe('rows for refused writes', () => {
+  it('403 and 409 are recorded as denied, with nothing changed; 401 too', async () => {
+    const weak = await t.userWithCodes(['user'], 'audit_weak')
+    const denied = await t.call('POST', '/api/user/insert', { token: weak.token, body: { nickName: 'nope' } })
+    expect(denied.status).toBe(403)
+    expect(await lastRow()).toMatchObject({
+      operatorName: 'audit_weak',
+      path: '/api/user/insert',
+      result: 'denied',
+      status: 403,
+      msg: '没有权限执行此操作',
+      changes: [],
+    })
+    const duplicate = await admin('POST', '/api/user/insert', { body: { nickName: 'admin' } })
+    expect(duplicate.status).toBe(409)
+    expect(await lastRow()).toMatchObject({ result: 'denied', status: 409, msg: duplicate.body.msg })
+    const anonymous = await t.call('DELETE', '/api/user/delete', { query: { userId: 1 } })
+    expect(anonymous.status).toBe(401)
+    expect(await lastRow()).toMatchObject({ result: 'denied', status: 401, operatorId: null })
+  })
+
+  it('a 400 (bad input) is not a security event and leaves no row', async () => {
+    const before = await rowCount()
+    expect((await admin('POST', '/api/user/insert', { body: {} })).status).toBe(400)
+    expect(await rowCount()).toBe(before)
+  })
+})
+
+describe('POST /log/operation/list, GET /log/operation/detail', () => {
+  it('newest first, filtered by operator, resource, summary, result and time, paged', async () => {
+    const all = await admin('POST', '/api/log/operation/list', { body: { pageSize: 200 } })
+    expect(all.status).toBe(200)
+    const ids = all.body.data.list.map((r: { id: number }) => r.id)
+    expect(ids).toEqual([...ids].sort((a, b) => b - a))
+    expect(all.body.data.total).toBe(await rowCount())
+    expect(all.body.data.list[0]).not.toHaveProperty('changes')
+    const denied = await admin('POST', '/api/log/operation/list', { body: { result: 'denied' } })
+    expect(denied.body.data.list.every((r: { result: string }) => r.result === 'denied')).toBe(true)
+    expect(denied.body.data.total).toBeGreaterThanOrEqual(3)
+    const byOperator = await admin('POST', '/api/log/operation/list', { body: { operatorName: 'audit_we' } })
+    expect(byOperator.body.data.list.map((r: { operatorName: string }) => r.operatorName)).toEqual([
+      'audit_weak',
+    ])
+    const byResource = await admin('POST', '/api/log/operation/list', { body: { resourceType: '角色管理' } })
+    expect(
+      byResource.body.data.list.every((r: { resourceType: string }) => r.resourceType === '角色管理'),
+    ).toBe(true)
+    const bySummary = await admin('POST', '/api/log/operation/list', { body: { summary: '修改用户' } })
+    expect(bySummary.body.data.total).toBe(1)
+    const future = await admin('POST', '/api/log/operation/list', { body: { from: '2999-01-01T00:00:00Z' } })
+    expect(future.body.data).toEqual({ list: [], total: 0 })
+    const past = await admin('POST', '/api/log/operation/list', { body: { to: '2000-01-01T00:00:00Z' } })
+    expect(past.body.data.total).toBe(0)
+    const page2 = await admin('POST', '/api/log/operation/list', { body: { pageNum: 2, pageSize: 2 } })
+    expect(page2.body.data.list.map((r: { id: number }) => r.id)).toEqual(ids.slice(2, 4))
+    const beyond = await admin('POST', '/api/log/operation/list', { body: { pageNum: 9999, pageSize: 200 } })
+    expect(beyond.body.data.list).toEqual([])
+    expect((await admin('POST', '/api/log/operation/list', { body: { from: 'yesterday' } })).status).toBe(400)
+    expect((await admin('POST', '/api/log/operation/list', { body: { result: 'maybe' } })).status).toBe(400)
+  })
+
+  it('detail answers one row with its changes; unknown ids 404', async () => {
+    const [row] = await t.db.select().from(operationLogs).where(eq(operationLogs.summary, '修改用户'))
+    const res = await admin('GET', '/api/log/operation/detail', { query: { id: row.id } })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ id: row.id, summary: '修改用户' })
+    expect(res.body.data.changes).toEqual(row.changes)
+    expect((await admin('GET', '/api/log/operation/detail', { query: { id: 987654 } })).status).toBe(404)
+  })
+
+  it('no route edits or deletes a row', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      expect((await admin(method, '/api/log/operation/detail', { query: { id: 1 } })).status).toBe(404)
+    }
+  })
+})
+
+describe('GET /log/operation/export', () => {
+  it('CSV, UTF-8 with a BOM, Chinese headers, the filtered rows', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/log/operation/export?result=denied',
+      headers: { 'x-auth-token': t.adminToken },
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toContain('text/csv')
+    expect(res.headers['content-disposition']).toContain('attachment')
+    const raw = res.rawPayload
+    expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const lines = raw.toString('utf8').slice(1).trim().split('\r\n')
+    expect(lines[0]).toBe(
+      '编号,时间,操作人,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
+    )
+    const denied = await admin('POST', '/api/log/operation/list', {
+      body: { result: 'denied', pageSize: 200 },
+    })
+    expect(lines.length - 1).toBe(denied.body.data.total)
+    expect(lines.slice(1).every((l) => l.includes(',拒绝,'))).toBe(true)
+  })
+})
+
+describe('who may read the log', () => {
+  it('403 without the log permissions, 200 with them', async () => {
+    const other = await t.userWithCodes(['user'], 'audit_reader_no')
+    expect((await t.call('POST', '/api/log/operation/list', { token: other.token, body: {} })).status).toBe(
+      403,
+    )
+    expect((await t.call('POST', '/api/log/login/list', { token: other.token, body: {} })).status).toBe(403)
+    const export403 = await t.call('GET', '/api/log/operation/export', { token: other.token })
+    expect(export403.status).toBe(403)
+    const reader = await t.userWithCodes(['operlog', 'operlog:export', 'loginlog'], 'audit_reader')
+    expect((await t.call('POST', '/api/log/operation/list', { token: reader.token, body: {} })).status).toBe(
+      200,
+    )
+    expect((await t.call('POST', '/api/log/login/list', { token: reader.token, body: {} })).status).toBe(200)
+    expect((await t.call('GET', '/api/log/operation/export', { token: reader.token })).status).toBe(200)
+  })
+})
+
+describe('retention', () => {
+  it('sweeps rows older than AUDIT_RETENTION_DAYS and keeps the rest', async () => {
+    const before = await rowCount()
+    await t.db.insert(operationLogs).values({
+      time: new Date(Date.now() - 400 * 86_400_000),
+      method: 'PUT',
+      path: '/api/old',
+      result: 'success',
+      status: 200,
+    })
+    expect(await sweepLogs(t.db, 365)).toBe(1)
+    expect(await rowCount()).toBe(before)
+  })
+})

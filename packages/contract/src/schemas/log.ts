@@ -1,0 +1,107 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Id, MAX_PAGE_NUM, Page } from './common'
+
+/** DESIGN.md §9: the operation log, the login log and the online sessions. */
+
+export const OPERATION_RESULTS = ['success', 'denied', 'failed'] as const
+export const LOGIN_RESULTS = ['success', 'failure', 'locked', 'frozen', 'logout', 'revoked'] as const
+
+const Paging = {
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 10 })),
+}
+const Filter = (maxLength = 64) => Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength })]))
+/** A time as ISO 8601 text (`2026-11-22T08:00:00Z`, or a date and time the console sends). */
+const TimeFilter = Type.Optional(
+  Type.Union([Type.Null(), Type.String({ maxLength: 40, description: 'ISO 8601 时间' })]),
+)
+
+export const OperationLogFilters = {
+  operatorName: Filter(),
+  resourceType: Filter(),
+  summary: Filter(128),
+  result: Type.Optional(
+    Type.Union([Type.Null(), Type.Literal(''), ...OPERATION_RESULTS.map((r) => Type.Literal(r))]),
+  ),
+  from: TimeFilter,
+  to: TimeFilter,
+}
+
+export const OperationLogListBody = Type.Object({ ...Paging, ...OperationLogFilters })
+export type OperationLogListBody = Static<typeof OperationLogListBody>
+
+/** GET /log/operation/export takes the same filters as query parameters. */
+export const OperationLogExportQuery = Type.Object(OperationLogFilters)
+export type OperationLogExportQuery = Static<typeof OperationLogExportQuery>
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()])
+
+export const OperationLogRow = Type.Object({
+  id: Type.Integer(),
+  time: Type.String({ format: 'date-time' }),
+  operatorId: Type.Union([Type.Integer(), Type.Null()]),
+  operatorName: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  method: Type.String(),
+  path: Type.String(),
+  summary: Nullable(Type.String()),
+  resourceType: Nullable(Type.String()),
+  resourceId: Nullable(Type.String()),
+  result: Type.String(),
+  status: Type.Integer(),
+  msg: Nullable(Type.String()),
+})
+export type OperationLogRow = Static<typeof OperationLogRow>
+
+/** A change: `{ field, before, after }`, or `{ field: 'links', added, removed }`; `target` names the record. */
+export const OperationLogDetail = Type.Object({
+  ...OperationLogRow.properties,
+  changes: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+})
+export type OperationLogDetail = Static<typeof OperationLogDetail>
+
+export const OperationLogPage = Page(OperationLogRow)
+export const LogIdQuery = Type.Object({ id: Id })
+
+export const LoginLogListBody = Type.Object({
+  ...Paging,
+  nickName: Filter(),
+  result: Type.Optional(
+    Type.Union([Type.Null(), Type.Literal(''), ...LOGIN_RESULTS.map((r) => Type.Literal(r))]),
+  ),
+  from: TimeFilter,
+  to: TimeFilter,
+})
+export type LoginLogListBody = Static<typeof LoginLogListBody>
+
+export const LoginLogRow = Type.Object({
+  id: Type.Integer(),
+  time: Type.String({ format: 'date-time' }),
+  nickName: Nullable(Type.String()),
+  userId: Type.Union([Type.Integer(), Type.Null()]),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  result: Type.String(),
+  msg: Nullable(Type.String()),
+})
+export type LoginLogRow = Static<typeof LoginLogRow>
+export const LoginLogPage = Page(LoginLogRow)
+
+export const OnlineSessionListBody = Type.Object({ ...Paging, nickName: Filter() })
+export type OnlineSessionListBody = Static<typeof OnlineSessionListBody>
+
+export const OnlineSessionRow = Type.Object({
+  id: Type.Integer({ description: '会话 id（不是令牌）' }),
+  userId: Type.Integer(),
+  nickName: Type.String(),
+  ip: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+  loginTime: Type.String({ format: 'date-time' }),
+  lastSeenTime: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  current: Type.Boolean({ description: '是否为调用者自己的这个会话' }),
+})
+export type OnlineSessionRow = Static<typeof OnlineSessionRow>
+export const OnlineSessionPage = Page(OnlineSessionRow)
+export const SessionIdQuery = Type.Object({ id: Id })
