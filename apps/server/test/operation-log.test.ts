@@ -180,7 +180,7 @@ describe('POST /log/operation/list, GET /log/operation/detail', () => {
     const bySummary = await admin('POST', '/api/log/operation/list', { body: { summary: '修改用户' } })
     expect(bySummary.body.data.total).toBe(1)
     const future = await admin('POST', '/api/log/operation/list', { body: { from: '2999-01-01T00:00:00Z' } })
-    expect(future.body.data).toEqual({ list: [], total: 0 })
+    expect(future.body.data).toEqual({ list: [], total: 0, totalIsEstimate: false })
     const past = await admin('POST', '/api/log/operation/list', { body: { to: '2000-01-01T00:00:00Z' } })
     expect(past.body.data.total).toBe(0)
     const page2 = await admin('POST', '/api/log/operation/list', { body: { pageNum: 2, pageSize: 2 } })
@@ -246,6 +246,26 @@ describe('who may read the log', () => {
     )
     expect((await t.call('POST', '/api/log/login/list', { token: reader.token, body: {} })).status).toBe(200)
     expect((await t.call('GET', '/api/log/operation/export', { token: reader.token })).status).toBe(200)
+  })
+})
+
+describe('totals at scale', () => {
+  it('counted exactly up to 10,000 matches, estimated (and said so) past it', async () => {
+    const exact = await admin('POST', '/api/log/operation/list', { body: {} })
+    expect(exact.body.data.totalIsEstimate).toBe(false)
+    await t.db.execute(sql`insert into operation_logs (time, method, path, summary, result, status)
+      select now() - (g * interval '1 second'), 'PUT', '/api/bulk', '批量', 'success', 200
+      from generate_series(1, 10050) g`)
+    await t.db.execute(sql`analyze operation_logs`)
+    const big = await admin('POST', '/api/log/operation/list', { body: {} })
+    expect(big.body.data.totalIsEstimate).toBe(true)
+    expect(big.body.data.total).toBeGreaterThan(10_000)
+    expect(big.body.data.list).toHaveLength(10)
+    const filtered = await admin('POST', '/api/log/operation/list', { body: { result: 'denied' } })
+    expect(filtered.body.data.totalIsEstimate).toBe(false)
+    const bulk = await admin('POST', '/api/log/operation/list', { body: { summary: '批量' } })
+    expect(bulk.body.data.totalIsEstimate).toBe(true)
+    await t.db.execute(sql`delete from operation_logs where path = '/api/bulk'`)
   })
 })
 

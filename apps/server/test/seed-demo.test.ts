@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loginLogs, operationLogs } from '../src/db/audit-schema'
 import { eq, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import { isValidMobile } from '@amg/contract'
@@ -91,6 +92,11 @@ describe('seedDemo', () => {
     expect(summary.userGroups).toBeGreaterThanOrEqual(4)
     expect(await count(userGroupUsers)).toBe(summary.userGroupUsers)
     expect(summary.positionRoles).toBeGreaterThanOrEqual(summary.positions)
+    // a month of history, so the log pages are not empty on a first look
+    expect(summary.operationLogs).toBeGreaterThan(20)
+    expect(summary.loginLogs).toBeGreaterThan(50)
+    expect(await count(operationLogs)).toBe(summary.operationLogs)
+    expect(await count(loginLogs)).toBeGreaterThanOrEqual(summary.loginLogs) // and the test's own sign-in
 
     const ordinary = await t.db.select().from(roles).where(eq(roles.type, 3))
     expect(ordinary.length).toBe(summary.roles)

@@ -46,7 +46,9 @@ export const operationLogs = pgTable(
   },
   (t) => [
     index('operation_logs_time_idx').on(t.time.desc(), t.id.desc()),
-    index('operation_logs_operator_time_idx').on(t.operatorName, t.time.desc()),
+    // text_pattern_ops: the operator and summary filters match from the start (LIKE 'x%')
+    index('operation_logs_operator_time_idx').on(t.operatorName.op('text_pattern_ops'), t.time.desc()),
+    index('operation_logs_summary_time_idx').on(t.summary.op('text_pattern_ops'), t.time.desc()),
     index('operation_logs_resource_time_idx').on(t.resourceType, t.time.desc()),
     index('operation_logs_result_time_idx').on(t.result, t.time.desc()),
   ],
@@ -67,7 +69,7 @@ export const loginLogs = pgTable(
   },
   (t) => [
     index('login_logs_time_idx').on(t.time.desc(), t.id.desc()),
-    index('login_logs_nick_name_time_idx').on(t.nickName, t.time.desc()),
+    index('login_logs_nick_name_time_idx').on(t.nickName.op('text_pattern_ops'), t.time.desc()),
     index('login_logs_result_time_idx').on(t.result, t.time.desc()),
   ],
 )

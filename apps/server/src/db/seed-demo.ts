@@ -7,6 +7,7 @@
  * Everything is written in one transaction, in batches, with the password hashed once; the run
  * refuses when demo data is already there (the marker department DEMO_MARKER_ORG exists).
  */
+import { seedDemoHistory } from './seed-demo-history'
 import { pathToFileURL } from 'node:url'
 import { and, eq, isNull } from 'drizzle-orm'
 import type { Db, Tx } from './connection'
@@ -339,6 +340,8 @@ export interface DemoSummary {
   positionUsers: number
   positionRoles: number
   userGroupRoles: number
+  operationLogs: number
+  loginLogs: number
 }
 
 export class DemoDataExistsError extends Error {}
@@ -633,6 +636,13 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     )
     log(`用户组 ${groupRows.length} 个`)
 
+    const history = await seedDemoHistory(
+      tx,
+      rnd,
+      DEMO_ACCOUNTS.map((a) => a.nickName),
+    )
+    log(`操作日志 ${history.operations} 条，登录日志 ${history.logins} 条`)
+
     return {
       organizations: orgCount,
       stations: titleRows.length,
@@ -645,6 +655,8 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
       positionUsers: positionUserRows.length,
       positionRoles: positionRoleRows.length,
       userGroupRoles: groupRoleRows.length,
+      operationLogs: history.operations,
+      loginLogs: history.logins,
     }
   })
 }

@@ -61,7 +61,11 @@ export const OperationLogDetail = Type.Object({
 })
 export type OperationLogDetail = Static<typeof OperationLogDetail>
 
-export const OperationLogPage = Page(OperationLogRow)
+/** A log page: past 10,000 matching rows `total` is the planner's estimate and `totalIsEstimate` says so. */
+const LogPage = <T extends Parameters<typeof Page>[0]>(row: T) =>
+  Type.Object({ ...Page(row).properties, totalIsEstimate: Type.Boolean() })
+
+export const OperationLogPage = LogPage(OperationLogRow)
 export const LogIdQuery = Type.Object({ id: Id })
 
 export const LoginLogListBody = Type.Object({
@@ -86,7 +90,7 @@ export const LoginLogRow = Type.Object({
   msg: Nullable(Type.String()),
 })
 export type LoginLogRow = Static<typeof LoginLogRow>
-export const LoginLogPage = Page(LoginLogRow)
+export const LoginLogPage = LogPage(LoginLogRow)
 
 export const OnlineSessionListBody = Type.Object({ ...Paging, nickName: Filter() })
 export type OnlineSessionListBody = Static<typeof OnlineSessionListBody>

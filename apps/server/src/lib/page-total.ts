@@ -1,0 +1,34 @@
+import { sql, type SQL } from 'drizzle-orm'
+import { queryRows, type DbOrTx } from '../db/connection'
+
+/** Up to this many matching rows the total is counted exactly; above it, the planner's estimate is given. */
+export const EXACT_TOTAL_LIMIT = 10_000
+
+/**
+ * The total of a paged list over a table that can grow without bound (the logs): counting a million
+ * rows costs more than the page itself, so the count stops at EXACT_TOTAL_LIMIT + 1 and, past it,
+ * answers the planner's row estimate, marked as such so the console can say "约".
+ */
+export async function pageTotal(
+  db: DbOrTx,
+  table: string,
+  where: SQL | undefined,
+): Promise<{ total: number; totalIsEstimate: boolean }> {
+  const condition = where ?? sql`true`
+  const [row] = await queryRows<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from (select 1 from ${sql.identifier(table)} where ${condition} limit ${
+      EXACT_TOTAL_LIMIT + 1
+    }) capped`,
+  )
+  const counted = Number(row?.n ?? 0)
+  if (counted <= EXACT_TOTAL_LIMIT) return { total: counted, totalIsEstimate: false }
+  const plan = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }>(
+    db,
+    sql`explain (format json) select 1 from ${sql.identifier(table)} where ${condition}`,
+  )
+  const raw = plan[0]?.['QUERY PLAN']
+  const parsed = typeof raw === 'string' ? (JSON.parse(raw) as [{ Plan: { 'Plan Rows': number } }]) : raw
+  const estimate = Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? counted))
+  return { total: Math.max(estimate, counted), totalIsEstimate: true }
+}
