@@ -44,13 +44,14 @@ export const operationLogs = pgTable(
     msg: varchar('msg', { length: 512 }),
     changes: jsonb('changes').$type<AuditChange[]>().notNull().default([]),
   },
+  // ascending indexes: scanned backwards they give exactly `order by time desc, id desc` (NULLS FIRST)
   (t) => [
-    index('operation_logs_time_idx').on(t.time.desc(), t.id.desc()),
+    index('operation_logs_time_idx').on(t.time, t.id),
     // text_pattern_ops: the operator and summary filters match from the start (LIKE 'x%')
-    index('operation_logs_operator_time_idx').on(t.operatorName.op('text_pattern_ops'), t.time.desc()),
-    index('operation_logs_summary_time_idx').on(t.summary.op('text_pattern_ops'), t.time.desc()),
-    index('operation_logs_resource_time_idx').on(t.resourceType, t.time.desc()),
-    index('operation_logs_result_time_idx').on(t.result, t.time.desc()),
+    index('operation_logs_operator_time_idx').on(t.operatorName.op('text_pattern_ops'), t.time),
+    index('operation_logs_summary_time_idx').on(t.summary.op('text_pattern_ops'), t.time),
+    index('operation_logs_resource_time_idx').on(t.resourceType, t.time),
+    index('operation_logs_result_time_idx').on(t.result, t.time),
   ],
 )
 
@@ -68,9 +69,9 @@ export const loginLogs = pgTable(
     msg: varchar('msg', { length: 512 }),
   },
   (t) => [
-    index('login_logs_time_idx').on(t.time.desc(), t.id.desc()),
-    index('login_logs_nick_name_time_idx').on(t.nickName.op('text_pattern_ops'), t.time.desc()),
-    index('login_logs_result_time_idx').on(t.result, t.time.desc()),
+    index('login_logs_time_idx').on(t.time, t.id),
+    index('login_logs_nick_name_time_idx').on(t.nickName.op('text_pattern_ops'), t.time),
+    index('login_logs_result_time_idx').on(t.result, t.time),
   ],
 )
 

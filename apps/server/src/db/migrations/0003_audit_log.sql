@@ -38,14 +38,14 @@ CREATE TABLE "operation_logs" (
 ALTER TABLE "sessions" ADD COLUMN "ip" varchar(64);--> statement-breakpoint
 ALTER TABLE "sessions" ADD COLUMN "user_agent" varchar(512);--> statement-breakpoint
 ALTER TABLE "sessions" ADD COLUMN "last_seen_time" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
-CREATE INDEX "login_logs_time_idx" ON "login_logs" USING btree ("time" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "login_logs_nick_name_time_idx" ON "login_logs" USING btree ("nick_name" text_pattern_ops,"time" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "login_logs_result_time_idx" ON "login_logs" USING btree ("result","time" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "operation_logs_time_idx" ON "operation_logs" USING btree ("time" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "operation_logs_operator_time_idx" ON "operation_logs" USING btree ("operator_name" text_pattern_ops,"time" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "operation_logs_summary_time_idx" ON "operation_logs" USING btree ("summary" text_pattern_ops,"time" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "operation_logs_resource_time_idx" ON "operation_logs" USING btree ("resource_type","time" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "operation_logs_result_time_idx" ON "operation_logs" USING btree ("result","time" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "login_logs_time_idx" ON "login_logs" USING btree ("time","id");--> statement-breakpoint
+CREATE INDEX "login_logs_nick_name_time_idx" ON "login_logs" USING btree ("nick_name" text_pattern_ops,"time");--> statement-breakpoint
+CREATE INDEX "login_logs_result_time_idx" ON "login_logs" USING btree ("result","time");--> statement-breakpoint
+CREATE INDEX "operation_logs_time_idx" ON "operation_logs" USING btree ("time","id");--> statement-breakpoint
+CREATE INDEX "operation_logs_operator_time_idx" ON "operation_logs" USING btree ("operator_name" text_pattern_ops,"time");--> statement-breakpoint
+CREATE INDEX "operation_logs_summary_time_idx" ON "operation_logs" USING btree ("summary" text_pattern_ops,"time");--> statement-breakpoint
+CREATE INDEX "operation_logs_resource_time_idx" ON "operation_logs" USING btree ("resource_type","time");--> statement-breakpoint
+CREATE INDEX "operation_logs_result_time_idx" ON "operation_logs" USING btree ("result","time");--> statement-breakpoint
 -- The operation log learns what a write changed from these row triggers (audit/changes.ts). They
 -- stage rows only inside a request's transaction (which sets amg.audit = on); seeds, scripts and
 -- migrations pay nothing.
