@@ -5,7 +5,8 @@ import type { Db, Tx } from '../db/connection'
  * The request-scoped transaction: a write request's handler runs inside one database transaction,
  * and every module's `db` (the app context's) resolves to that transaction while it runs. So a
  * change and its operation-log row commit together, or neither does, without any module taking
- * part; a module's own `db.transaction(...)` becomes a savepoint inside it.
+ * part. A module's own `db.transaction(...)` simply runs inside it: any error fails the whole
+ * request anyway, so a savepoint would only cost two round trips.
  */
 const current = new AsyncLocalStorage<Tx>()
 
@@ -16,7 +17,9 @@ export const runInTransaction = <T>(tx: Tx, work: () => Promise<T>): Promise<T> 
 export function requestScopedDb(db: Db): Db {
   return new Proxy(db, {
     get(target, prop) {
-      const source = (current.getStore() ?? target) as Db
+      const tx = current.getStore()
+      if (tx && prop === 'transaction') return <T>(work: (inner: Tx) => Promise<T>) => work(tx)
+      const source = (tx ?? target) as Db
       const value = Reflect.get(source, prop, source) as unknown
       return typeof value === 'function' ? value.bind(source) : value
     },
