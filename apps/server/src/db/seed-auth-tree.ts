@@ -100,7 +100,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
         children: [
           button('role:add', '新建角色', 'roleAdd', ['POST /role/insert'], ['/rolemanage/addrole']),
-          button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update']),
+          button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update', 'POST /authz/role-impact']),
           button('role:delete', '删除角色', 'roleDelete', ['DELETE /role/delete']),
         ],
       },
@@ -119,7 +119,10 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             ['POST /role/admin/insert'],
             ['/adminrolemanage/adminroleadd'],
           ),
-          button('adminrole:edit', '修改内置角色', 'adminRoleEdit', ['PUT /role/admin/update']),
+          button('adminrole:edit', '修改内置角色', 'adminRoleEdit', [
+            'PUT /role/admin/update',
+            'POST /authz/role-impact',
+          ]),
           button('adminrole:delete', '删除内置角色', 'adminRoleDelete', ['DELETE /role/admin/delete']),
         ],
       },
@@ -304,6 +307,38 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         frontEnd: ['/online'],
         api: ['POST /session/online/list'],
         children: [button('online:revoke', '强制下线', 'onlineRevoke', ['DELETE /session/online/revoke'])],
+      },
+    ],
+  },
+  {
+    // DESIGN.md §10: who may do what, and why. For another service's paths, add nodes of your own
+    // holding that service's paths as its gateway forwards them (docs/integration.md).
+    code: 'analysis',
+    chName: '权限分析',
+    enName: 'analysis',
+    type: 1,
+    children: [
+      {
+        code: 'authz',
+        chName: '权限分析',
+        enName: 'authz',
+        type: 2,
+        frontEnd: ['/authzanalysis'],
+        api: [
+          'POST /authz/explain',
+          'GET /authz/effective',
+          'POST /authz/who-can',
+          'POST /authz/check',
+          'POST /authz/check-batch',
+          'POST /user/list',
+        ],
+        children: [
+          button('authz:check', '检查他人权限', 'authzCheck', [
+            'POST /authz/check',
+            'POST /authz/check-batch',
+          ]),
+          button('authz:impact', '角色变更影响', 'authzImpact', ['POST /authz/role-impact']),
+        ],
       },
     ],
   },

@@ -11,6 +11,7 @@ import { roleRoutes } from './role/routes'
 import { permissionRoutes } from './permission/routes'
 import { logRoutes } from './log/routes'
 import { onlineRoutes } from './online/routes'
+import { authzRoutes } from './authz/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -26,4 +27,5 @@ export const apiModules: FastifyPluginAsync[] = [
   permissionRoutes,
   logRoutes,
   onlineRoutes,
+  authzRoutes,
 ]

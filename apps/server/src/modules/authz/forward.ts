@@ -1,0 +1,64 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { AUTH_HEADER, TOKEN_STORAGE_KEY } from '@amg/contract'
+import { badRequest } from '../../lib/errors'
+import { normalizeMethod, stripQuery } from './service'
+
+export const FORWARD_MISSING_CALL =
+  '缺少原始请求的方法或路径（X-Original-Method/X-Original-URI 或 X-Forwarded-Method/X-Forwarded-Uri）'
+export const FORWARD_BAD_METHOD = '原始请求的方法不正确'
+export const FORWARD_BAD_URI = '原始请求的路径不正确，必须以 / 开头'
+
+const one = (value: string | string[] | undefined): string | undefined => {
+  const v = Array.isArray(value) ? value[0] : value
+  return v === undefined || v.trim() === '' ? undefined : v.trim()
+}
+
+const hasControlChar = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+
+/** One cookie's value from a Cookie header (no dependency: `name=value; name2=value2`). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=')
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue
+    let value = part.slice(eq + 1).trim()
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1)
+    try {
+      value = decodeURIComponent(value)
+    } catch {
+      // a malformed escape: keep the raw value, which then simply matches no session
+    }
+    return value || undefined
+  }
+  return undefined
+}
+
+/** The end user's token: `x-auth-token`, `Authorization: Bearer …`, or the cookie `Authorization`. */
+export function forwardedToken(headers: IncomingHttpHeaders): string | undefined {
+  const own = one(headers[AUTH_HEADER])
+  if (own) return own
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(one(headers.authorization) ?? '')
+  if (bearer) return bearer[1]
+  const cookie = cookieValue(one(headers.cookie), TOKEN_STORAGE_KEY)
+  return cookie?.replace(/^Bearer\s+/i, '') || undefined
+}
+
+/**
+ * The call the gateway is asking about: nginx's `X-Original-Method` + `X-Original-URI`, or
+ * Traefik's / Caddy's `X-Forwarded-Method` + `X-Forwarded-Uri`. The path is taken as the other
+ * service sees it — an `/api/` prefix is kept — and the query string is dropped. Dot segments are
+ * refused: the upstream may resolve `/a/../admin` to `/admin` after we matched `/a/**`.
+ */
+export function forwardedCall(headers: IncomingHttpHeaders): { method: string; path: string } {
+  const nginx =
+    one(headers['x-original-method']) !== undefined || one(headers['x-original-uri']) !== undefined
+  const method = nginx ? one(headers['x-original-method']) : one(headers['x-forwarded-method'])
+  const uri = nginx ? one(headers['x-original-uri']) : one(headers['x-forwarded-uri'])
+  if (!method || !uri) throw badRequest(FORWARD_MISSING_CALL)
+  if (!/^[A-Za-z]{1,16}$/.test(method)) throw badRequest(FORWARD_BAD_METHOD)
+  const path = stripQuery(uri).split('#')[0]
+  if (!path.startsWith('/') || path.length > 2048 || hasControlChar(path)) throw badRequest(FORWARD_BAD_URI)
+  const dotSegment = path.split('/').some((seg) => /^(\.|%2e){1,2}$/i.test(seg))
+  if (dotSegment) throw badRequest(FORWARD_BAD_URI)
+  return { method: normalizeMethod(method), path }
+}

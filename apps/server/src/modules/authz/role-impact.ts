@@ -1,0 +1,52 @@
+import { eq, sql } from 'drizzle-orm'
+import type { AuthzRoleImpactBody, AuthzRoleImpactResult } from '@amg/contract'
+import { queryRows, type Db } from '../../db/connection'
+import { roles } from '../../db/schema'
+import type { Authorizer } from '../../auth/authorizer'
+import { notFound } from '../../lib/errors'
+import { roleCodes } from './sources'
+
+export const ROLE_NOT_FOUND = '角色不存在'
+
+/**
+ * What saving `authCodes` on a role would change, before it is saved: how many active users hold
+ * the role (directly, via an enabled group or position) and which enabled nodes they gain or lose.
+ * Disabled or unknown codes give no power either way, so they are left out of both lists.
+ */
+export async function roleImpact(
+  db: Db,
+  authz: Authorizer,
+  body: AuthzRoleImpactBody,
+): Promise<AuthzRoleImpactResult> {
+  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.id, body.roleId)).limit(1)
+  if (!role) throw notFound(ROLE_NOT_FOUND)
+  // The role's own status does not matter here: the count is who the role reaches once enabled.
+  const holders = await queryRows<{ users: number }>(
+    db,
+    sql`select count(*)::int as users from users u where u.status = 1 and u.id in (
+          select ur.user_id from user_roles ur where ur.role_id = ${role.id}
+          union
+          select gu.user_id from user_group_roles gr
+            join user_groups g on g.id = gr.group_id and g.status = 1
+            join user_group_users gu on gu.group_id = g.id
+            where gr.role_id = ${role.id}
+          union
+          select pu.user_id from position_roles pr
+            join positions p on p.id = pr.position_id and p.status = 1
+            join position_users pu on pu.position_id = p.id
+            where pr.role_id = ${role.id})`,
+  )
+  const tree = await authz.loadEnabledTree()
+  const before = new Set((await roleCodes(db, [role.id])).get(role.id) ?? [])
+  const after = new Set(body.authCodes)
+  const ref = (code: string) => ({ code, chName: tree.get(code)!.chName })
+  const gained = [...after]
+    .filter((c) => tree.has(c) && !before.has(c))
+    .sort()
+    .map(ref)
+  const lost = [...before]
+    .filter((c) => tree.has(c) && !after.has(c))
+    .sort()
+    .map(ref)
+  return { users: Number(holders[0]?.users ?? 0), gained, lost }
+}

@@ -1,0 +1,106 @@
+import { sql, type SQL } from 'drizzle-orm'
+import type { AuthzVia, ViaKind } from '@amg/contract'
+import { queryRows, type DbOrTx } from '../../db/connection'
+import { orgCompleteNames } from '../position/org-paths'
+
+/** One way a user holds a role: the role, and the link that brings it (DESIGN.md §6). */
+export interface RoleSource {
+  userId: number
+  role: { id: number; roleName: string; type: number }
+  via: AuthzVia
+}
+
+interface SourceRow {
+  user_id: number
+  role_id: number
+  role_name: string
+  role_type: number
+  kind: ViaKind
+  via_id: number
+  via_name: string | null
+  org_id: number | null
+}
+
+/**
+ * Every (user, enabled role, link) triple as the authorizer counts them: roles linked directly,
+ * through enabled groups and through enabled positions; only enabled roles. `userFilter` and
+ * `roleFilter` are conditions on `user_id` / `role_id` (e.g. `= 5` or `in (…)`), so one query
+ * serves one user (effective, explain) and a page of users (who-can).
+ */
+export function sourcesQuery(userFilter: SQL, roleFilter?: SQL): SQL {
+  const roleCond = roleFilter ? sql`and r.id ${roleFilter}` : sql``
+  return sql`
+    select ur.user_id, r.id as role_id, r.role_name, r.type as role_type,
+           'direct' as kind, r.id as via_id, r.role_name as via_name, null::int as org_id
+      from user_roles ur join roles r on r.id = ur.role_id and r.status = 1 ${roleCond}
+      where ur.user_id ${userFilter}
+    union all
+    select gu.user_id, r.id, r.role_name, r.type, 'group', g.id, g.group_name, null::int
+      from user_group_users gu
+      join user_groups g on g.id = gu.group_id and g.status = 1
+      join user_group_roles gr on gr.group_id = g.id
+      join roles r on r.id = gr.role_id and r.status = 1 ${roleCond}
+      where gu.user_id ${userFilter}
+    union all
+    select pu.user_id, r.id, r.role_name, r.type, 'position', p.id, s.station_name, p.org_id
+      from position_users pu
+      join positions p on p.id = pu.position_id and p.status = 1
+      join stations s on s.id = p.station_id
+      join position_roles pr on pr.position_id = p.id
+      join roles r on r.id = pr.role_id and r.status = 1 ${roleCond}
+      where pu.user_id ${userFilter}`
+}
+
+/** Runs `sourcesQuery` and names positions `部门全称-职位名` as the console shows them. */
+export async function loadSources(db: DbOrTx, userFilter: SQL, roleFilter?: SQL): Promise<RoleSource[]> {
+  const rows = await queryRows<SourceRow>(
+    db,
+    sql`${sourcesQuery(userFilter, roleFilter)} order by 1, 2, 5, 6`,
+  )
+  const orgNames = await orgCompleteNames(
+    db,
+    rows.filter((r) => r.org_id != null).map((r) => Number(r.org_id)),
+  )
+  return rows.map((r) => ({
+    userId: Number(r.user_id),
+    role: { id: Number(r.role_id), roleName: r.role_name, type: Number(r.role_type) },
+    via: {
+      kind: r.kind,
+      id: Number(r.via_id),
+      name:
+        r.kind === 'position'
+          ? `${orgNames.get(Number(r.org_id)) ?? ''}-${r.via_name ?? ''}`
+          : (r.via_name ?? ''),
+    },
+  }))
+}
+
+/** The distinct links among some sources, in order (a group carrying two roles is listed once). */
+export function distinctVia(sources: readonly RoleSource[]): AuthzVia[] {
+  const seen = new Set<string>()
+  const out: AuthzVia[] = []
+  for (const s of sources) {
+    const key = `${s.via.kind}:${s.via.id}`
+    if (!seen.has(key)) {
+      seen.add(key)
+      out.push(s.via)
+    }
+  }
+  return out
+}
+
+/** role_id → codes it holds, for the given roles. */
+export async function roleCodes(db: DbOrTx, roleIds: readonly number[]): Promise<Map<number, string[]>> {
+  const map = new Map<number, string[]>()
+  if (roleIds.length === 0) return map
+  const rows = await queryRows<{ role_id: number; auth_code: string }>(
+    db,
+    sql`select role_id, auth_code from role_auths
+        where role_id in (${sql.join([...new Set(roleIds)], sql`, `)}) order by auth_code`,
+  )
+  for (const r of rows) {
+    const id = Number(r.role_id)
+    map.set(id, [...(map.get(id) ?? []), r.auth_code])
+  }
+  return map
+}

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm'
+import { matchesUrlPattern, type AuthzWhoCanBody, type AuthzWhoCanRow, type PageResult } from '@amg/contract'
+import { queryRows, type Db } from '../../db/connection'
+import type { Authorizer } from '../../auth/authorizer'
+import { distinctVia, loadSources, sourcesQuery } from './sources'
+import { normalizeMethod, stripQuery } from './service'
+
+/**
+ * Who may make a call, without resolving every user: the enabled nodes whose patterns match (in
+ * memory), the enabled roles holding one of them plus every super-admin role, then — in SQL, one
+ * page at a time — the active users holding such a role directly, via an enabled group or an
+ * enabled position.
+ */
+export async function whoCan(
+  db: Db,
+  authz: Authorizer,
+  body: AuthzWhoCanBody,
+): Promise<PageResult<AuthzWhoCanRow>> {
+  const method = normalizeMethod(body.method)
+  const path = stripQuery(body.path)
+  const pageNum = body.pageNum ?? 1
+  const pageSize = body.pageSize ?? 10
+  const tree = await authz.loadEnabledTree()
+  const codes = [...tree.values()]
+    .filter((n) => n.urlPatternInfos.some((p) => matchesUrlPattern(p, method, path)))
+    .map((n) => n.code)
+  const codeCond = codes.length
+    ? sql`or exists (select 1 from role_auths ra where ra.role_id = r.id
+          and ra.auth_code in (${sql.join(codes, sql`, `)}))`
+    : sql``
+  const roleRows = await queryRows<{ id: number }>(
+    db,
+    sql`select r.id from roles r where r.status = 1 and (r.type = 1 ${codeCond})`,
+  )
+  const roleIds = roleRows.map((r) => Number(r.id))
+  if (roleIds.length === 0) return { list: [], total: 0 }
+  const roleFilter = sql`in (${sql.join(roleIds, sql`, `)})`
+  const holders = sql`(select user_id from (${sourcesQuery(sql`is not null`, roleFilter)}) s)`
+  const [{ total }] = await queryRows<{ total: number }>(
+    db,
+    sql`select count(*)::int as total from users u where u.status = 1 and u.id in ${holders}`,
+  )
+  const page = await queryRows<{ id: number; nick_name: string }>(
+    db,
+    sql`select u.id, u.nick_name from users u where u.status = 1 and u.id in ${holders}
+        order by u.id limit ${pageSize} offset ${(pageNum - 1) * pageSize}`,
+  )
+  if (page.length === 0) return { list: [], total: Number(total) }
+  const sources = await loadSources(
+    db,
+    sql`in (${sql.join(
+      page.map((u) => Number(u.id)),
+      sql`, `,
+    )})`,
+    roleFilter,
+  )
+  const list = page.map((u) => {
+    const mine = sources.filter((s) => s.userId === Number(u.id))
+    return {
+      userId: Number(u.id),
+      nickName: u.nick_name,
+      superAdmin: mine.some((s) => s.role.type === 1),
+      via: distinctVia(mine),
+    }
+  })
+  return { list, total: Number(total) }
+}

@@ -1,0 +1,109 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Id, MAX_PAGE_NUM, Page, withMessage } from './common'
+
+/**
+ * DESIGN.md §10: serving other systems. A "call" is an HTTP method and a path as the other service
+ * sees it (its own paths, without this server's /api prefix for this server's own routes).
+ */
+
+/** At most this many checks in one check-batch call. */
+export const MAX_BATCH_CHECKS = 1000
+export const batchTooLarge = `一次最多检查 ${MAX_BATCH_CHECKS} 项`
+
+export const CallMethod = withMessage(
+  Type.String({ minLength: 1, maxLength: 16, pattern: '^[A-Za-z*]+$', description: 'HTTP 方法' }),
+  '请求方法不正确',
+)
+export const CallPath = withMessage(
+  Type.String({ minLength: 1, maxLength: 2048, pattern: '^/', description: '路径，以 / 开头，不含查询串' }),
+  '路径必须以 / 开头',
+)
+
+const Call = { method: CallMethod, path: CallPath }
+
+export const AuthzCheckBody = Type.Object({ ...Call, userId: Type.Optional(Id) })
+export type AuthzCheckBody = Static<typeof AuthzCheckBody>
+export const AuthzCheckResult = Type.Object({ allowed: Type.Boolean(), userId: Type.Integer() })
+export type AuthzCheckResult = Static<typeof AuthzCheckResult>
+
+export const AuthzCheckBatchBody = Type.Object({
+  userId: Type.Optional(Id),
+  // The server refuses more than MAX_BATCH_CHECKS with `batchTooLarge` before validation.
+  checks: Type.Array(Type.Object(Call), { maxItems: MAX_BATCH_CHECKS }),
+})
+export type AuthzCheckBatchBody = Static<typeof AuthzCheckBatchBody>
+export const AuthzCheckBatchResult = Type.Object({ results: Type.Array(Type.Boolean()) })
+
+export const VIA_KINDS = ['direct', 'group', 'position'] as const
+export type ViaKind = (typeof VIA_KINDS)[number]
+
+/**
+ * Where a role comes from: `direct` names the role itself (linked to the user directly), `group`
+ * the user group and `position` the position (`部门全称-职位名`) that carries it.
+ */
+export const AuthzVia = Type.Object({
+  kind: Type.Union(VIA_KINDS.map((k) => Type.Literal(k))),
+  id: Type.Integer(),
+  name: Type.String(),
+})
+export type AuthzVia = Static<typeof AuthzVia>
+
+const RoleRef = Type.Object({ id: Type.Integer(), roleName: Type.String(), type: Type.Integer() })
+
+export const AuthzExplainBody = Type.Object({ ...Call, userId: Id })
+export type AuthzExplainBody = Static<typeof AuthzExplainBody>
+
+/** A super-admin role's grant has `node: null` and the pseudo pattern `{ method: '*', uri: '/**' }`. */
+export const AuthzGrant = Type.Object({
+  via: AuthzVia,
+  role: RoleRef,
+  node: Type.Union([Type.Object({ code: Type.String(), chName: Type.String() }), Type.Null()]),
+  pattern: Type.Object({ method: Type.String(), uri: Type.String() }),
+})
+export type AuthzGrant = Static<typeof AuthzGrant>
+export const AuthzExplainResult = Type.Object({
+  allowed: Type.Boolean(),
+  superAdmin: Type.Boolean(),
+  grants: Type.Array(AuthzGrant),
+})
+export type AuthzExplainResult = Static<typeof AuthzExplainResult>
+
+export const AuthzEffectiveQuery = Type.Object({ userId: Id })
+export const AuthzEffectiveRole = Type.Object({ ...RoleRef.properties, via: Type.Array(AuthzVia) })
+export type AuthzEffectiveRole = Static<typeof AuthzEffectiveRole>
+export const AuthzEffectiveResult = Type.Object({
+  superAdmin: Type.Boolean(),
+  roles: Type.Array(AuthzEffectiveRole),
+  nodes: Type.Array(
+    Type.Object({ code: Type.String(), chName: Type.String(), roleIds: Type.Array(Type.Integer()) }),
+  ),
+})
+export type AuthzEffectiveResult = Static<typeof AuthzEffectiveResult>
+
+export const AuthzWhoCanBody = Type.Object({
+  ...Call,
+  pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+})
+export type AuthzWhoCanBody = Static<typeof AuthzWhoCanBody>
+export const AuthzWhoCanRow = Type.Object({
+  userId: Type.Integer(),
+  nickName: Type.String(),
+  superAdmin: Type.Boolean(),
+  via: Type.Array(AuthzVia),
+})
+export type AuthzWhoCanRow = Static<typeof AuthzWhoCanRow>
+export const AuthzWhoCanPage = Page(AuthzWhoCanRow)
+
+export const AuthzRoleImpactBody = Type.Object({
+  roleId: Id,
+  authCodes: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10_000 }),
+})
+export type AuthzRoleImpactBody = Static<typeof AuthzRoleImpactBody>
+const NodeRef = Type.Object({ code: Type.String(), chName: Type.String() })
+export const AuthzRoleImpactResult = Type.Object({
+  users: Type.Integer(),
+  gained: Type.Array(NodeRef),
+  lost: Type.Array(NodeRef),
+})
+export type AuthzRoleImpactResult = Static<typeof AuthzRoleImpactResult>
