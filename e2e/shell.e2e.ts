@@ -76,6 +76,28 @@ const MENU_SCREENS: { group?: string; label: string; url: string; crumbs: string
   },
   { group: '组织管理', label: '职位管理', url: '/stationmanage', crumbs: ['职位管理'], heading: '职位管理' },
   { group: '组织管理', label: '岗位管理', url: '/positionmanage', crumbs: ['岗位管理'], heading: '岗位管理' },
+  // DESIGN.md §9
+  {
+    group: '系统监控',
+    label: '操作日志',
+    url: '/operlog',
+    crumbs: ['系统监控', '操作日志'],
+    heading: '操作日志',
+  },
+  {
+    group: '系统监控',
+    label: '登录日志',
+    url: '/loginlog',
+    crumbs: ['系统监控', '登录日志'],
+    heading: '登录日志',
+  },
+  {
+    group: '系统监控',
+    label: '在线用户',
+    url: '/online',
+    crumbs: ['系统监控', '在线用户'],
+    heading: '在线用户',
+  },
 ]
 
 // The screens below the menu's: deep links (query kept by the redirects), breadcrumb and heading.
@@ -250,6 +272,10 @@ describe('console shell as admin', () => {
       '部门管理',
       '职位管理',
       '岗位管理',
+      '系统监控',
+      '操作日志',
+      '登录日志',
+      '在线用户',
     ])
     for (const screen of MENU_SCREENS) {
       await page.getByTestId('side-menu').getByRole('menuitem', { name: screen.label, exact: true }).click()

@@ -414,6 +414,8 @@ describe('user link tabs (SPEC.md §2)', () => {
 
     // filter by job title: only that position
     await page.getByTestId('user-position-filters').getByRole('combobox', { name: '职位' }).click()
+    // typed: with many job titles (other specs add theirs) the option may be outside the list's visible rows
+    await page.keyboard.type(`e2e职位甲-${RUN}`)
     await page
       .locator('.ant-select-item-option')
       .filter({ hasText: `e2e职位甲-${RUN}` })

@@ -1,5 +1,6 @@
 import { Breadcrumb } from 'antd'
 import { Link, useLocation, useMatches } from 'react-router'
+import { listUrl } from '../lib/list-state'
 
 /** A breadcrumb step after the home link; `path` makes it a link. */
 export interface Crumb {
@@ -26,7 +27,8 @@ export function Breadcrumbs() {
     { key: 'home', title: <Link to="/body">{HOME_CRUMB}</Link> },
     ...trail.map((c, i) => ({
       key: `${i}-${c.title}`,
-      title: c.path && i < trail.length - 1 ? <Link to={c.path}>{c.title}</Link> : c.title,
+      // a list's crumb leads back to the list as it was left (its search, filters and page)
+      title: c.path && i < trail.length - 1 ? <Link to={listUrl(c.path)}>{c.title}</Link> : c.title,
     })),
   ]
   return <Breadcrumb items={items} style={{ marginBottom: 16 }} data-testid="breadcrumb" />

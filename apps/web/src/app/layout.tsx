@@ -6,11 +6,12 @@ import {
   UserOutlined,
 } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Layout, Space, Spin, Tooltip, Typography } from 'antd'
+import { Alert, Button, Layout, Space, Spin, Tooltip, Typography, theme } from 'antd'
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useNavigate } from 'react-router'
 import { ChangePasswordDialog } from '../features/user/change-password-dialog'
 import { deviceFor, useSession } from '../lib/session-store'
+import { AppearanceSwitch } from './appearance-switch'
 import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
 import { SideMenu } from './side-menu'
@@ -47,6 +48,8 @@ function SignedInLayout() {
   const queryClient = useQueryClient()
   const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
   const [changingPassword, setChangingPassword] = useState(false)
+  const { token: colors } = theme.useToken()
+  const mobile = useSession((s) => s.device) === 'mobile'
   useDeviceTracking()
 
   const current = useQuery({
@@ -78,7 +81,16 @@ function SignedInLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220} collapsedWidth={64}>
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        width={220}
+        collapsedWidth={64}
+        // a narrow window keeps its width for the screen: the menu folds to icons
+        breakpoint="md"
+        onBreakpoint={(narrow) => narrow && setCollapsed(true)}
+      >
         <div
           style={{
             height: 56,
@@ -98,12 +110,12 @@ function SignedInLayout() {
       <Layout>
         <Layout.Header
           style={{
-            background: '#fff',
+            background: colors.colorBgContainer,
             padding: '0 16px',
             display: 'flex',
             alignItems: 'center',
             justifyContent: 'space-between',
-            borderBottom: '1px solid #f0f0f0',
+            borderBottom: `1px solid ${colors.colorBorderSecondary}`,
           }}
         >
           <Tooltip title={collapsed ? '展开菜单' : '收起菜单'}>
@@ -114,20 +126,28 @@ function SignedInLayout() {
               onClick={() => setCollapsed((c) => !c)}
             />
           </Tooltip>
-          <Space size="middle">
+          {/* On a narrow window the actions keep their icons (and names for screen readers) only. */}
+          <Space size={mobile ? 'small' : 'middle'}>
             <Space size={4}>
               <UserOutlined />
               <Typography.Text data-testid="current-user">{user.nickName}</Typography.Text>
             </Space>
-            <Button type="link" icon={<KeyOutlined />} onClick={() => setChangingPassword(true)}>
-              修改密码
+            <AppearanceSwitch compact={mobile} />
+            <Button
+              type="link"
+              icon={<KeyOutlined />}
+              aria-label="修改密码"
+              onClick={() => setChangingPassword(true)}
+            >
+              {mobile ? null : '修改密码'}
             </Button>
-            <Button type="link" icon={<LogoutOutlined />} onClick={signOut}>
-              退出登录
+            <Button type="link" icon={<LogoutOutlined />} aria-label="退出登录" onClick={signOut}>
+              {mobile ? null : '退出登录'}
             </Button>
           </Space>
         </Layout.Header>
-        <Layout.Content style={{ padding: 16 }}>
+        {/* minWidth 0: a wide table scrolls inside its screen instead of widening the page */}
+        <Layout.Content style={{ padding: mobile ? 8 : 16, minWidth: 0 }}>
           {user.passwordIsInitial && (
             <Alert
               type="warning"

@@ -1,8 +1,9 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, Card, Form, Input, Typography } from 'antd'
+import { Button, Card, Form, Input, Typography, theme } from 'antd'
 import { useState } from 'react'
 import { Navigate, useNavigate } from 'react-router'
 import { useSession } from '../lib/session-store'
+import { AppearanceSwitch } from './appearance-switch'
 
 interface LoginForm {
   nickName: string
@@ -16,6 +17,7 @@ export function LoginPage() {
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const navigate = useNavigate()
   const [busy, setBusy] = useState(false)
+  const { token: colors } = theme.useToken()
 
   if (token && !busy) return <Navigate to="/body" replace />
 
@@ -39,10 +41,17 @@ export function LoginPage() {
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'center',
-        background: 'linear-gradient(135deg, #e6f4ff 0%, #f5f5f5 100%)',
+        padding: 16,
+        boxSizing: 'border-box',
+        position: 'relative',
+        // the theme's own colours, so that the dark theme is dark here too
+        background: `linear-gradient(135deg, ${colors.colorPrimaryBg} 0%, ${colors.colorBgLayout} 100%)`,
       }}
     >
-      <Card style={{ width: 380 }}>
+      <div style={{ position: 'absolute', top: 12, right: 16 }}>
+        <AppearanceSwitch />
+      </div>
+      <Card style={{ width: 380, maxWidth: '100%' }}>
         <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
           角色权限管理系统
         </Typography.Title>

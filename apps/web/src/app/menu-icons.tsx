@@ -1,16 +1,20 @@
 import {
   ApartmentOutlined,
   AppstoreOutlined,
+  AuditOutlined,
   ClusterOutlined,
   CrownOutlined,
+  DashboardOutlined,
   HomeOutlined,
   IdcardOutlined,
   KeyOutlined,
+  LoginOutlined,
   SafetyOutlined,
   SolutionOutlined,
   TeamOutlined,
   UserOutlined,
   UsergroupAddOutlined,
+  WifiOutlined,
 } from '@ant-design/icons'
 import type { ReactNode } from 'react'
 
@@ -26,6 +30,10 @@ const ICONS: Record<string, ReactNode> = {
   cluster: <ClusterOutlined />,
   idcard: <IdcardOutlined />,
   solution: <SolutionOutlined />,
+  monitor: <DashboardOutlined />,
+  operlog: <AuditOutlined />,
+  loginlog: <LoginOutlined />,
+  online: <WifiOutlined />,
 }
 
 export const menuIcon = (name?: string): ReactNode =>

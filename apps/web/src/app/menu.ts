@@ -37,4 +37,15 @@ export const MENU: MenuItemDef[] = [
       { key: 'positionmanage', label: '岗位管理', icon: 'solution', path: '/positionmanage', show: true },
     ],
   },
+  {
+    key: 'monitor',
+    label: '系统监控',
+    icon: 'monitor',
+    show: true,
+    children: [
+      { key: 'operlog', label: '操作日志', icon: 'operlog', path: '/operlog', show: true },
+      { key: 'loginlog', label: '登录日志', icon: 'loginlog', path: '/loginlog', show: true },
+      { key: 'online', label: '在线用户', icon: 'online', path: '/online', show: true },
+    ],
+  },
 ]

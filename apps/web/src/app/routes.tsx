@@ -1,6 +1,7 @@
 import { Navigate, type RouteObject } from 'react-router'
 import { AdminRoleAddPage, AdminRoleInfoPage, AdminRoleListPage } from '../features/admin-role/pages'
 import { AuthAddFormPage, AuthEditFormPage, AuthManagePage } from '../features/auth/pages'
+import { LoginLogPage, OnlinePage, OperationLogPage } from '../features/monitor/pages'
 import {
   OrgAddFormPage,
   OrgBaseInfoTab,
@@ -46,6 +47,7 @@ const ORG: Crumb = { title: '部门管理', path: '/orgmanage' }
 const STATION: Crumb = { title: '职位管理', path: '/stationmanage' }
 const POSITION: Crumb = { title: '岗位管理', path: '/positionmanage' }
 const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage' }
+const MONITOR: Crumb = { title: '系统监控' }
 
 /**
  * The route table of SPEC.md §2. Every screen below the layout requires a session: the (auth)
@@ -166,6 +168,11 @@ export const routes: RouteObject[] = [
         element: <AdminRoleInfoPage />,
         handle: { crumbs: withTitle(ADMIN_ROLE, '内置角色信息') },
       },
+
+      // DESIGN.md §9: the audit trail and the online sessions
+      { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },
+      { path: '/loginlog', element: <LoginLogPage />, handle: crumbs(MONITOR, { title: '登录日志' }) },
+      { path: '/online', element: <OnlinePage />, handle: crumbs(MONITOR, { title: '在线用户' }) },
 
       { path: '/404', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },
       { path: '*', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },

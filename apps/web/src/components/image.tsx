@@ -1,5 +1,5 @@
 import { MSG } from '@amg/contract'
-import { Image as AntImage } from 'antd'
+import { Image as AntImage, theme } from 'antd'
 import { useEffect, useState, type CSSProperties } from 'react'
 
 export interface ImageProps {
@@ -12,20 +12,25 @@ export interface ImageProps {
   style?: CSSProperties
 }
 
-const boxStyle = (width?: number | string, height?: number | string): CSSProperties => ({
+const boxStyle = (
+  colors: { background: string; color: string },
+  width?: number | string,
+  height?: number | string,
+): CSSProperties => ({
   width,
   height,
   display: 'inline-flex',
   alignItems: 'center',
   justifyContent: 'center',
-  background: '#f5f7fa',
-  color: '#909399',
+  ...colors,
   fontSize: 14,
 })
 
 /** Image: '图片加载中...' while loading, '加载失败' on error (SPEC.md §8). */
 export function Image({ src, alt, width, height, preview = true, style }: ImageProps) {
   const [failed, setFailed] = useState(false)
+  const { token } = theme.useToken()
+  const colors = { background: token.colorFillTertiary, color: token.colorTextDescription }
   useEffect(() => setFailed(false), [src])
   if (failed) {
     return (
@@ -33,7 +38,7 @@ export function Image({ src, alt, width, height, preview = true, style }: ImageP
         className="amg-image-error"
         role="img"
         aria-label={alt}
-        style={{ ...boxStyle(width, height), ...style }}
+        style={{ ...boxStyle(colors, width, height), ...style }}
       >
         {MSG.imageFailed}
       </div>
@@ -47,7 +52,7 @@ export function Image({ src, alt, width, height, preview = true, style }: ImageP
       height={height}
       style={style}
       preview={preview}
-      placeholder={<div style={boxStyle(width, height)}>{MSG.imageLoading}</div>}
+      placeholder={<div style={boxStyle(colors, width, height)}>{MSG.imageLoading}</div>}
       onError={() => setFailed(true)}
     />
   )

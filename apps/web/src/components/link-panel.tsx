@@ -109,6 +109,8 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
         dataSource={linked.data?.list ?? []}
         loading={linked.isFetching}
         pagination={false}
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 560 }}
       />
       <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination

@@ -7,6 +7,8 @@ export const DEFAULT_PAGE = 1
 export const DEFAULT_PAGE_SIZE = 10
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const
 export const showTotal = (total: number) => `共 ${total} 条`
+/** A total the server estimated (the logs past 10,000 matches) reads as such. */
+export const showEstimatedTotal = (total: number) => `约 ${total} 条`
 
 export interface PaginationProps {
   total: number
@@ -16,6 +18,8 @@ export interface PaginationProps {
   onChange?: (page: number, pageSize: number) => void
   size?: WidgetSize
   disabled?: boolean
+  /** the total is the server's estimate (`totalIsEstimate`): shown as 约 N 条 */
+  estimated?: boolean
 }
 
 /** Pagination with total, sizes, prev/pager/next and jumper. */
@@ -27,6 +31,7 @@ export function Pagination({
   onChange,
   size = DEFAULT_SIZE,
   disabled,
+  estimated,
 }: PaginationProps) {
   return (
     <AntPagination
@@ -36,7 +41,7 @@ export function Pagination({
       defaultCurrent={DEFAULT_PAGE}
       defaultPageSize={DEFAULT_PAGE_SIZE}
       pageSizeOptions={pageSizes.map(String)}
-      showTotal={showTotal}
+      showTotal={estimated ? showEstimatedTotal : showTotal}
       showSizeChanger
       showQuickJumper
       locale={zhCN.Pagination}

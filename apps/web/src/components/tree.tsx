@@ -1,6 +1,7 @@
 import { Input, Tree as AntTree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useMemo, useState, type Key, type ReactNode } from 'react'
+import { useTreeExpansion, type TreeFields } from './tree-expansion'
 
 export type TreeNodeData = Record<string, unknown>
 
@@ -61,6 +62,12 @@ export interface TreeProps {
   onSelect?: (key: Key | undefined, node: TreeNodeData | undefined) => void
   defaultExpandAll?: boolean
   renderLabel?: (node: TreeNodeData) => ReactNode
+  /**
+   * Remember the open nodes in this browser under this name (reopened after a reload; every parent
+   * open at first when defaultExpandAll); a search then opens the path to each hit, and the selected
+   * node's path opens. Without it the tree starts as defaultExpandAll says and re-expands on search.
+   */
+  rememberExpandedAs?: string
 }
 
 function toDataNodes(
@@ -97,6 +104,7 @@ export function Tree({
   onSelect,
   defaultExpandAll = true,
   renderLabel,
+  rememberExpandedAs,
 }: TreeProps) {
   const [search, setSearch] = useState('')
   const text = filterText ?? search
@@ -109,6 +117,14 @@ export function Tree({
   )
   const filtered = useMemo(() => filterTree(data, text, fields, filterProp), [data, text, fields, filterProp])
   const treeData = useMemo(() => toDataNodes(filtered, fields, renderLabel), [filtered, fields, renderLabel])
+  const common: AntTreeProps = {
+    treeData,
+    checkable,
+    checkedKeys,
+    onCheck: (keys) => onCheck?.(Array.isArray(keys) ? keys : keys.checked),
+    selectedKeys,
+    onSelect: (keys, info) => onSelect?.(keys[0], (info.node as DataNode & { data?: TreeNodeData }).data),
+  }
   return (
     <div className="amg-tree">
       {searchable && filterText === undefined ? (
@@ -120,16 +136,53 @@ export function Tree({
           style={{ marginBottom: 8 }}
         />
       ) : null}
-      <AntTree
-        key={text /* re-expand after filtering */}
-        treeData={treeData}
-        defaultExpandAll={defaultExpandAll}
-        checkable={checkable}
-        checkedKeys={checkedKeys}
-        onCheck={(keys) => onCheck?.(Array.isArray(keys) ? keys : keys.checked)}
-        selectedKeys={selectedKeys}
-        onSelect={(keys, info) => onSelect?.(keys[0], (info.node as DataNode & { data?: TreeNodeData }).data)}
-      />
+      {rememberExpandedAs ? (
+        <RememberingTree
+          {...common}
+          storageKey={rememberExpandedAs}
+          data={data}
+          fields={fields}
+          filterProp={filterProp}
+          searchText={text}
+          initially={defaultExpandAll ? 'all' : 'roots'}
+          selectedKey={selectedKeys?.[0]}
+        />
+      ) : (
+        <AntTree key={text /* re-expand after filtering */} {...common} defaultExpandAll={defaultExpandAll} />
+      )}
     </div>
   )
+}
+
+type AntTreeProps = React.ComponentProps<typeof AntTree>
+
+/** The antd tree with its open nodes remembered (useTreeExpansion). */
+function RememberingTree({
+  storageKey,
+  data,
+  fields,
+  filterProp,
+  searchText,
+  initially,
+  selectedKey,
+  ...common
+}: AntTreeProps & {
+  storageKey: string
+  data: readonly TreeNodeData[]
+  fields: TreeFields
+  filterProp?: string
+  searchText: string
+  initially: 'all' | 'roots'
+  selectedKey?: Key
+}) {
+  const expansion = useTreeExpansion({
+    storageKey,
+    data,
+    fields,
+    filterProp,
+    searchText,
+    initially,
+    selectedKey,
+  })
+  return <AntTree {...common} {...expansion} />
 }

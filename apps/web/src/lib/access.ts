@@ -84,3 +84,14 @@ export function menuItemAction(item: MenuItemDef): MenuAction {
   if (item.viewArea && item.uiview) return { kind: 'open-area', viewArea: item.viewArea, uiview: item.uiview }
   return { kind: 'navigate', to: menuItemRoute(item) }
 }
+
+/**
+ * True when the user holds the button permission `code` (a super admin holds every one). The
+ * server checks again; this only hides what would be refused.
+ */
+export function hasAuthCode(
+  user: { superAdmin: boolean; authCodes: readonly string[] } | null,
+  code: string,
+) {
+  return !!user && (user.superAdmin || user.authCodes.includes(code))
+}

@@ -7,6 +7,9 @@ import type { MessageInstance } from 'antd/es/message/interface'
  */
 let instance: MessageInstance | null = null
 
+/** At most this many toasts show at once; a newer one pushes the oldest out (the providers set it). */
+export const MAX_TOASTS = 3
+
 export function setMessageApi(api: MessageInstance | null) {
   instance = api
 }

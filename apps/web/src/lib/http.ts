@@ -88,6 +88,17 @@ export function errorText(error: AxiosError): string {
   return error.message // 'Network Error', 'Request aborted', 'timeout of 5000ms exceeded'
 }
 
+/** A refused download answers its envelope as a Blob: read it, so the refusal shows the server's msg. */
+async function readBlobBody(error: AxiosError) {
+  const response = error.response
+  if (!response || typeof Blob === 'undefined' || !(response.data instanceof Blob)) return
+  try {
+    response.data = JSON.parse(await response.data.text()) as unknown
+  } catch {
+    // not JSON: the status text is shown
+  }
+}
+
 export function createHttp(): AxiosInstance {
   const http = axios.create({
     baseURL: API_PREFIX,
@@ -108,6 +119,8 @@ export function createHttp(): AxiosInstance {
     (response: AxiosResponse) => {
       const body = response.data
       if (response.status === 200 && isEnvelope(body) && body.code === SUCCESS_CODE) return response
+      // a file download (download() below): the body is the file, not an envelope
+      if (response.status === 200 && response.config.responseType === 'blob') return response
       // 2xx other than 200, or a body code other than 200: the body msg is raised.
       const text = isEnvelope(body) && body.msg ? body.msg : `请求失败（${response.status}）`
       const err = new ApiError(text, {
@@ -117,7 +130,8 @@ export function createHttp(): AxiosInstance {
       if (!response.config.silent) toastError(err.message)
       return Promise.reject(err)
     },
-    (error: AxiosError) => {
+    async (error: AxiosError) => {
+      await readBlobBody(error)
       const config = error.config ?? ({} as AxiosRequestConfig)
       if (axios.isCancel(error)) {
         return Promise.reject(
@@ -169,4 +183,42 @@ export async function patch<T = unknown>(url: string, body?: unknown, opts?: Cal
 
 export async function del<T = unknown>(url: string, params?: object, opts?: CallOptions): Promise<T> {
   return (await call<T>({ ...opts, method: 'DELETE', url, params })).data
+}
+
+/** A file the server answers as an attachment, and the name it gives (content-disposition). */
+export interface Download {
+  blob: Blob
+  fileName: string | null
+}
+
+/** The file name of a content-disposition header: `filename*=UTF-8''…` first, else `filename="…"`. */
+export function dispositionFileName(header: string | null | undefined): string | null {
+  if (!header) return null
+  const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header)
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded[1].trim().replace(/^"|"$/g, ''))
+    } catch {
+      // malformed: fall back to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/.exec(header)
+  return plain ? (plain[1] ?? plain[2]).trim() || null : null
+}
+
+/** A streamed export may take longer than an ordinary call. */
+export const DOWNLOAD_TIMEOUT_MS = 300_000
+
+/** GETs a file download with the session token (failures toast and 401 signs out like any call). */
+export async function download(url: string, params?: object, opts?: CallOptions): Promise<Download> {
+  const res = await http.request<Blob>({
+    timeout: DOWNLOAD_TIMEOUT_MS,
+    ...opts,
+    method: 'GET',
+    url,
+    params,
+    responseType: 'blob',
+  })
+  const header = res.headers['content-disposition'] as string | undefined
+  return { blob: res.data, fileName: dispositionFileName(header) }
 }

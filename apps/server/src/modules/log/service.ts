@@ -28,11 +28,12 @@ function time(value: string | null | undefined, field: string): Date | null {
 
 function operationFilters(q: OperationLogExportQuery): SQL | undefined {
   const where: SQL[] = []
-  // names match from their start (an index serves it at a million rows; a substring scan would not)
+  // operator names match from their start (an index serves it at a million rows; a substring scan would not)
   if (present(q.operatorName))
     where.push(like(operationLogs.operatorName, prefixPattern(q.operatorName.trim())))
   if (present(q.resourceType)) where.push(eq(operationLogs.resourceType, q.resourceType.trim()))
-  if (present(q.summary)) where.push(like(operationLogs.summary, prefixPattern(q.summary.trim())))
+  // a route's summary is one of a fixed set: matched whole, so 修改用户 is not 修改用户组
+  if (present(q.summary)) where.push(eq(operationLogs.summary, q.summary.trim()))
   if (present(q.result)) where.push(eq(operationLogs.result, q.result))
   const from = time(q.from, 'from')
   const to = time(q.to, 'to')

@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { RoleForm, type RoleFormValues } from '../../components/role-form'
 import { RoleList, ROLES_QUERY_KEY, type RoleListRow } from '../../components/role-list'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { deleteAdminRole, fetchAdminRole, insertAdminRole, updateAdminRole } from './api'
 
@@ -63,14 +64,14 @@ export function AdminRoleListPage() {
 /** /adminrolemanage/adminroleadd: name, type (only when isShow), description, permission tree. */
 export function AdminRoleAddPage() {
   const [params] = useSearchParams()
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST)
   const queryClient = useQueryClient()
   const create = useMutation({
     mutationFn: (values: RoleFormValues) => insertAdminRole({ ...NEW_ROLE, ...values }),
     onSuccess: async () => {
       toastSuccess(MSG.created)
       await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-      navigate(LIST)
+      backToList()
     },
   })
   return (
@@ -80,7 +81,7 @@ export function AdminRoleAddPage() {
         showType={params.get('isShow') === 'true'}
         saving={create.isPending}
         onSubmit={(values) => create.mutate(values)}
-        onBack={() => navigate(LIST)}
+        onBack={backToList}
       />
     </Screen>
   )
@@ -89,7 +90,7 @@ export function AdminRoleAddPage() {
 /** /adminrolemanage/adminroleinfo?title=&id=&isDisable=&isShow=: edit, or view read-only. */
 export function AdminRoleInfoPage() {
   const [params] = useSearchParams()
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST)
   const queryClient = useQueryClient()
   const id = Number(params.get('id'))
   const isDisable = params.get('isDisable') === 'true'
@@ -104,7 +105,7 @@ export function AdminRoleInfoPage() {
     onSuccess: async () => {
       toastSuccess(MSG.updated)
       await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-      navigate(LIST)
+      backToList()
     },
   })
   return (
@@ -118,7 +119,7 @@ export function AdminRoleInfoPage() {
           showStatus
           saving={save.isPending}
           onSubmit={(values) => save.mutate(values)}
-          onBack={() => navigate(LIST)}
+          onBack={backToList}
         />
       ) : (
         <Spin spinning={role.isPending && id > 0} />

@@ -1,4 +1,4 @@
-import { App, Empty, Input, Menu, Spin } from 'antd'
+import { App, Empty, Input, Menu, Spin, theme } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react'
@@ -94,8 +94,8 @@ export function AuthTree() {
         <Spin style={{ display: 'block', margin: '24px auto' }} />
       ) : tree.data?.length ? (
         <Tree
-          // remount after each refresh so new nodes show expanded (defaultExpandAll acts on mount)
-          key={tree.dataUpdatedAt}
+          // open nodes are remembered in this browser; a new node's path opens as it is selected
+          rememberExpandedAs="auth"
           filterText={search}
           data={tree.data as unknown as TreeNodeData[]}
           props={TREE_PROPS}
@@ -124,6 +124,7 @@ function NodeMenu({
   const ref = useRef<HTMLDivElement>(null)
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null)
   const navigate = useNavigate()
+  const { token } = theme.useToken()
   const { node } = state
 
   useLayoutEffect(() => {
@@ -162,9 +163,9 @@ function NodeMenu({
         visibility: pos ? 'visible' : 'hidden',
         zIndex: 1050,
         width: 140,
-        boxShadow: '0 6px 16px rgba(0,0,0,0.12)',
+        boxShadow: token.boxShadowSecondary,
         borderRadius: 8,
-        background: '#fff',
+        background: token.colorBgElevated,
       }}
     >
       <Menu

@@ -1,7 +1,8 @@
-import { Empty, Input, Menu, Spin, Tree } from 'antd'
+import { Empty, Input, Menu, Spin, Tree, theme } from 'antd'
 import type { DataNode } from 'antd/es/tree'
-import { useEffect, useMemo, useState, type Key } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { filterTree, type TreeNodeData } from '../../components'
+import { useTreeExpansion } from '../../components/tree-expansion'
 import type { OrgNode } from './api'
 
 /** Height of the tree's virtual list: only the rows in view are rendered (thousands of departments). */
@@ -24,16 +25,6 @@ function toDataNodes(nodes: readonly OrgNode[]): DataNode[] {
   }))
 }
 
-function collectKeys(nodes: readonly OrgNode[], out: Key[] = []): Key[] {
-  for (const node of nodes) {
-    if (node.children?.length) {
-      out.push(node.id)
-      collectKeys(node.children, out)
-    }
-  }
-  return out
-}
-
 function indexTree(nodes: readonly OrgNode[], byId = new Map<number, OrgNode>()) {
   for (const node of nodes) {
     byId.set(node.id, node)
@@ -42,16 +33,7 @@ function indexTree(nodes: readonly OrgNode[], byId = new Map<number, OrgNode>())
   return byId
 }
 
-/** The ids from the root down to the node's parent. */
-function ancestorsOf(id: number, byId: Map<number, OrgNode>): number[] {
-  const out: number[] = []
-  let current = byId.get(id)
-  while (current && current.parent !== null && current.parent !== undefined) {
-    out.push(current.parent)
-    current = byId.get(current.parent)
-  }
-  return out
-}
+const ORG_FIELDS = { key: 'id', children: 'children', label: 'organizationName' }
 
 /**
  * The department tree of the department screen (SPEC.md §2): a search box filtering by name, a
@@ -72,29 +54,24 @@ export function OrgTree({
   const [search, setSearch] = useState('')
   const text = search.trim()
   const byId = useMemo(() => indexTree(data), [data])
+  const nodes = data as unknown as TreeNodeData[]
   const filtered = useMemo(
-    () =>
-      filterTree(data as unknown as TreeNodeData[], text, {
-        label: 'organizationName',
-      }) as unknown as OrgNode[],
-    [data, text],
+    () => filterTree(nodes, text, { label: 'organizationName' }) as unknown as OrgNode[],
+    [nodes, text],
   )
   const treeData = useMemo(() => toDataNodes(filtered), [filtered])
 
-  // Without a search the roots start open; the selected department's ancestors open as it is chosen.
-  const [expanded, setExpanded] = useState<Key[]>([])
-  const [searchExpanded, setSearchExpanded] = useState<Key[]>([])
-  useEffect(() => {
-    setExpanded((keys) => {
-      const next = new Set(keys)
-      data.forEach((root) => next.add(root.id))
-      if (selectedId !== undefined) ancestorsOf(selectedId, byId).forEach((id) => next.add(id))
-      return next.size === keys.length ? keys : [...next]
-    })
-  }, [data, byId, selectedId])
-  useEffect(() => {
-    setSearchExpanded(text ? collectKeys(filtered) : [])
-  }, [text, filtered])
+  // Open departments are remembered in this browser (the roots at first); a search opens the path to
+  // each hit; the selected department's path opens as it is chosen.
+  const expansion = useTreeExpansion({
+    storageKey: 'org',
+    data: nodes,
+    fields: ORG_FIELDS,
+    searchText: text,
+    initially: 'roots',
+    selectedKey: selectedId,
+  })
+  const { token } = theme.useToken()
 
   const [menu, setMenu] = useState<ContextMenuState | null>(null)
   useEffect(() => {
@@ -139,8 +116,7 @@ export function OrgTree({
             showLine
             height={ORG_TREE_HEIGHT}
             treeData={treeData}
-            expandedKeys={text ? searchExpanded : expanded}
-            onExpand={(keys) => (text ? setSearchExpanded(keys) : setExpanded(keys))}
+            {...expansion}
             selectedKeys={selectedId !== undefined ? [selectedId] : []}
             onSelect={(_keys, info) => {
               const node = byId.get(Number(info.node.key))
@@ -165,9 +141,9 @@ export function OrgTree({
             left: Math.min(menu.x, window.innerWidth - 140),
             top: Math.min(menu.y, window.innerHeight - 140),
             zIndex: 1050,
-            boxShadow: '0 6px 16px rgba(0,0,0,0.12)',
+            boxShadow: token.boxShadowSecondary,
             borderRadius: 8,
-            background: '#fff',
+            background: token.colorBgElevated,
           }}
         >
           <Menu

@@ -1,6 +1,7 @@
 import type { PageResult, RoleSimple } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
 import { del, get, patch, post, put } from '../../lib/http'
+import { fetchUserCandidates as userCandidates } from '../../lib/user-candidates'
 import { usePositionStore, type Position, type PositionQuery } from '../../lib/stores/position-store'
 
 /** POST /position/list, kept in the position store (SPEC.md §3: positionList). */
@@ -42,12 +43,7 @@ export interface LinkedUser {
   status: number
 }
 
-export interface UserCandidate {
-  id: number
-  nickName: string
-  realName: string | null
-  status: number
-}
+export type { UserSimple as UserCandidate } from '@amg/contract'
 
 export const fetchPositionRoles = (
   positionId: number,
@@ -84,9 +80,9 @@ export const fetchPositionUsers = (
     nickName: q.keyword || undefined,
   })
 
-/** POST /user/list, one page of candidates for the "link users" popover (load more asks the next page). */
-export const fetchUserCandidates = (nickName: string, pageNum: number) =>
-  post<PageResult<UserCandidate>>('/user/list', { nickName: nickName || undefined, pageNum, pageSize: 10 })
+/** The users not yet holding the position, one page of the "link users" popover at a time. */
+export const fetchUserCandidates = (positionId: number, nickName: string, pageNum: number) =>
+  userCandidates({ positionId }, nickName, pageNum)
 
 export const linkUsers = (positionId: number, userIds: number[]) =>
   put('/rel/position-rel-user', { positionId, userIds })

@@ -1,10 +1,21 @@
-import { useMemo, useState } from 'react'
-import { App, Button, Form, Select as AntSelect, Space, Table, Tag, type TableColumnsType } from 'antd'
+import { useMemo } from 'react'
+import {
+  App,
+  Button,
+  Form,
+  Select as AntSelect,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG, confirmDeletePosition, type RoleSimple } from '@amg/contract'
 import { LinkPanel, OrgCascader, Pagination } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList, useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
 import { usePositionStore, type Position } from '../../lib/stores/position-store'
 import { RouteTabs } from '../../lib/ui/route-tabs'
 import { Screen } from '../../lib/ui/screen'
@@ -28,13 +39,13 @@ import {
 } from './api'
 import { mergeRowSpans } from '../../lib/row-span'
 
-const PAGE_SIZE = 10
+/** SPEC.md §2: the position list shows 10 per page, the only size its pager offers. */
+const PAGE_SIZES = [10]
 const POSITIONS_KEY = ['positions'] as const
+const POSITION_LIST_PATH = '/positionmanage'
 
-interface Filters {
-  orgId?: number
-  stationId?: number
-}
+/** Department and job title filters in the URL query (lib/list-state.ts). */
+const POSITION_LIST_FILTERS = { orgId: 'id', stationId: 'id' } as const
 
 /** SPEC.md §3: status 1 enabled, anything else disabled. */
 const statusTag = (status: number) =>
@@ -55,9 +66,9 @@ export function PositionListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const { modal, message } = App.useApp()
-  const [draft, setDraft] = useState<Filters>({})
-  const [filters, setFilters] = useState<Filters>({})
-  const [pageNum, setPageNum] = useState(1)
+  const list = useListState(POSITION_LIST_FILTERS, PAGE_SIZES)
+  const { filters, pageNum, pageSize } = list
+  const [draft, setDraft] = useDraft(filters)
 
   const stations = useQuery({ queryKey: ['station', 'simple'], queryFn: fetchStationOptions })
   const positions = useQuery({
@@ -65,11 +76,12 @@ export function PositionListPage() {
     queryFn: () =>
       fetchPositions({
         pageNum,
-        pageSize: PAGE_SIZE,
+        pageSize,
         orgId: filters.orgId ?? null,
         stationId: filters.stationId ?? null,
       }),
   })
+  useKeepPageInRange(list, positions.data)
   const rows = useMemo(() => positions.data?.list ?? [], [positions.data])
   const spans = useMemo(() => mergeRowSpans(rows.map((r) => r.organizationCompleteName)), [rows])
   const refresh = () => queryClient.invalidateQueries({ queryKey: POSITIONS_KEY })
@@ -93,8 +105,6 @@ export function PositionListPage() {
       onOk: async () => {
         await deletePositions([row.id])
         toastSuccess(MSG.deleted)
-        // Deleting the last row of a page moves back a page, so the table never shows an empty page.
-        if (rows.length === 1 && pageNum > 1) setPageNum(pageNum - 1)
         await refresh()
       },
     })
@@ -148,7 +158,7 @@ export function PositionListPage() {
           <OrgCascader
             aria-label="部门"
             value={draft.orgId}
-            onChange={(orgId) => setDraft((d) => ({ ...d, orgId }))}
+            onChange={(orgId) => setDraft({ ...draft, orgId })}
           />
         </Form.Item>
         <Form.Item label="职位">
@@ -161,7 +171,7 @@ export function PositionListPage() {
             style={{ width: 200 }}
             loading={stations.isFetching}
             value={draft.stationId}
-            onChange={(stationId) => setDraft((d) => ({ ...d, stationId: stationId ?? undefined }))}
+            onChange={(stationId) => setDraft({ ...draft, stationId: stationId ?? undefined })}
             options={(stations.data ?? []).map((s) => ({ value: s.id, label: s.stationName }))}
           />
         </Form.Item>
@@ -169,8 +179,7 @@ export function PositionListPage() {
           <Button
             type="primary"
             onClick={() => {
-              setFilters({ ...draft })
-              setPageNum(1)
+              list.setFilters(draft)
               void refresh()
             }}
           >
@@ -186,14 +195,16 @@ export function PositionListPage() {
         dataSource={rows}
         loading={positions.isFetching}
         pagination={false}
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 800 }}
       />
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={positions.data?.total ?? 0}
           current={pageNum}
-          pageSize={PAGE_SIZE}
-          pageSizes={[PAGE_SIZE]}
-          onChange={(page) => setPageNum(page)}
+          pageSize={pageSize}
+          pageSizes={PAGE_SIZES}
+          onChange={(page) => list.setPage(page)}
         />
       </div>
     </Screen>
@@ -209,8 +220,9 @@ function positionInfoTitle(title: string | null) {
 /** Position info: tabs roleform (the default) and userform (SPEC.md §2). */
 export function PositionInfoPage() {
   const [params] = useSearchParams()
+  const backToList = useBackToList(POSITION_LIST_PATH)
   return (
-    <Screen title={positionInfoTitle(params.get('title'))}>
+    <Screen title={positionInfoTitle(params.get('title'))} extra={<Button onClick={backToList}>返回</Button>}>
       <RouteTabs
         base="/positionmanage/positioninfo"
         tabs={[
@@ -295,12 +307,16 @@ export function PositionUserTab() {
       linkButtonText="关联用户"
       candidateColumns={userCandidateColumns}
       candidatePlaceholder="请输入用户昵称"
-      fetchCandidates={fetchUserCandidates}
+      fetchCandidates={(keyword, pageNum) => fetchUserCandidates(positionId, keyword, pageNum)}
       link={(ids) => linkUsers(positionId, ids)}
     />
   )
 }
 
 function MissingPosition() {
-  return <div style={{ padding: 24, color: '#999' }}>未指定岗位</div>
+  return (
+    <Typography.Text type="secondary" style={{ display: 'block', padding: 24 }}>
+      未指定岗位
+    </Typography.Text>
+  )
 }

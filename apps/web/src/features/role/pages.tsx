@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { RoleForm, type RoleFormValues } from '../../components/role-form'
 import { RoleList, ROLES_QUERY_KEY, type RoleListRow } from '../../components/role-list'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { deleteRole, fetchRole, insertRole, updateRole } from './api'
 
@@ -50,7 +51,7 @@ export function RoleListPage() {
 /** /rolemanage/roleinfo?title=&isDisable=&id=&isShow=: edit, or view read-only when isDisable. */
 export function RoleInfoPage() {
   const [params] = useSearchParams()
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST)
   const queryClient = useQueryClient()
   const id = Number(params.get('id'))
   const isDisable = params.get('isDisable') === 'true'
@@ -65,7 +66,7 @@ export function RoleInfoPage() {
     onSuccess: async () => {
       toastSuccess(MSG.updated)
       await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-      navigate(LIST)
+      backToList()
     },
   })
   return (
@@ -79,7 +80,7 @@ export function RoleInfoPage() {
           showSave={isShow}
           saving={save.isPending}
           onSubmit={(values) => save.mutate(values)}
-          onBack={() => navigate(LIST)}
+          onBack={backToList}
         />
       ) : (
         <Spin spinning={role.isPending && id > 0} />
@@ -91,14 +92,14 @@ export function RoleInfoPage() {
 /** /rolemanage/addrole?isShow=: role name, description and permission tree. */
 export function RoleAddPage() {
   const [params] = useSearchParams()
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST)
   const queryClient = useQueryClient()
   const create = useMutation({
     mutationFn: insertRole,
     onSuccess: async () => {
       toastSuccess(MSG.created)
       await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-      navigate(LIST)
+      backToList()
     },
   })
   return (
@@ -108,7 +109,7 @@ export function RoleAddPage() {
         showSave={params.get('isShow') !== 'false'}
         saving={create.isPending}
         onSubmit={(values) => create.mutate(values)}
-        onBack={() => navigate(LIST)}
+        onBack={backToList}
       />
     </Screen>
   )

@@ -4,8 +4,9 @@ import dayjs from 'dayjs'
 import { useEffect, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG } from '@amg/contract'
-import { Pagination, DEFAULT_PAGE_SIZE } from '../../components'
+import { Pagination } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList, useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
 import { Screen } from '../../lib/ui/screen'
 import { antdRules } from '../../lib/validation'
@@ -25,19 +26,25 @@ const numberParam = (value: string | null) => {
   return value && Number.isInteger(n) && n > 0 ? n : undefined
 }
 
+/** The search in the URL query (lib/list-state.ts). */
+const STATION_LIST_FILTERS = { stationName: 'text' } as const
+
 /** Job title list (SPEC.md §2): search by stationName, create, edit, delete and view, 10 per page. */
 export function StationListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const { message } = App.useApp()
-  const [keyword, setKeyword] = useState('')
-  const [query, setQuery] = useState({ stationName: '', pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const listState = useListState(STATION_LIST_FILTERS)
+  const { pageNum, pageSize } = listState
+  const { stationName } = listState.filters
+  const [keyword, setKeyword] = useDraft(stationName)
+  const query = { stationName, pageNum, pageSize }
   const list = useQuery({
     queryKey: [...STATION_LIST_KEY, query],
-    queryFn: () =>
-      useStationStore.getState().fetchList({ ...query, stationName: query.stationName || undefined }),
+    queryFn: () => useStationStore.getState().fetchList({ ...query, stationName: stationName || undefined }),
     placeholderData: keepPreviousData,
   })
+  useKeepPageInRange(listState, list.data)
 
   const remove = async (row: Station) => {
     try {
@@ -47,8 +54,6 @@ export function StationListPage() {
     }
     toastSuccess(MSG.deleted)
     queryClient.removeQueries({ queryKey: stationDetailKey(row.id) })
-    if (list.data && list.data.list.length === 1 && query.pageNum > 1)
-      setQuery({ ...query, pageNum: query.pageNum - 1 })
     await queryClient.invalidateQueries({ queryKey: STATION_LIST_KEY })
   }
 
@@ -97,7 +102,7 @@ export function StationListPage() {
           placeholder="按职位名称搜索"
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(value) => setQuery({ ...query, stationName: value.trim(), pageNum: 1 })}
+          onSearch={(value) => listState.setFilters({ stationName: value.trim() })}
           enterButton="搜索"
           style={{ width: 320 }}
         />
@@ -112,13 +117,15 @@ export function StationListPage() {
         dataSource={list.data?.list ?? []}
         loading={list.isFetching}
         pagination={false}
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 880 }}
       />
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={list.data?.total ?? 0}
-          current={query.pageNum}
-          pageSize={query.pageSize}
-          onChange={(pageNum, pageSize) => setQuery({ ...query, pageNum, pageSize })}
+          current={pageNum}
+          pageSize={pageSize}
+          onChange={(page, size) => listState.setPage(page, size)}
         />
       </div>
     </Screen>
@@ -141,7 +148,7 @@ function StationForm({
   initial?: StationFormValues
   onSubmit?: (values: StationFormValues) => Promise<void>
 }) {
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST_PATH)
   const [form] = Form.useForm<StationFormValues>()
   const [saving, setSaving] = useState(false)
   const readOnly = mode === 'view'
@@ -190,7 +197,7 @@ function StationForm({
               {mode === 'add' ? '创建' : '修改'}
             </Button>
           )}
-          <Button onClick={() => navigate(LIST_PATH)}>返回</Button>
+          <Button onClick={backToList}>返回</Button>
         </Space>
       </Form.Item>
     </Form>
@@ -213,7 +220,7 @@ function useStation(id: number | undefined) {
 }
 
 export function StationAddPage() {
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST_PATH)
   const queryClient = useQueryClient()
   const submit = async (values: StationFormValues) => {
     try {
@@ -227,7 +234,7 @@ export function StationAddPage() {
     }
     toastSuccess(MSG.created)
     await queryClient.invalidateQueries({ queryKey: STATION_LIST_KEY })
-    navigate(LIST_PATH)
+    backToList()
   }
   return (
     <Screen title="新建职位">
@@ -239,7 +246,7 @@ export function StationAddPage() {
 export function StationEditPage() {
   const [params] = useSearchParams()
   const id = numberParam(params.get('id'))
-  const navigate = useNavigate()
+  const backToList = useBackToList(LIST_PATH)
   const queryClient = useQueryClient()
   const station = useStation(id)
   const submit = async (values: StationFormValues) => {
@@ -256,7 +263,7 @@ export function StationEditPage() {
     }
     toastSuccess(MSG.updated)
     await queryClient.invalidateQueries({ queryKey: ['station'] })
-    navigate(LIST_PATH)
+    backToList()
   }
   return (
     <Screen title={params.get('title') || '修改职位'}>

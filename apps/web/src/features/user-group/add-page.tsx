@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react'
-import { useNavigate } from 'react-router'
 import { App, Button, Collapse, Form, Space } from 'antd'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { insertGroup, roleCandidates, userCandidates, type GroupFields as GroupFieldValues } from './api'
 import { GroupFields } from './group-fields'
@@ -71,7 +71,7 @@ const userColumns = [
 
 /** /usergroupmanage/addusergroup: basic info, linked users and linked roles in collapsible sections. */
 export function GroupAddScreen() {
-  const navigate = useNavigate()
+  const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
   const { message } = App.useApp()
   const [form] = Form.useForm<GroupFieldValues>()
@@ -89,7 +89,7 @@ export function GroupAddScreen() {
     onSuccess: async (envelope) => {
       toastSuccess(envelope.msg || MSG.created)
       await queryClient.invalidateQueries({ queryKey: GROUPS_KEY })
-      navigate(GROUP_LIST_PATH)
+      backToList()
     },
   })
 
@@ -105,7 +105,7 @@ export function GroupAddScreen() {
 
   const cancel = () => {
     void message.info(MSG.cancelCreate)
-    navigate(GROUP_LIST_PATH)
+    backToList()
   }
 
   return (

@@ -1,6 +1,7 @@
 import type { PageResult, RoleSimple, UserGroupDetail, UserGroupListRow, UserRow } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
 import { call, del, get, patch, post, put } from '../../lib/http'
+import { fetchUserCandidates, USER_CANDIDATE_PAGE_SIZE } from '../../lib/user-candidates'
 
 /** The user-group calls of SPEC.md §7. */
 
@@ -119,9 +120,13 @@ export const roleCandidates = async (
   return { list, total: list.length }
 }
 
-export const CANDIDATE_PAGE_SIZE = 10
+export const CANDIDATE_PAGE_SIZE = USER_CANDIDATE_PAGE_SIZE
 
-/** Users by nickName, one page at a time ("load more" in the picker). */
+/** The users not yet in the group, one page at a time ("load more" in the picker). */
+export const groupUserCandidates = (userGroupId: number, nickName: string, pageNum: number) =>
+  fetchUserCandidates({ userGroupId }, nickName, pageNum)
+
+/** Every user by nickName, for the add page's picker (no group exists yet, so none is linked). */
 export const userCandidates = (nickName: string, pageNum: number) =>
   post<PageResult<UserRow>>('/user/list', {
     nickName: nickName || null,

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
-import { useNavigate, useSearchParams } from 'react-router'
+import { useSearchParams } from 'react-router'
 import { Alert, Button, Form, Space, Spin, Tabs } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, SUCCESS_CODE, type RoleSimple, type UserRow } from '@amg/contract'
+import { MSG, SUCCESS_CODE, type RoleSimple, type UserSimple } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import {
   groupDetail,
@@ -16,7 +17,7 @@ import {
   unlinkRoles,
   unlinkUsers,
   updateGroup,
-  userCandidates,
+  groupUserCandidates,
   type GroupFields as GroupFieldValues,
   type LinkedRole,
   type LinkedUser,
@@ -84,7 +85,7 @@ export function GroupInfoScreen() {
 const detailKey = (id: number) => [...GROUPS_KEY, 'detail', id] as const
 
 function GroupBaseInfo({ id, isDisable, isShow }: { id: number; isDisable: boolean; isShow: boolean }) {
-  const navigate = useNavigate()
+  const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<GroupFieldValues>()
   const detail = useQuery({ queryKey: detailKey(id), queryFn: () => groupDetail(id) })
@@ -130,7 +131,7 @@ function GroupBaseInfo({ id, isDisable, isShow }: { id: number; isDisable: boole
                 保存
               </Button>
             ) : null}
-            <Button disabled={false} onClick={() => navigate(GROUP_LIST_PATH)}>
+            <Button disabled={false} onClick={backToList}>
               返回
             </Button>
           </Space>
@@ -170,7 +171,7 @@ function GroupRoleLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
 
 function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
   return (
-    <LinkPanel<LinkedUser, UserRow>
+    <LinkPanel<LinkedUser, UserSimple>
       queryKey={[...GROUPS_KEY, 'users', id]}
       columns={userColumns}
       searchPlaceholder="按用户昵称搜索"
@@ -180,7 +181,7 @@ function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
       linkButtonText="关联用户"
       candidateColumns={userColumns}
       candidatePlaceholder="按用户昵称搜索"
-      fetchCandidates={userCandidates}
+      fetchCandidates={(keyword, pageNum) => groupUserCandidates(id, keyword, pageNum)}
       link={(ids) => linkUsers(id, ids)}
       disabled={readOnly}
     />

@@ -1,11 +1,12 @@
-import { useState } from 'react'
+import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag, type TableColumnsType } from 'antd'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import dayjs from 'dayjs'
 import { MSG, type UserGroupListRow } from '@amg/contract'
-import { DEFAULT_PAGE_SIZE, Pagination } from '../../components'
+import { Pagination } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
+import { useKeepPageInRange, useListState } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteGroup, listGroups, toggleEnable, type GroupFilters } from './api'
@@ -21,20 +22,26 @@ const formatTime = (value: string | Date | null | undefined) =>
 export const groupInfoPath = (id: number, mode: 'edit' | 'view') =>
   `${GROUP_LIST_PATH}/usergroupinfo?isDisable=${mode === 'view'}&id=${id}&isShow=${mode === 'edit'}`
 
+/** Search and status filter in the URL query (lib/list-state.ts). */
+const GROUP_LIST_FILTERS = { groupName: 'text', description: 'text', status: 'id' } as const
+
 /** The group list (SPEC.md §2): search by name and description, status filter, actions, 10 per page. */
 export function GroupListScreen() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const showOperatorUser = useSession((s) => s.showOperatorUser)
   const [form] = Form.useForm<GroupFilters>()
-  const [filters, setFilters] = useState<GroupFilters>({})
-  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const list = useListState(GROUP_LIST_FILTERS)
+  const { filters, pageNum, pageSize } = list
+  // The form shows what the list was searched with, also after back, a reload or a shared link.
+  useEffect(() => form.setFieldsValue(filters), [form, filters])
 
   const groups = useQuery({
-    queryKey: [...GROUPS_KEY, filters, page.pageNum, page.pageSize],
-    queryFn: () => listGroups(filters, page.pageNum, page.pageSize),
+    queryKey: [...GROUPS_KEY, filters, pageNum, pageSize],
+    queryFn: () => listGroups(filters, pageNum, pageSize),
     placeholderData: keepPreviousData,
   })
+  useKeepPageInRange(list, groups.data)
   const refresh = () => queryClient.invalidateQueries({ queryKey: GROUPS_KEY })
 
   const toggle = useMutation({
@@ -48,21 +55,16 @@ export function GroupListScreen() {
     mutationFn: (id: number) => deleteGroup(id),
     onSuccess: async () => {
       toastSuccess(MSG.deleted)
-      // deleting the last row of a page moves back one page
-      if (groups.data && groups.data.list.length === 1 && page.pageNum > 1)
-        setPage({ ...page, pageNum: page.pageNum - 1 })
       await refresh()
     },
   })
 
-  const search = (values: GroupFilters) => {
-    setFilters({
-      groupName: values.groupName?.trim() || undefined,
-      description: values.description?.trim() || undefined,
+  const search = (values: GroupFilters) =>
+    list.setFilters({
+      groupName: values.groupName?.trim() ?? '',
+      description: values.description?.trim() ?? '',
       status: values.status ?? undefined,
     })
-    setPage({ ...page, pageNum: 1 })
-  }
 
   const columns: TableColumnsType<UserGroupListRow> = [
     { title: '用户组名称', dataIndex: 'groupName', key: 'groupName' },
@@ -184,13 +186,15 @@ export function GroupListScreen() {
         dataSource={groups.data?.list ?? []}
         loading={groups.isFetching}
         pagination={false}
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 1000 }}
       />
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={groups.data?.total ?? 0}
-          current={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+          current={pageNum}
+          pageSize={pageSize}
+          onChange={(page, size) => list.setPage(page, size)}
         />
       </div>
     </Screen>

@@ -2,12 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type UserDetail } from '@amg/contract'
 import { Button, Form, Input, Select, Space, Spin } from 'antd'
 import { useEffect, useState } from 'react'
-import { useNavigate, useSearchParams } from 'react-router'
+import { useSearchParams } from 'react-router'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { antdRules } from '../../lib/validation'
 import { updateUser, userDetail } from './api'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
+import { USER_LIST_PATH } from './user-list'
 
 interface BaseInfoValues {
   nickName: string
@@ -21,13 +23,13 @@ const orNull = (value?: string | null) => (value && value.trim() ? value.trim() 
 
 /**
  * Base info tab (SPEC.md §2, §5): nickName, mobile and realName (only when isShow is set), password
- * (optional; left empty it stays unchanged) and status. Save answers '修改成功'; Back goes to /usermanage.
+ * (optional; left empty it stays unchanged) and status. Save answers '修改成功'; Back goes to /usermanage as it was left.
  */
 export function UserBaseInfoTab() {
   const userId = useUserIdParam()
   const [params] = useSearchParams()
   const isShow = !!params.get('isShow')
-  const navigate = useNavigate()
+  const backToList = useBackToList(USER_LIST_PATH)
   const queryClient = useQueryClient()
   const me = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
@@ -112,7 +114,7 @@ export function UserBaseInfoTab() {
               <Button type="primary" htmlType="submit" loading={saving} disabled={!detail.data}>
                 保存
               </Button>
-              <Button onClick={() => navigate('/usermanage')}>返回</Button>
+              <Button onClick={backToList}>返回</Button>
             </Space>
           </Form.Item>
         </Form>

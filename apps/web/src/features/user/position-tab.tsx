@@ -167,6 +167,8 @@ export function UserPositionTab() {
         dataSource={rows}
         loading={positions.isFetching}
         pagination={false}
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 720 }}
       />
       <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination

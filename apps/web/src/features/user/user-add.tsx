@@ -2,11 +2,12 @@ import { useQueryClient } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
 import { Button, Form, Input, Space } from 'antd'
 import { useState } from 'react'
-import { useNavigate } from 'react-router'
 import { toastSuccess } from '../../lib/feedback'
+import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { antdRules } from '../../lib/validation'
 import { insertUser } from './api'
+import { USER_LIST_PATH } from './user-list'
 
 interface AddUserValues {
   nickName: string
@@ -22,7 +23,7 @@ const blankToUndefined = (value?: string) => (value && value.trim() ? value.trim
  * (SPEC.md §5 rules). Without a password the server sets its preset initial password. Status is 1.
  */
 export function UserAddPage() {
-  const navigate = useNavigate()
+  const backToList = useBackToList(USER_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<AddUserValues>()
   const [saving, setSaving] = useState(false)
@@ -39,7 +40,7 @@ export function UserAddPage() {
       })
       toastSuccess(MSG.created)
       await queryClient.invalidateQueries({ queryKey: ['users'] })
-      navigate('/usermanage')
+      backToList()
     } catch {
       // the error toast is already shown
     } finally {
@@ -73,7 +74,7 @@ export function UserAddPage() {
             <Button type="primary" htmlType="submit" loading={saving}>
               保存
             </Button>
-            <Button onClick={() => navigate('/usermanage')}>返回</Button>
+            <Button onClick={backToList}>返回</Button>
           </Space>
         </Form.Item>
       </Form>

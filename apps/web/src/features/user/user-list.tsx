@@ -1,17 +1,22 @@
 import { PlusOutlined, SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, isBlank, type UserRow } from '@amg/contract'
-import { Button, Form, Input, Modal, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
+import { Button, Form, Input, Modal, Popconfirm, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { DEFAULT_PAGE_SIZE, Pagination } from '../../components/pagination'
+import { Pagination } from '../../components/pagination'
 import { toastError, toastSuccess } from '../../lib/feedback'
+import { useDraft, useListState } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteUser, insertUser, listUsers } from './api'
 import { UserStatusTag, formatDateTime } from './common'
 
 export const CONFIRM_DELETE_USER = '确定要删除该用户吗？'
+export const USER_LIST_PATH = '/usermanage'
+
+/** The user list's search in the URL query (lib/list-state.ts). */
+const USER_LIST_FILTERS = { nickName: 'text' } as const
 
 /** Where the list's edit action leads: the base info tab, with mobile and realName shown (isShow). */
 export const userInfoUrl = (user: { id: number; nickName: string }) =>
@@ -29,22 +34,20 @@ export function UserListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const me = useSession((s) => s.user)
-  const [keyword, setKeyword] = useState('')
-  const [search, setSearch] = useState('')
-  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const list = useListState(USER_LIST_FILTERS)
+  const { pageNum, pageSize } = list
+  const search = list.filters.nickName
+  const [keyword, setKeyword] = useDraft(search)
   const [creating, setCreating] = useState(false)
 
   const users = useQuery({
-    queryKey: ['users', search, page.pageNum, page.pageSize],
-    queryFn: () => listUsers({ nickName: search, ...page }),
+    queryKey: ['users', search, pageNum, pageSize],
+    queryFn: () => listUsers({ nickName: search, pageNum, pageSize }),
     placeholderData: keepPreviousData,
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] })
 
-  const runSearch = () => {
-    setSearch(keyword.trim())
-    setPage({ ...page, pageNum: 1 })
-  }
+  const runSearch = () => list.setFilters({ nickName: keyword.trim() })
 
   const remove = async (row: UserRow) => {
     try {
@@ -54,8 +57,7 @@ export function UserListPage() {
     }
     toastSuccess(MSG.deleted)
     // Removing the last row of a page goes back one page, so the table never shows an empty page.
-    if (users.data && users.data.list.length === 1 && page.pageNum > 1)
-      setPage({ ...page, pageNum: page.pageNum - 1 })
+    if (users.data && users.data.list.length === 1 && pageNum > 1) list.setPage(pageNum - 1)
     await refresh()
   }
 
@@ -124,6 +126,8 @@ export function UserListPage() {
         rowKey="id"
         size="middle"
         data-testid="user-table"
+        // a narrow window scrolls the table sideways rather than squeezing its columns
+        scroll={{ x: 760 }}
         columns={columns}
         dataSource={users.data?.list ?? []}
         loading={users.isFetching}
@@ -132,9 +136,9 @@ export function UserListPage() {
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={users.data?.total ?? 0}
-          current={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+          current={pageNum}
+          pageSize={pageSize}
+          onChange={(page, size) => list.setPage(page, size)}
         />
       </div>
       <CreateUserPrompt
@@ -142,7 +146,7 @@ export function UserListPage() {
         onClose={() => setCreating(false)}
         onCreated={async () => {
           setCreating(false)
-          setPage({ ...page, pageNum: 1 })
+          list.setPage(1)
           await refresh()
         }}
       />
@@ -199,7 +203,9 @@ function CreateUserPrompt({
       destroyOnHidden
       mask={{ closable: false }}
     >
-      <p style={{ color: 'rgba(0,0,0,0.45)' }}>请输入用户昵称，新用户状态为正常，并使用预设的初始密码。</p>
+      <Typography.Paragraph type="secondary">
+        请输入用户昵称，新用户状态为正常，并使用预设的初始密码。
+      </Typography.Paragraph>
       <Form form={form} preserve={false} onFinish={() => void submit()}>
         <Form.Item
           name="nickName"

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { browserName, knownResult, validTime } from './common'
+
+describe('browserName', () => {
+  it('names the browser and system of common user agents', () => {
+    expect(
+      browserName(
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+      ),
+    ).toBe('Chrome 131 · Linux')
+    expect(
+      browserName(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91',
+      ),
+    ).toBe('Edge 120 · Windows')
+    expect(
+      browserName(
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15',
+      ),
+    ).toBe('Safari 17 · macOS')
+    expect(browserName('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0')).toBe(
+      'Firefox 121 · Linux',
+    )
+  })
+
+  it('shows a non-browser client by its first word, and nothing for none', () => {
+    expect(browserName('curl/7.88.1')).toBe('curl/7.88.1')
+    expect(browserName('node')).toBe('node')
+    expect(browserName(null)).toBe('')
+  })
+})
+
+describe('filters from the URL', () => {
+  it('keeps only known results and valid times', () => {
+    expect(knownResult(['success', 'denied'], 'denied')).toBe('denied')
+    expect(knownResult(['success', 'denied'], 'bogus')).toBe('')
+    expect(validTime('2026-01-02T03:04:05.000Z')).toBe('2026-01-02T03:04:05.000Z')
+    expect(validTime('not a time')).toBe('')
+    expect(validTime('')).toBe('')
+  })
+})

@@ -1,0 +1,159 @@
+import { LOGIN_RESULTS, OPERATION_RESULTS } from '@amg/contract'
+import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
+import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
+import type { ReactNode } from 'react'
+
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'
+export const formatDateTime = (value: string | null | undefined) =>
+  value ? dayjs(value).format(DATE_TIME_FORMAT) : ''
+
+type Labelled<K extends string> = Record<K, { label: string; color: string }>
+
+/** Operation results (DESIGN.md §9): a write that went through, one refused (401/403/409), one that failed. */
+export const OPERATION_RESULT: Labelled<(typeof OPERATION_RESULTS)[number]> = {
+  success: { label: '成功', color: 'success' },
+  denied: { label: '拒绝', color: 'warning' },
+  failed: { label: '失败', color: 'error' },
+}
+
+/** Sign-in results (DESIGN.md §9). */
+export const LOGIN_RESULT: Labelled<(typeof LOGIN_RESULTS)[number]> = {
+  success: { label: '成功', color: 'success' },
+  failure: { label: '失败', color: 'error' },
+  locked: { label: '已锁定', color: 'volcano' },
+  frozen: { label: '已冻结', color: 'purple' },
+  logout: { label: '退出', color: 'default' },
+  revoked: { label: '强制下线', color: 'magenta' },
+}
+
+/** A result filter from the URL: one the server knows, else none (a hand-edited link is not an error). */
+export const knownResult = <R extends string>(results: readonly R[], value: string): R | '' =>
+  (results as readonly string[]).includes(value) ? (value as R) : ''
+
+/** A time filter from the URL: a valid time, else none. */
+export const validTime = (value: string) => (value && dayjs(value).isValid() ? value : '')
+
+export const resultOptions = (results: Record<string, { label: string }>) =>
+  Object.entries(results).map(([value, { label }]) => ({ value, label }))
+
+/** A result as a coloured tag; an unknown value shows as it is. */
+export function ResultTag({
+  value,
+  results,
+}: {
+  value: string
+  results: Record<string, { label: string; color: string }>
+}) {
+  const known = results[value]
+  return <Tag color={known?.color ?? 'default'}>{known?.label ?? value}</Tag>
+}
+
+/**
+ * The resource types of the operation log: the server's route tags (every route's `schema.tags`),
+ * which is what the log's `resourceType` holds.
+ */
+export const RESOURCE_TYPES = [
+  '用户管理',
+  '角色管理',
+  '用户组管理',
+  '权限管理',
+  '部门管理',
+  '职位管理',
+  '岗位管理',
+  '文件管理',
+  '系统监控',
+  '登录',
+]
+
+/** Browser marks in the order they must be tried: Edge and Opera also say Chrome, Chrome also says Safari. */
+const BROWSERS: [RegExp, string][] = [
+  [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+  [/(?:OPR|Opera)\/(\d+)/, 'Opera'],
+  [/Firefox\/(\d+)/, 'Firefox'],
+  [/(?:Chrome|CriOS)\/(\d+)/, 'Chrome'],
+  [/Version\/(\d+)[^ ]* .*Safari\//, 'Safari'],
+]
+
+/** A short browser name from a user agent ('Chrome 131 · Linux'); the whole text shows on hover. */
+export function browserName(userAgent: string | null | undefined): string {
+  if (!userAgent) return ''
+  let name: string | undefined
+  for (const [pattern, label] of BROWSERS) {
+    const match = pattern.exec(userAgent)
+    if (match) {
+      name = `${label} ${match[1]}`
+      break
+    }
+  }
+  // not a browser (a script, curl): its first word
+  name ??= /^[^\s/]+(?:\/[^\s]+)?/.exec(userAgent)?.[0] ?? userAgent
+  const os = /Windows|Mac OS X|Android|iPhone|iPad|Linux/.exec(userAgent)?.[0]
+  const osName = os === 'Mac OS X' ? 'macOS' : os
+  return osName ? `${name} · ${osName}` : name
+}
+
+export function UserAgent({ value }: { value: string | null | undefined }) {
+  if (!value) return null
+  return (
+    <Tooltip title={value}>
+      <Typography.Text>{browserName(value)}</Typography.Text>
+    </Tooltip>
+  )
+}
+
+/** A time range kept as two ISO 8601 texts ('' when open), picked with antd's RangePicker. */
+export function TimeRangeFilter({
+  from,
+  to,
+  onChange,
+}: {
+  from: string
+  to: string
+  onChange: (from: string, to: string) => void
+}) {
+  const start = from ? dayjs(from) : null
+  const end = to ? dayjs(to) : null
+  const now = dayjs()
+  return (
+    <DatePicker.RangePicker
+      aria-label="时间范围"
+      showTime={{ defaultValue: [dayjs('00:00:00', 'HH:mm:ss'), dayjs('23:59:59', 'HH:mm:ss')] }}
+      format={DATE_TIME_FORMAT}
+      placeholder={['开始时间', '结束时间']}
+      value={[start?.isValid() ? start : null, end?.isValid() ? end : null]}
+      presets={[
+        { label: '最近 1 小时', value: [now.subtract(1, 'hour'), now] },
+        { label: '今天', value: [now.startOf('day'), now.endOf('day')] },
+        { label: '最近 7 天', value: [now.subtract(7, 'day').startOf('day'), now.endOf('day')] },
+        { label: '最近 30 天', value: [now.subtract(30, 'day').startOf('day'), now.endOf('day')] },
+      ]}
+      onChange={(range: [Dayjs | null, Dayjs | null] | null) =>
+        onChange(range?.[0]?.toISOString() ?? '', range?.[1]?.toISOString() ?? '')
+      }
+    />
+  )
+}
+
+/** The filter row of a monitor list: its fields, then 查询 and 重置. */
+export function FilterBar({
+  children,
+  onSearch,
+  onReset,
+}: {
+  children: ReactNode
+  onSearch: () => void
+  onReset: () => void
+}) {
+  return (
+    <Space wrap style={{ marginBottom: 16 }}>
+      {children}
+      <Button type="primary" icon={<SearchOutlined />} onClick={onSearch}>
+        查询
+      </Button>
+      <Button icon={<UndoOutlined />} onClick={onReset}>
+        重置
+      </Button>
+    </Space>
+  )
+}

@@ -1,0 +1,132 @@
+import { SearchOutlined } from '@ant-design/icons'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { OnlineSessionRow } from '@amg/contract'
+import { Button, Input, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd'
+import { Pagination } from '../../components/pagination'
+import { hasAuthCode } from '../../lib/access'
+import { toastSuccess } from '../../lib/feedback'
+import { useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
+import { useSession } from '../../lib/session-store'
+import { Screen } from '../../lib/ui/screen'
+import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
+import { UserAgent, formatDateTime } from './common'
+
+export const ONLINE_PATH = '/online'
+export const REVOKE_CODE = 'online:revoke'
+export const CONFIRM_REVOKE = '确定要强制该会话下线吗？'
+export const REVOKED = '已强制下线'
+
+const FILTERS = { nickName: 'text' } as const
+
+/** 在线用户 (DESIGN.md §9): live sessions, the caller's own marked; 强制下线 ends another at once. */
+export function OnlinePage() {
+  const queryClient = useQueryClient()
+  const list = useListState(FILTERS)
+  const { pageNum, pageSize } = list
+  const nickName = list.filters.nickName
+  const [keyword, setKeyword] = useDraft(nickName)
+  const canRevoke = useSession((s) => hasAuthCode(s.user, REVOKE_CODE))
+
+  const sessions = useQuery({
+    queryKey: [...ONLINE_KEY, nickName, pageNum, pageSize],
+    queryFn: () => listOnlineSessions({ nickName, pageNum, pageSize }),
+    placeholderData: keepPreviousData,
+  })
+  useKeepPageInRange(list, sessions.data)
+
+  const revoke = useMutation({
+    mutationFn: (row: OnlineSessionRow) => revokeSession(row.id),
+    onSuccess: () => toastSuccess(REVOKED),
+    // refused or not: the list shows what is live now (a session may have ended meanwhile)
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ONLINE_KEY }),
+        queryClient.invalidateQueries({ queryKey: LOGIN_LOG_KEY }),
+      ]),
+  })
+
+  const search = () => list.setFilters({ nickName: keyword.trim() })
+
+  const columns: TableColumnsType<OnlineSessionRow> = [
+    {
+      title: '用户',
+      dataIndex: 'nickName',
+      width: 200,
+      ellipsis: true,
+      render: (name: string, row) => (
+        <Space size={4}>
+          <span>{name}</span>
+          {row.current ? <Tag color="processing">当前会话</Tag> : null}
+        </Space>
+      ),
+    },
+    { title: 'IP', dataIndex: 'ip', width: 140, render: (ip: string | null) => ip || '—' },
+    {
+      title: '浏览器',
+      dataIndex: 'userAgent',
+      width: 190,
+      ellipsis: true,
+      render: (ua: string | null) => <UserAgent value={ua} />,
+    },
+    { title: '登录时间', dataIndex: 'loginTime', width: 170, render: formatDateTime },
+    { title: '最近活动', dataIndex: 'lastSeenTime', width: 170, render: formatDateTime },
+    { title: '过期时间', dataIndex: 'expiresAt', width: 170, render: formatDateTime },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 110,
+      fixed: 'right',
+      render: (_, row) =>
+        // one's own session is ended with 退出登录, not from here
+        row.current || !canRevoke ? null : (
+          <Popconfirm
+            title={CONFIRM_REVOKE}
+            okText="确定"
+            cancelText="取消"
+            onConfirm={() => revoke.mutateAsync(row).catch(() => undefined)}
+          >
+            <Button type="link" size="small" danger>
+              强制下线
+            </Button>
+          </Popconfirm>
+        ),
+    },
+  ]
+
+  return (
+    <Screen title="在线用户">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input
+          allowClear
+          placeholder="请输入用户昵称"
+          aria-label="用户昵称"
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          onPressEnter={search}
+          style={{ width: 240 }}
+        />
+        <Button type="primary" icon={<SearchOutlined />} onClick={search}>
+          查询
+        </Button>
+      </Space>
+      <Table<OnlineSessionRow>
+        rowKey="id"
+        size="middle"
+        data-testid="online-table"
+        scroll={{ x: 1100 }}
+        columns={columns}
+        dataSource={sessions.data?.list ?? []}
+        loading={sessions.isFetching}
+        pagination={false}
+      />
+      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+        <Pagination
+          total={sessions.data?.total ?? 0}
+          current={pageNum}
+          pageSize={pageSize}
+          onChange={(page, size) => list.setPage(page, size)}
+        />
+      </div>
+    </Screen>
+  )
+}

@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query'
+import { Descriptions, Drawer, Skeleton, Typography } from 'antd'
+import { OPERATION_LOG_KEY, fetchOperationLog } from './api'
+import { ChangesTable } from './changes-table'
+import { OPERATION_RESULT, ResultTag, formatDateTime } from './common'
+
+/** The detail drawer of one operation: the request's facts, then its changes (字段 / 修改前 / 修改后). */
+export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
+  const detail = useQuery({
+    queryKey: [...OPERATION_LOG_KEY, 'detail', id],
+    queryFn: () => fetchOperationLog(id!),
+    enabled: id !== null,
+  })
+  const log = detail.data
+  return (
+    <Drawer title="操作详情" open={id !== null} onClose={onClose} size={720} destroyOnHidden>
+      {detail.isPending || !log ? (
+        <Skeleton active loading={detail.isPending} />
+      ) : (
+        <div data-testid="operation-log-detail">
+          <Descriptions
+            bordered
+            size="small"
+            column={2}
+            items={[
+              { key: 'time', label: '时间', children: formatDateTime(log.time) },
+              { key: 'operator', label: '操作人', children: log.operatorName ?? '—' },
+              { key: 'summary', label: '操作', children: log.summary ?? '—' },
+              { key: 'resourceType', label: '资源类型', children: log.resourceType ?? '—' },
+              {
+                key: 'request',
+                label: '请求',
+                span: 2,
+                children: (
+                  <Typography.Text code>
+                    {log.method} {log.path}
+                  </Typography.Text>
+                ),
+              },
+              { key: 'resourceId', label: '资源 ID', children: log.resourceId ?? '—' },
+              {
+                key: 'result',
+                label: '结果',
+                children: <ResultTag value={log.result} results={OPERATION_RESULT} />,
+              },
+              { key: 'status', label: '状态码', children: log.status },
+              { key: 'ip', label: 'IP', children: log.ip ?? '—' },
+              { key: 'msg', label: '消息', span: 2, children: log.msg ?? '—' },
+              { key: 'userAgent', label: '浏览器', span: 2, children: log.userAgent ?? '—' },
+            ]}
+          />
+          <Typography.Title level={5} style={{ marginTop: 24 }}>
+            变更内容
+          </Typography.Title>
+          <ChangesTable changes={log.changes} />
+        </div>
+      )}
+    </Drawer>
+  )
+}
