@@ -6,39 +6,15 @@
  *
  *   npm run measure:audit -w apps/server [-- --rows 1000000 --writes 300]
  */
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { openDatabase, type Database } from '../src/db/connection'
 import { seedBase } from '../src/db/seed'
+import { numberArg, openThrowawayDatabase } from './throwaway-database'
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const rows = arg('rows', 1_000_000)
-const writes = arg('writes', 300)
-
-async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL
-  if (!url) return { database: await openDatabase({ memory: true }), drop: async () => {} }
-  const name = `amg_measure_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const u = new URL(url)
-  u.pathname = `/${name}`
-  return {
-    database: await openDatabase({ databaseUrl: u.toString() }),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
-    },
-  }
-}
+const rows = numberArg('rows', 1_000_000)
+const writes = numberArg('writes', 300)
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -69,7 +45,7 @@ async function signIn(app: FastifyInstance, password: string) {
 
 async function main() {
   const config = loadConfig({}, { logLevel: 'warn', passwordHashCost: 14 })
-  const { database, drop } = await open()
+  const { database, drop } = await openThrowawayDatabase()
   try {
     await seedBase(database.db, config)
     const app = await buildApp({ config, database, logger: false })

@@ -5,44 +5,20 @@
  *
  *   npm run measure -w apps/server [-- --users 100000 --departments 10000]
  */
-import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { isNull } from 'drizzle-orm'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { openDatabase, type Database } from '../src/db/connection'
 import { seedBase } from '../src/db/seed'
 import { seedDemo } from '../src/db/seed-demo'
 import { organizations } from '../src/db/schema'
+import { numberArg, openThrowawayDatabase } from './throwaway-database'
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const users = arg('users', 100_000)
-const departments = arg('departments', 10_000)
-
-async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL
-  if (!url) return { database: await openDatabase({ memory: true }), drop: async () => {} }
-  const name = `amg_measure_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  const u = new URL(url)
-  u.pathname = `/${name}`
-  return {
-    database: await openDatabase({ databaseUrl: u.toString() }),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
-    },
-  }
-}
+const users = numberArg('users', 100_000)
+const departments = numberArg('departments', 10_000)
 
 async function main() {
   const config = loadConfig({}, { logLevel: 'warn' })
-  const { database, drop } = await open()
+  const { database, drop } = await openThrowawayDatabase()
   try {
     let started = Date.now()
     await seedBase(database.db, config)
