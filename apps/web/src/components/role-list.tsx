@@ -2,11 +2,11 @@ import { App, Button, Input, Popconfirm, Space, Tag, type TableColumnsType, type
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
 import dayjs from 'dayjs'
+import { useState } from 'react'
 import { toastSuccess } from '../lib/feedback'
-import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { post } from '../lib/http'
 import { useSession } from '../lib/session-store'
-import { Pagination } from './pagination'
+import { DEFAULT_PAGE_SIZE, Pagination } from './pagination'
 import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'
 import { Table, type IndexedRow } from './table'
 
@@ -38,9 +38,6 @@ export const ROLES_QUERY_KEY = ['roles'] as const
 
 type Row = IndexedRow<RoleListRow>
 
-/** Search, type and status filters in the URL query (lib/list-state.ts). */
-const ROLE_LIST_FILTERS = { roleName: 'text', types: 'ids', status: 'id' } as const
-
 const formatTime = (value: string | null | undefined) =>
   value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
 
@@ -68,14 +65,14 @@ export function RoleList(props: RoleListProps) {
   const { message } = App.useApp()
   const queryClient = useQueryClient()
   const showOperatorUser = useSession((s) => s.showOperatorUser)
-  const list = useListState(ROLE_LIST_FILTERS)
-  const { roleName, types, status } = list.filters
-  const { pageNum, pageSize } = list
-  const [keyword, setKeyword] = useDraft(roleName)
+  const [keyword, setKeyword] = useState('')
+  const [roleName, setRoleName] = useState('')
+  const [types, setTypes] = useState<number[]>([])
+  const [status, setStatus] = useState<number | undefined>()
+  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
 
   const body: RoleListQuery = {
-    pageNum,
-    pageSize,
+    ...page,
     ...(roleName ? { roleName } : {}),
     ...(status ? { status } : {}),
     ...(types.length ? { types } : props.defaultTypes ? { types: props.defaultTypes } : {}),
@@ -85,11 +82,13 @@ export function RoleList(props: RoleListProps) {
     queryFn: () => fetchRolePage(body),
     placeholderData: keepPreviousData,
   })
-  useKeepPageInRange(list, roles.data)
 
   const removeRow = async (row: RoleListRow) => {
     await props.remove(row)
     toastSuccess(MSG.deleted)
+    // removing the last row of a page moves back one page
+    if (roles.data && roles.data.list.length === 1 && page.pageNum > 1)
+      setPage({ ...page, pageNum: page.pageNum - 1 })
     await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
   }
 
@@ -171,11 +170,10 @@ export function RoleList(props: RoleListProps) {
   ]
 
   const onTableChange: TableProps<Row>['onChange'] = (_pagination, filters) => {
+    setTypes(((filters.type as number[] | null) ?? []).map(Number))
     const chosen = (filters.status as number[] | null) ?? []
-    list.setFilters({
-      types: ((filters.type as number[] | null) ?? []).map(Number),
-      status: chosen.length ? Number(chosen[0]) : undefined,
-    })
+    setStatus(chosen.length ? Number(chosen[0]) : undefined)
+    setPage((p) => ({ ...p, pageNum: 1 }))
   }
 
   return (
@@ -187,7 +185,10 @@ export function RoleList(props: RoleListProps) {
           enterButton="搜索"
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(value) => list.setFilters({ roleName: value.trim() })}
+          onSearch={(value) => {
+            setRoleName(value.trim())
+            setPage((p) => ({ ...p, pageNum: 1 }))
+          }}
           style={{ width: 320 }}
         />
         <Button type="primary" onClick={props.onCreate}>
@@ -200,15 +201,13 @@ export function RoleList(props: RoleListProps) {
         dataSource={roles.data?.list ?? []}
         loading={roles.isFetching}
         onChange={onTableChange}
-        // a narrow window scrolls the table sideways rather than squeezing its columns
-        scroll={{ x: 1000 }}
       />
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={roles.data?.total ?? 0}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
+          current={page.pageNum}
+          pageSize={page.pageSize}
+          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
         />
       </div>
     </div>
