@@ -11,10 +11,18 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { seedBase } from '../src/db/seed'
+import { openDatabase } from '../src/db/connection'
 import { numberArg, openThrowawayDatabase } from './throwaway-database'
 
-const rows = numberArg('rows', 1_000_000)
-const writes = numberArg('writes', 300)
+export interface AuditFigures {
+  engine: 'pglite' | 'postgres'
+  writeWithLogMs: number
+  writeWithoutLogMs: number
+  overheadPct: number
+  /** operation-log list timings at `rows` rows, median ms */
+  list: Record<string, number>
+  rows: number
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -43,13 +51,23 @@ async function signIn(app: FastifyInstance, password: string) {
   return res.json().data.token as string
 }
 
-async function main() {
+/** On DATABASE_URL's server when set, else on an in-memory embedded database. */
+export async function measureAudit({
+  rows = numberArg('rows', 1_000_000),
+  writes = numberArg('writes', 300),
+} = {}): Promise<AuditFigures> {
   const config = loadConfig({}, { logLevel: 'warn', passwordHashCost: 14 })
-  const { database, drop } = await openThrowawayDatabase()
+  const { database, url, drop } = await openThrowawayDatabase({ stageAuditRows: true })
+  // without the log, writes must not stage changes either: on PostgreSQL the bare app gets connections
+  // of its own; PGlite has one session, so staging is switched off around the bare app's writes
+  const bareDatabase = url ? await openDatabase({ databaseUrl: url }) : database
+  const staging = async (on: boolean) => {
+    if (!url) await database.db.execute(sql.raw(`set amg.audit = '${on ? 'on' : 'off'}'`))
+  }
   try {
     await seedBase(database.db, config)
     const app = await buildApp({ config, database, logger: false })
-    const bare = await buildApp({ config, database, logger: false, audit: false })
+    const bare = await buildApp({ config, database: bareDatabase, logger: false, audit: false })
     const token = await signIn(app, config.initialAdminPassword)
     const bareToken = await signIn(bare, config.initialAdminPassword)
 
@@ -68,6 +86,7 @@ async function main() {
         [app, token, withLog],
         [bare, bareToken, without],
       ] as const) {
+        await staging(target === app)
         const started = performance.now()
         const res = await target.inject({
           method: 'PUT',
@@ -81,6 +100,14 @@ async function main() {
     }
     const w = median(withLog)
     const wo = median(without)
+    const figures: AuditFigures = {
+      engine: url ? 'postgres' : 'pglite',
+      writeWithLogMs: Math.round(w * 100) / 100,
+      writeWithoutLogMs: Math.round(wo * 100) / 100,
+      overheadPct: Math.round(((w - wo) / wo) * 1000) / 10,
+      list: {},
+      rows,
+    }
     console.log(
       `write (PUT /user/update), median of ${writes}: ${w.toFixed(2)} ms with its log row, ${wo.toFixed(2)} ms without: ${(((w - wo) / wo) * 100).toFixed(1)}% slower`,
     )
@@ -108,17 +135,22 @@ async function main() {
         { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() },
       ],
     ]
-    for (const [name, body] of results)
-      console.log(`operation log ${name}: ${(await time(app, token, body)).toFixed(1)} ms (median)`)
+    for (const [name, body] of results) {
+      figures.list[name] = Math.round((await time(app, token, body)) * 10) / 10
+      console.log(`operation log ${name}: ${figures.list[name]} ms (median)`)
+    }
     await app.close()
     await bare.close()
+    return figures
   } finally {
+    if (bareDatabase !== database) await bareDatabase.close()
     await database.close()
     await drop()
   }
 }
 
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+if (import.meta.url === `file://${process.argv[1]}`)
+  measureAudit().catch((err) => {
+    console.error(err)
+    process.exit(1)
+  })

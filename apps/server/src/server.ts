@@ -9,7 +9,9 @@ async function main() {
   const config = loadConfig()
   configurePasswordHashing(config.passwordHashCost) // before seeding: the first admin hash too
   const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+    config.databaseUrl
+      ? { databaseUrl: config.databaseUrl, stageAuditRows: true }
+      : { dataDir: config.dataDir, stageAuditRows: true },
   )
   await seedBase(database.db, config)
   const app = await buildApp({ config, database })

@@ -298,6 +298,27 @@ describe('/api/authz/forward', () => {
     expect((await forward({ ...tok, ...nginx('GET', '/user/%2E%2E/role') })).status).toBe(400)
   })
 
+  it('refuses two header pairs naming different calls, whichever pair the client forged', async () => {
+    const tok = { 'x-auth-token': w.direct.token }
+    // through Caddy or Traefik the client could add nginx's pair, and the other way round
+    const forged = await forward({
+      ...tok,
+      ...traefik('DELETE', '/user/delete'),
+      ...nginx('GET', '/user/detail'),
+    })
+    expect(forged.status).toBe(403)
+    expect(forged.body.msg).toMatch(/前后不一致/)
+    const other = await forward({
+      ...tok,
+      ...nginx('DELETE', '/user/delete'),
+      ...traefik('GET', '/user/detail'),
+    })
+    expect(other.status).toBe(403)
+    // both pairs naming the same call are fine
+    const same = await forward({ ...tok, ...nginx('GET', '/user/detail'), ...traefik('GET', '/user/detail') })
+    expect(same.status).toBe(200)
+  })
+
   it('shows a grant on the very next call, and a revoked session at once', async () => {
     const tok = { 'x-auth-token': w.direct.token }
     const call = nginx('GET', '/role/detail')

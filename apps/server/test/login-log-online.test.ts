@@ -198,7 +198,7 @@ describe('last seen', () => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on PostgreSQL', () => {
   it('a session revoked on one fails on its very next request on the other', async () => {
-    const database = await openDatabase({ databaseUrl: t.databaseUrl! })
+    const database = await openDatabase({ databaseUrl: t.databaseUrl!, stageAuditRows: true })
     const other = await buildApp({ config: t.config, database, logger: false })
     try {
       const login = await other.inject({

@@ -130,6 +130,26 @@ describe('rows for writes', () => {
   })
 })
 
+describe('changes made outside any request', () => {
+  it('are never taken for the next request’s, and the sweep clears them once their transaction ended', async () => {
+    const [{ id: roleId }] = await queryRows<{ id: number }>(
+      t.db,
+      sql`insert into roles (role_name, type, status) values ('outside_role', 3, 1) returning id`,
+    )
+    const staged = async () =>
+      (await queryRows<{ n: string }>(t.db, sql`select count(*) as n from audit_changes`))[0].n
+    expect(Number(await staged())).toBeGreaterThan(0) // the server's connections stage every change
+    const res = await admin('POST', '/api/user/insert', { body: { nickName: 'audit_after_outside' } })
+    expect(res.status).toBe(200)
+    const row = await lastRow()
+    expect(JSON.stringify(row.changes)).not.toContain('outside_role')
+    expect(JSON.stringify(row.changes)).toContain('audit_after_outside')
+    await sweepLogs(t.db, 365)
+    expect(Number(await staged())).toBe(0)
+    await t.db.execute(sql`delete from roles where id = ${roleId}`)
+  })
+})
+
 describe('rows for refused writes', () => {
   it('403 and 409 are recorded as denied, with nothing changed; 401 too', async () => {
     const weak = await t.userWithCodes(['user'], 'audit_weak')

@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
 async function start() {
   const config = loadConfig({}, { dataDir })
-  const database = await openDatabase({ dataDir })
+  const database = await openDatabase({ dataDir, stageAuditRows: true })
   await seedBase(database.db, config)
   const app = await buildApp({ config, database, logger: false })
   return { app, database, config }

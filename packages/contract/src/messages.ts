@@ -53,6 +53,9 @@ export const MSG = {
   badRequest: '请求参数不正确',
   oldPasswordWrong: '原密码不正确',
   payloadTooLarge: '请求内容过大',
+  // DESIGN.md §10: the call a check, explain or who-can asks about
+  callMethodInvalid: '请求方法不正确',
+  callPathSlash: '路径必须以 / 开头',
 } as const
 
 /** '上传文件大小不能超过 {maxSize}MB!' (SPEC.md §5). */

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { sql } from 'drizzle-orm'
-import type { Db, DbOrTx, Tx } from '../db/connection'
-import { auditChanges, operationLogs, type AuditChange } from '../db/audit-schema'
+import { queryRows, type Db, type DbOrTx, type Tx } from '../db/connection'
+import { operationLogs, type AuditChange } from '../db/audit-schema'
 import { describeChanges, type StagedChange } from './changes'
 import { runInTransaction } from './request-transaction'
+import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -15,12 +16,8 @@ import { runInTransaction } from './request-transaction'
  */
 
 /** Which routes are writes: any method but GET/HEAD, unless public (sign-in has its own log) or marked read-only. */
-export const isAuditedWrite = (method: string, config: { access?: string; readOnly?: boolean } | undefined) =>
-  method !== 'GET' &&
-  method !== 'HEAD' &&
-  method !== 'OPTIONS' &&
-  config?.access !== 'public' &&
-  !config?.readOnly
+export const isAuditedWrite = (method: string, config: RouteKindConfig | undefined) =>
+  mayWrite(method, config) && config?.access !== 'public'
 
 const RESOURCE_KEYS = [
   'id',
@@ -90,17 +87,39 @@ async function writeRow(
   })
 }
 
-/** Reads back (and clears) what the audit trigger staged in this transaction. */
+/** Reads back (and clears) what the audit trigger staged in this transaction, and nothing else. */
 async function takeStaged(tx: Tx): Promise<StagedChange[]> {
-  const rows = await tx.delete(auditChanges).returning()
+  const rows = await queryRows<{
+    seq: number
+    table_name: string
+    op: StagedChange['op']
+    old_row: Record<string, unknown> | null
+    new_row: Record<string, unknown> | null
+  }>(
+    tx,
+    sql`delete from audit_changes where tx = txid_current_if_assigned()
+        returning seq, table_name, op, old_row, new_row`,
+  )
   return rows
-    .sort((a, b) => a.seq - b.seq)
-    .map((r) => ({
-      tableName: r.tableName,
-      op: r.op as StagedChange['op'],
-      oldRow: r.oldRow ?? null,
-      newRow: r.newRow ?? null,
-    }))
+    .sort((a, b) => Number(a.seq) - Number(b.seq))
+    .map((r) => ({ tableName: r.table_name, op: r.op, oldRow: r.old_row, newRow: r.new_row }))
+}
+
+/** Staged rows whose transaction has ended were never taken (writes outside any request): cleared. */
+export async function sweepStrayStagedRows(db: DbOrTx): Promise<void> {
+  await db.execute(sql`delete from audit_changes where tx < txid_snapshot_xmin(txid_current_snapshot())`)
+}
+
+/** The operation log needs every connection to stage changes (db/connection.ts `stageAuditRows`). */
+async function requireStaging(db: Db): Promise<void> {
+  const [row] = await queryRows<{ on: string | null }>(
+    db,
+    sql`select current_setting('amg.audit', true) as on`,
+  )
+  if (row?.on !== 'on')
+    throw new Error(
+      'the database was opened without stageAuditRows: the operation log would miss every change',
+    )
 }
 
 declare module 'fastify' {
@@ -116,9 +135,8 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     if (!methods.some((m) => isAuditedWrite(m, route.config as never))) return
     const handler = route.handler
     route.handler = async function audited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      return db.transaction(async (tx) => {
-        await tx.execute(sql`select set_config('amg.audit', 'on', true)`)
-        return runInTransaction(tx, async () => {
+      return db.transaction(async (tx) =>
+        runInTransaction(tx, async () => {
           const answer = await handler.call(this, req, reply)
           const changes = await describeChanges(tx, await takeStaged(tx), routeFacts(req).resourceType)
           const msg = (answer as { msg?: unknown } | undefined)?.msg
@@ -131,9 +149,14 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
           })
           req.auditLogged = true
           return answer
-        })
-      })
+        }),
+      )
     }
+  })
+
+  api.addHook('onReady', async () => {
+    await requireStaging(db)
+    await sweepStrayStagedRows(db)
   })
 
   // Refusals and failures: the change rolled back (or never started), so the row stands alone.

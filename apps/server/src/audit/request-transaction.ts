@@ -25,3 +25,9 @@ export function requestScopedDb(db: Db): Db {
     },
   })
 }
+
+/**
+ * Whether a request's transaction is open here: what is read inside it may still roll back, so
+ * caches keep nothing read there.
+ */
+export const inRequestTransaction = (): boolean => current.getStore() !== undefined

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { matchesUrlPattern, type UrlPattern } from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
 import { auths } from '../db/schema'
+import { inRequestTransaction } from '../audit/request-transaction'
 
 export interface EffectiveAccess {
   roles: { id: number; roleName: string; type: number }[]
@@ -25,20 +26,19 @@ export interface TreeNode {
 /**
  * Resolves what a user may do (DESIGN.md §6) and caches it per user. Invalidation follows the data:
  * database triggers on every table that decides access bump `authz_version_seq` and NOTIFY every
- * instance (migration 0001). This instance also compares the sequence after each non-GET request,
- * so its own writes show on the very next request whatever route made them, while a read that
- * happens to be a POST clears nothing. A generation counter keeps a resolution that raced with a
- * write from being stored.
+ * instance (migration 0001); after each request that may write, the change watch (change-watch.ts)
+ * also compares the sequence, so this instance's own writes show on the very next request whatever
+ * route made them, while a read that happens to be a POST clears nothing. A generation counter keeps
+ * a resolution that raced with a write from being stored.
  */
 export class Authorizer {
   private readonly cache = new Map<number, EffectiveAccess>()
   private enabledTree: Map<string, TreeNode> | undefined
   private generation = 0
-  private seenVersion: string | undefined
 
   constructor(
     private readonly db: Db,
-    private readonly database: Pick<Database, 'notify' | 'onNotify'>,
+    private readonly database: Pick<Database, 'notify' | 'onNotify' | 'hearsEveryChange'>,
   ) {
     database.onNotify((payload) => {
       if (payload === 'authz' || payload === '*') this.clear()
@@ -51,21 +51,16 @@ export class Authorizer {
     await this.database.notify('authz')
   }
 
-  /** Clears the caches when any access table changed since the last look (one cheap query, no lock). */
-  async refreshIfChanged(): Promise<void> {
-    const [row] = await queryRows<{ last_value: string | number; is_called: boolean }>(
-      this.db,
-      sql`select last_value, is_called from authz_version_seq`,
-    )
-    const version = `${row?.last_value}:${row?.is_called}`
-    if (this.seenVersion !== undefined && this.seenVersion !== version) this.clear()
-    this.seenVersion = version
-  }
-
-  private clear() {
+  /** Drop every cached answer here (the change watch calls it when an access table changed). */
+  clear() {
     this.generation++
     this.cache.clear()
     this.enabledTree = undefined
+  }
+
+  /** Nothing changed since `generation` was taken, every change is heard, and no transaction may roll back what was read. */
+  private mayRemember(generation: number): boolean {
+    return generation === this.generation && this.database.hearsEveryChange() && !inRequestTransaction()
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
@@ -83,7 +78,7 @@ export class Authorizer {
     if (tx) return this.load(userId, tx)
     const generation = this.generation
     const access = await this.load(userId, this.db)
-    if (generation === this.generation) this.cache.set(userId, access)
+    if (this.mayRemember(generation)) this.cache.set(userId, access)
     return access
   }
 
@@ -160,7 +155,7 @@ export class Authorizer {
       return !!parent && isEnabled(parent, seen)
     }
     for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
-    if (!tx && generation === this.generation) this.enabledTree = enabled
+    if (!tx && this.mayRemember(generation)) this.enabledTree = enabled
     return enabled
   }
 }

@@ -1,18 +1,19 @@
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
-import { findSessionUser } from './sessions'
+import { mayWrite } from '../lib/route-kind'
 import { LastSeen } from './last-seen'
 
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
  * unless the route is public, and a permission matching the method and path unless the route
- * only needs a session. After a request that may have written, the authorizer looks whether any
- * access table changed (database triggers keep that count) and clears its caches before the answer
- * leaves, so a change takes effect on the very next request, and a read sent as POST clears nothing.
+ * only needs a session. Both answers come from memory once warm (session-cache.ts, authorizer.ts),
+ * so a signed-in read costs no query. After a request that may have written, the change watch looks
+ * whether a session or an access table changed and clears what is stale before the answer leaves, so
+ * a change takes effect on the very next request, and a read sent as POST clears nothing.
  */
 export function installAuthHooks(api: FastifyInstance) {
-  const { db, authz } = api.ctx
+  const { db, authz, sessions, changes } = api.ctx
   const lastSeen = new LastSeen(db)
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
@@ -22,22 +23,24 @@ export function installAuthHooks(api: FastifyInstance) {
     req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
     const access = req.routeOptions.config.access
     if (access === 'public') return
-    req.user = req.token ? await findSessionUser(db, req.token) : null
+    req.user = req.token ? await sessions.find(req.token) : null
     if (!req.user) throw unauthorized(MSG.unauthorized)
-    await lastSeen.touch(req.token!)
+    // at most one small write a minute per session, and never in the way of the answer
+    lastSeen
+      .touch(req.token!)
+      .catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
     if (access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const path = req.url.split('?')[0].slice(API_PREFIX.length)
     if (!(await authz.can(req.user.id, method, path))) throw forbidden(MSG.forbidden)
   })
 
-  api.addHook('onSend', async (req, reply, payload) => {
-    const mayWrite =
-      req.method !== 'GET' &&
-      req.method !== 'HEAD' &&
-      req.method !== 'OPTIONS' &&
-      !req.routeOptions.config.readOnly
-    if (mayWrite) await authz.refreshIfChanged()
+  api.addHook('onSend', async (req, _reply, payload) => {
+    // A write that changed sessions or access answers only once this instance has heard its
+    // notification, which every other instance is sent at the same moment: so the next request,
+    // wherever it lands, sees the change.
+    if (mayWrite(req.method, req.routeOptions.config) && (await changes.refreshIfChanged()))
+      await api.ctx.database.heardSoFar()
     return payload
   })
 }

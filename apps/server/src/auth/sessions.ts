@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import { and, eq, lt, sql } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
@@ -12,6 +12,8 @@ export interface SessionUser {
   nickName: string
   realName: string | null
   status: number
+  /** still the initial password (the console warns) */
+  passwordIsInitial: boolean
 }
 
 export interface SessionPolicy {
@@ -66,21 +68,9 @@ export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrott
     nickName: user.nickName,
     realName: user.realName,
     status: user.status,
+    passwordIsInitial: user.passwordIsInitial === 1,
   }
   return { token, user: sessionUser }
-}
-
-/** The signed-in user behind a token, or null when the token is unknown, expired or the user is frozen. */
-export async function findSessionUser(db: Db, token: string): Promise<SessionUser | null> {
-  const [row] = await db
-    .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, sql`now()`), eq(users.status, 1)),
-    )
-    .limit(1)
-  return row ?? null
 }
 
 export async function endSession(db: Db, token: string) {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import {
   bigint,
   index,
@@ -86,4 +87,12 @@ export const auditChanges = pgTable('audit_changes', {
   op: varchar('op', { length: 8 }).notNull(),
   oldRow: jsonb('old_row').$type<Record<string, unknown>>(),
   newRow: jsonb('new_row').$type<Record<string, unknown>>(),
+  /**
+   * the transaction that staged the row: a request takes only its own, so rows staged by a write
+   * outside any request (the server's connections stage every audited change) are never taken for
+   * another's, and the sweep clears them once their transaction has ended
+   */
+  tx: bigint('tx', { mode: 'number' })
+    .notNull()
+    .default(sql`txid_current()`),
 })

@@ -1,7 +1,9 @@
 import fs from 'node:fs'
+import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -33,55 +35,86 @@ export interface Database {
   notify(payload: string): Promise<void>
   /** Hear changes announced by any instance. */
   onNotify(listener: (payload: string) => void): void
+  /**
+   * Whether every change is being heard right now. In-memory caches store nothing while it is false
+   * (PostgreSQL's listener reconnecting), since a change made meanwhile would never clear them.
+   */
+  hearsEveryChange(): boolean
+  /**
+   * Resolves once this instance has heard every notification sent before the call (PostgreSQL delivers
+   * them in order to every listener at once), so a change is known everywhere before its answer leaves.
+   */
+  heardSoFar(): Promise<void>
   ping(): Promise<void>
   close(): Promise<void>
   /** PGlite only: the whole database as a tarball (tests clone a migrated, seeded template). */
   dump?(): Promise<Blob>
 }
 
+/** Extensions the migrations create (pg_trgm: the trigram indexes of substring filters). */
+const extensions = { pg_trgm }
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-export type OpenOptions =
+export type OpenOptions = (
   | { databaseUrl: string }
   | { dataDir: string }
   /** An in-memory PGlite, optionally loaded from a dump (tests clone a migrated template this way). */
   | { memory: true; loadDataDir?: Blob | File }
+) & {
+  /**
+   * Every connection stages what audited writes change (`amg.audit = on`, migration 0003), for the
+   * operation log. A served app needs it and checks for it; seeds and scripts leave it off and pay
+   * nothing. Set per connection rather than per transaction: one round trip less on every write.
+   */
+  stageAuditRows?: boolean
+}
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if ('databaseUrl' in options) return openPostgres(options.databaseUrl)
+  if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options.stageAuditRows ?? false)
   return openPglite(options)
 }
 
-async function openPglite(
-  options: { dataDir: string } | { memory: true; loadDataDir?: Blob | File },
-): Promise<Database> {
+async function openPglite(options: Exclude<OpenOptions, { databaseUrl: string }>): Promise<Database> {
   let releaseLock = () => {}
   let client: PGlite
   if ('dataDir' in options) {
     fs.mkdirSync(options.dataDir, { recursive: true })
     releaseLock = acquireDataDirLock(options.dataDir)
     try {
-      client = await PGlite.create(path.join(options.dataDir, 'pglite'))
+      client = await PGlite.create(path.join(options.dataDir, 'pglite'), { extensions })
     } catch (err) {
       releaseLock()
       throw err
     }
   } else {
-    client = await PGlite.create(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {})
+    client = await PGlite.create({
+      extensions,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    })
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db
   await migratePglite(drizzlePglite({ client }), { migrationsFolder })
+  // one connection, one session: set once, after the migrations
+  if (options.stageAuditRows) await client.exec(`set amg.audit = 'on'`)
   const listeners: ((payload: string) => void)[] = []
+  // One process owns an embedded database; its triggers' NOTIFY reaches this process when the
+  // change commits, before the statement that committed it returns.
+  await client.listen(EVENTS_CHANNEL, (payload) => {
+    for (const l of listeners) l(payload)
+  })
   return {
     db,
     kind: 'pglite',
-    // One process owns an embedded database, so a change only needs to reach this process.
     async notify(payload) {
-      for (const l of listeners) l(payload)
+      await client.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, payload])
     },
     onNotify(listener) {
       listeners.push(listener)
     },
+    hearsEveryChange: () => true,
+    // PGlite's listener runs as the change commits
+    heardSoFar: async () => {},
     async ping() {
       await client.query('select 1')
     },
@@ -95,15 +128,25 @@ async function openPglite(
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+async function openPostgres(url: string, stageAuditRows: boolean): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(stageAuditRows ? { options: '-c amg.audit=on' } : {}),
+  })
   pool.on('error', () => {}) // idle client errors are retried on next checkout
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
   await migratePg(drizzlePg({ client: pool }), { migrationsFolder })
   const listeners: ((payload: string) => void)[] = []
+  const barriers = new Map<string, () => void>()
+  listeners.push((payload) => barriers.get(payload)?.())
   let listener: pg.Client | undefined
+  let listening = false
   let closed = false
 
+  const reconnectSoon = () => {
+    if (!closed) setTimeout(() => listen().catch(reconnectSoon), 1000)
+  }
   const listen = async () => {
     const client = new pg.Client({ connectionString: url })
     client.on('notification', (msg) => {
@@ -111,12 +154,16 @@ async function openPostgres(url: string): Promise<Database> {
     })
     client.on('error', () => {
       // A lost listener means missed notifications: tell listeners to drop their caches, then reconnect.
+      listening = false
       for (const l of listeners) l('*')
-      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000)
+      reconnectSoon()
     })
     await client.connect()
     await client.query(`LISTEN ${EVENTS_CHANNEL}`)
     listener = client
+    listening = true
+    // whatever changed while nobody listened
+    for (const l of listeners) l('*')
   }
   await listen()
 
@@ -128,6 +175,21 @@ async function openPostgres(url: string): Promise<Database> {
     },
     onNotify(l) {
       listeners.push(l)
+    },
+    hearsEveryChange: () => listening,
+    async heardSoFar() {
+      if (!listening) return
+      const mark = `heard:${randomUUID()}`
+      const heard = new Promise<void>((resolve) => {
+        barriers.set(mark, resolve)
+        setTimeout(resolve, 1000).unref() // a lost listener must not hold answers up
+      })
+      try {
+        await pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, mark])
+        await heard
+      } finally {
+        barriers.delete(mark)
+      }
     },
     async ping() {
       await pool.query('select 1')

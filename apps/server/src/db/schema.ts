@@ -46,7 +46,10 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_nick_name_key').on(t.nickName),
     index('users_status_idx').on(t.status),
-    index('users_create_time_idx').on(t.createTime),
+    // the list's order (newest first, id breaking ties), read from either end (lib/newest-first-page.ts)
+    index('users_create_time_id_idx').on(t.createTime, t.id),
+    // nickName contains-filters of 3+ characters (pg_trgm; migration 0005 creates the extension)
+    index('users_nick_name_trgm_idx').using('gin', t.nickName.op('gin_trgm_ops')),
   ],
 )
 
@@ -126,6 +129,9 @@ export const userGroups = pgTable(
   (t) => [
     uniqueIndex('user_groups_group_name_key').on(t.groupName),
     index('user_groups_status_idx').on(t.status),
+    index('user_groups_create_time_id_idx').on(t.createTime, t.id),
+    index('user_groups_group_name_trgm_idx').using('gin', t.groupName.op('gin_trgm_ops')),
+    index('user_groups_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
   ],
 )
 

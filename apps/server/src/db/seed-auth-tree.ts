@@ -330,7 +330,10 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           'POST /authz/who-can',
           'POST /authz/check',
           'POST /authz/check-batch',
+          // the page's user picker, the chosen user's name and the tree its held nodes are drawn in
           'POST /user/list',
+          'GET /user/detail',
+          'POST /auth/tree',
         ],
         children: [
           button('authz:check', '检查他人权限', 'authzCheck', [

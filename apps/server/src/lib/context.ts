@@ -1,6 +1,8 @@
 import type { Config } from '../config'
 import type { Database, Db } from '../db/connection'
 import type { Authorizer } from '../auth/authorizer'
+import type { ChangeWatch } from '../auth/change-watch'
+import type { SessionCache } from '../auth/session-cache'
 import type { PowerGuard } from '../auth/power'
 import type { Links } from '../modules/links/service'
 import type { SessionUser } from '../auth/sessions'
@@ -12,6 +14,10 @@ export interface AppContext {
   database: Database
   db: Db
   authz: Authorizer
+  /** signed-in sessions, from memory once read */
+  sessions: SessionCache
+  /** clears what a write made stale, after each request that may write */
+  changes: ChangeWatch
   /** the power check of DESIGN.md §6a: every grant path asks it */
   power: PowerGuard
   /** the seven link tables, served by one module */

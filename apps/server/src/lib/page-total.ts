@@ -23,12 +23,22 @@ export async function pageTotal(
   )
   const counted = Number(row?.n ?? 0)
   if (counted <= EXACT_TOTAL_LIMIT) return { total: counted, totalIsEstimate: false }
+  return { total: await estimatedRows(db, table, where, counted), totalIsEstimate: true }
+}
+
+/** The planner's estimate of the rows matching `where` (EXPLAIN, no scan), never below `atLeast`. */
+export async function estimatedRows(
+  db: DbOrTx,
+  table: string,
+  where: SQL | undefined,
+  atLeast: number,
+): Promise<number> {
   const plan = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }>(
     db,
-    sql`explain (format json) select 1 from ${sql.identifier(table)} where ${condition}`,
+    sql`explain (format json) select 1 from ${sql.identifier(table)} where ${where ?? sql`true`}`,
   )
   const raw = plan[0]?.['QUERY PLAN']
   const parsed = typeof raw === 'string' ? (JSON.parse(raw) as [{ Plan: { 'Plan Rows': number } }]) : raw
-  const estimate = Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? counted))
-  return { total: Math.max(estimate, counted), totalIsEstimate: true }
+  const estimate = Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? atLeast))
+  return Math.max(estimate, atLeast)
 }

@@ -72,7 +72,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     }
     await admin.end()
     databaseUrl = withDatabase(url, name)
-    database = await openDatabase({ databaseUrl })
+    database = await openDatabase({ databaseUrl, stageAuditRows: true })
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: url })
       await c.connect()
@@ -81,7 +81,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     }
   } else {
     const tar = fs.readFileSync(inject('pgliteTemplate'))
-    database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]) })
+    database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]), stageAuditRows: true })
   }
   const config = loadConfig(
     {},

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { MSG } from '../messages'
 import { Id, MAX_PAGE_NUM, Page, withMessage } from './common'
 
 /**
@@ -12,11 +13,11 @@ export const batchTooLarge = `一次最多检查 ${MAX_BATCH_CHECKS} 项`
 
 export const CallMethod = withMessage(
   Type.String({ minLength: 1, maxLength: 16, pattern: '^[A-Za-z*]+$', description: 'HTTP 方法' }),
-  '请求方法不正确',
+  MSG.callMethodInvalid,
 )
 export const CallPath = withMessage(
   Type.String({ minLength: 1, maxLength: 2048, pattern: '^/', description: '路径，以 / 开头，不含查询串' }),
-  '路径必须以 / 开头',
+  MSG.callPathSlash,
 )
 
 const Call = { method: CallMethod, path: CallPath }

@@ -36,9 +36,18 @@ export const PageQuery = {
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({ list: Type.Array(item), total: Type.Integer() })
 
+/** A page of a list that can grow large: past 10,000 matches `total` may be an estimate, and says so. */
+export const LargePage = <T extends TSchema>(item: T) =>
+  Type.Object({
+    ...Page(item).properties,
+    totalIsEstimate: Type.Optional(Type.Boolean({ description: 'total 为估算值（超过 10000 条时）' })),
+  })
+
 export interface PageResult<T> {
   list: T[]
   total: number
+  /** `total` is the server's estimate (large lists past 10,000 matches): shown as 约 N 条 */
+  totalIsEstimate?: boolean
 }
 
 /** Comma-joined ids as the console sends them ("1,2"), also accepted as a number or an array. */

@@ -1,10 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { LOGIN_RESULTS, OPERATION_RESULTS } from '../log-results'
 import { Id, MAX_PAGE_NUM, Page } from './common'
 
 /** DESIGN.md §9: the operation log, the login log and the online sessions. */
-
-export const OPERATION_RESULTS = ['success', 'denied', 'failed'] as const
-export const LOGIN_RESULTS = ['success', 'failure', 'locked', 'frozen', 'logout', 'revoked'] as const
 
 const Paging = {
   pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Grantable, Id, IdList, MAX_PAGE_NUM, Page, PageQuery } from './common'
+import { Grantable, Id, IdList, LargePage, MAX_PAGE_NUM, Page, PageQuery } from './common'
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
 
@@ -21,7 +21,7 @@ export const PositionRow = Type.Object({
   type: Type.Integer({ description: '1 普通职位' }),
 })
 export type PositionRow = Static<typeof PositionRow>
-export const PositionPage = Page(PositionRow)
+export const PositionPage = LargePage(PositionRow)
 
 export const PositionForOrgBody = Type.Object({
   orgId: Id,

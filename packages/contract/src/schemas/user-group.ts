@@ -5,6 +5,7 @@ import {
   DateTime,
   Id,
   IdList,
+  LargePage,
   OperatorVo,
   OptionalText,
   Page,
@@ -42,7 +43,7 @@ export const UserGroupListRow = Type.Object({
 })
 export type UserGroupListRow = Static<typeof UserGroupListRow>
 
-export const UserGroupListPage = Page(UserGroupListRow)
+export const UserGroupListPage = LargePage(UserGroupListRow)
 
 export const UserGroupIdQuery = Type.Object({ userGroupsId: Id })
 

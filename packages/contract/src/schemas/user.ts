@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, IdList, MESSAGE_KEYWORD, Page, PageQuery, RequiredText } from './common'
+import { DateTime, Id, IdList, LargePage, MESSAGE_KEYWORD, Page, PageQuery, RequiredText } from './common'
 
 /** Users and their links (DESIGN.md §5). Passwords travel only inward; no answer carries one. */
 
@@ -40,7 +40,7 @@ export const UserRow = Type.Object({
   updateTime: DateTime,
 })
 export type UserRow = Static<typeof UserRow>
-export const UserPage = Page(UserRow)
+export const UserPage = LargePage(UserRow)
 
 /**
  * POST /user/namelist: the candidates of the group and position "link users" pickers. With

@@ -1,10 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { AUTH_HEADER, TOKEN_STORAGE_KEY } from '@amg/contract'
-import { badRequest } from '../../lib/errors'
+import { AppError, badRequest } from '../../lib/errors'
 import { normalizeMethod, stripQuery } from './service'
 
 export const FORWARD_MISSING_CALL =
   '缺少原始请求的方法或路径（X-Original-Method/X-Original-URI 或 X-Forwarded-Method/X-Forwarded-Uri）'
+export const FORWARD_TWO_CALLS =
+  '原始请求的方法或路径前后不一致（X-Original-* 与 X-Forwarded-* 指向不同的请求）'
 export const FORWARD_BAD_METHOD = '原始请求的方法不正确'
 export const FORWARD_BAD_URI = '原始请求的路径不正确，必须以 / 开头'
 
@@ -45,15 +47,24 @@ export function forwardedToken(headers: IncomingHttpHeaders): string | undefined
 
 /**
  * The call the gateway is asking about: nginx's `X-Original-Method` + `X-Original-URI`, or
- * Traefik's / Caddy's `X-Forwarded-Method` + `X-Forwarded-Uri`. The path is taken as the other
- * service sees it — an `/api/` prefix is kept — and the query string is dropped. Dot segments are
- * refused: the upstream may resolve `/a/../admin` to `/admin` after we matched `/a/**`.
+ * Traefik's / Caddy's `X-Forwarded-Method` + `X-Forwarded-Uri`. Each gateway sets its own pair but
+ * passes the client's other headers on, so a client could add the other pair naming a call it may
+ * make: when both pairs are present they must name the same call, or the answer is 403 (a gateway
+ * turns any other refusal into a 500). The path is
+ * taken as the other service sees it — an `/api/` prefix is kept — and the query string is dropped.
+ * Dot segments are refused: the upstream may resolve `/a/../admin` to `/admin` after we matched `/a/**`.
  */
 export function forwardedCall(headers: IncomingHttpHeaders): { method: string; path: string } {
-  const nginx =
-    one(headers['x-original-method']) !== undefined || one(headers['x-original-uri']) !== undefined
-  const method = nginx ? one(headers['x-original-method']) : one(headers['x-forwarded-method'])
-  const uri = nginx ? one(headers['x-original-uri']) : one(headers['x-forwarded-uri'])
+  const original = { method: one(headers['x-original-method']), uri: one(headers['x-original-uri']) }
+  const forwarded = { method: one(headers['x-forwarded-method']), uri: one(headers['x-forwarded-uri']) }
+  const named = (pair: typeof original) => pair.method !== undefined || pair.uri !== undefined
+  if (
+    named(original) &&
+    named(forwarded) &&
+    (original.method !== forwarded.method || original.uri !== forwarded.uri)
+  )
+    throw new AppError(403, FORWARD_TWO_CALLS)
+  const { method, uri } = named(original) ? original : forwarded
   if (!method || !uri) throw badRequest(FORWARD_MISSING_CALL)
   if (!/^[A-Za-z]{1,16}$/.test(method)) throw badRequest(FORWARD_BAD_METHOD)
   const path = stripQuery(uri).split('#')[0]

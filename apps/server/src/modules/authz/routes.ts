@@ -21,7 +21,6 @@ import {
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
 import { badRequest, forbidden, unauthorized } from '../../lib/errors'
-import { findSessionUser } from '../../auth/sessions'
 import { check, checkBatch, effective, explain } from './service'
 import { whoCan } from './who-can'
 import { roleImpact } from './role-impact'
@@ -41,7 +40,7 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: '网关转发鉴权', response: { 200: NullData } },
     handler: async (req, reply) => {
       const token = forwardedToken(req.headers)
-      const user = token ? await findSessionUser(db, token) : null
+      const user = token ? await app.ctx.sessions.find(token) : null
       if (!user) throw unauthorized(MSG.unauthorized)
       const call = forwardedCall(req.headers)
       if (!(await authz.can(user.id, call.method, call.path))) throw forbidden(MSG.forbidden)

@@ -13,6 +13,7 @@ import { loginLogs, operationLogs } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
 import { prefixPattern } from '../../lib/like'
 import { pageTotal } from '../../lib/page-total'
+import { sweepStrayStagedRows } from '../../audit/operation-log'
 
 export const LOG_NOT_FOUND = '日志不存在'
 const BAD_TIME = (field: string) => `参数 ${field} 不正确：应为 ISO 8601 时间`
@@ -209,5 +210,6 @@ export async function sweepLogs(db: Db, retentionDays: number): Promise<number> 
     )
     removed += Number(row?.n ?? 0)
   }
+  await sweepStrayStagedRows(db)
   return removed
 }

@@ -12,16 +12,29 @@ import {
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
 import { deleteOrg, insertOrg, orgDetail, orgTree, updateOrg } from './service'
+import { acceptedEncoding, encoded, type TreePayload } from './tree-payload'
+import { VersionedCache } from '../../lib/versioned-cache'
 
 const TAGS = ['部门管理']
 
 export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power } = app.ctx
+  const { db, database, power } = app.ctx
 
+  const tree = new VersionedCache(db, database, 'org')
   app.get(
     '/org/tree',
     { schema: { tags: TAGS, summary: '部门树', response: { 200: Envelope(OrgTree) } } },
-    async () => ok(await orgTree(db)),
+    async (req, reply) => {
+      await tree.refresh()
+      const payload = await tree.get<TreePayload>('tree', async () => ({
+        json: JSON.stringify(ok(await orgTree(db))),
+      }))
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding')
+      const encoding = acceptedEncoding(req.headers['accept-encoding'])
+      // already serialized (the schema above documents it): sent as it is
+      if (!encoding) return reply.send(payload.json as never)
+      return reply.header('content-encoding', encoding).send(encoded(payload, encoding) as never)
+    },
   )
 
   app.get(

@@ -1,26 +1,62 @@
-import { sql, type SQL } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { queryRows, type DbOrTx } from '../../db/connection'
 
 /**
  * A department's `organizationCompleteName` is the names on its path from the root joined by '-'
- * (SPEC.md §3, DESIGN.md §7). One recursive query computes it for many departments at once.
+ * (SPEC.md §3, DESIGN.md §7).
  *
- * `orgPathsCte()` is a WITH-clause fragment defining `org_paths(id, complete_name, ids)`:
- *  - `complete_name`: the path of names from the root, joined by '-';
- *  - `ids`: the department ids on that path, root first (so `X = any(ids)` means "X or one of
- *    its ancestors", i.e. the row lies in X's subtree; ordering by `ids` gives tree order).
- * Use it as `sql\`with recursive ${orgPathsCte()} select ... join org_paths op on op.id = ...\``.
- * A cycle in `parent` (impossible through the API) is cut instead of looping.
+ * The whole tree, for the position lists: every department's complete name and its place in tree order
+ * (depth first from the roots, children by id, as the lists show departments). Read in one query and
+ * built in memory; the position routes keep it until a department is added, removed, renamed or moved
+ * (VersionedCache 'org'), so a list does not recompute 10,000 paths. A department cut off from the
+ * roots by a cycle in `parent` (impossible through the API) is left out.
  */
-export function orgPathsCte(): SQL {
-  return sql`org_paths(id, complete_name, ids) as (
-    select o.id, o.organization_name::text, array[o.id]
-      from organizations o where o.parent is null
-    union all
-    select o.id, op.complete_name || '-' || o.organization_name, op.ids || o.id
-      from organizations o join org_paths op on o.parent = op.id
-      where not o.id = any(op.ids)
-  )`
+export interface OrgTree {
+  /** department ids in tree order */
+  order: number[]
+  /** per department: its complete name, its index in `order`, and the index just past its subtree */
+  nodes: Map<number, { completeName: string; rank: number; end: number }>
+}
+
+export async function loadOrgTree(db: DbOrTx): Promise<OrgTree> {
+  // one JSON value, not 10,000 rows: the embedded driver pays per row
+  const [row] = await queryRows<{ orgs: [number, number | null, string][] | string | null }>(
+    db,
+    sql`select json_agg(json_build_array(id, parent, organization_name) order by id) as orgs from organizations`,
+  )
+  const raw = row?.orgs ?? []
+  const orgs = typeof raw === 'string' ? (JSON.parse(raw) as [number, number | null, string][]) : raw
+  const children = new Map<number | null, [number, string][]>()
+  for (const [id, parent, name] of orgs) {
+    const siblings = children.get(parent) ?? []
+    siblings.push([id, name]) // ids ascending: the query's order
+    children.set(parent, siblings)
+  }
+  const order: number[] = []
+  const nodes: OrgTree['nodes'] = new Map()
+  // depth first without recursion (no stack limit on deep trees): an entry is [id, name, path, leaving]
+  const stack: [number, string, string, boolean][] = (children.get(null) ?? [])
+    .map(([id, name]): [number, string, string, boolean] => [id, name, name, false])
+    .reverse()
+  while (stack.length) {
+    const [id, name, path, leaving] = stack.pop()!
+    if (leaving) {
+      nodes.get(id)!.end = order.length
+      continue
+    }
+    nodes.set(id, { completeName: path, rank: order.length, end: order.length + 1 })
+    order.push(id)
+    stack.push([id, name, path, true])
+    for (const [childId, childName] of [...(children.get(id) ?? [])].reverse())
+      stack.push([childId, childName, `${path}-${childName}`, false])
+  }
+  return { order, nodes }
+}
+
+/** `orgId` and the departments below it, in tree order (none when it is unknown). */
+export function subtreeOf(tree: OrgTree, orgId: number): number[] {
+  const node = tree.nodes.get(orgId)
+  return node ? tree.order.slice(node.rank, node.end) : []
 }
 
 /**
@@ -49,14 +85,4 @@ export async function orgCompleteNames(db: DbOrTx, orgIds: readonly number[]): P
 /** The complete name of one department, or undefined when it does not exist. */
 export async function orgCompleteName(db: DbOrTx, orgId: number): Promise<string | undefined> {
   return (await orgCompleteNames(db, [orgId])).get(orgId)
-}
-
-/** A condition "department `column` is `orgId` or lies below it", for filters by a department. */
-export function inOrgSubtree(column: SQL, orgId: number): SQL {
-  return sql`${column} in (
-    with recursive sub(id) as (
-      select ${orgId}::int
-      union
-      select o.id from organizations o join sub on o.parent = sub.id
-    ) select id from sub)`
 }

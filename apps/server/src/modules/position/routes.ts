@@ -22,6 +22,7 @@ import {
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
+import { VersionedCache } from '../../lib/versioned-cache'
 import {
   batchInsert,
   deletePositions,
@@ -35,12 +36,18 @@ import {
   setPositionEnabled,
   unlinkRoles,
   unlinkUsers,
+  type PositionCaches,
 } from './service'
 
 const tags = ['岗位管理']
 
 export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power, links } = app.ctx
+  const { db, database, power, links } = app.ctx
+  // the department tree and the position counts the lists are paged by, kept until they change
+  const caches: PositionCaches = {
+    org: new VersionedCache(db, database, 'org'),
+    lists: new VersionedCache(db, database, 'lists'),
+  }
 
   app.post(
     '/position/list',
@@ -54,7 +61,7 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(PositionPage) },
       },
     },
-    async (req) => ok(await listPositions(db, req.body)),
+    async (req) => ok(await listPositions(db, caches, req.body)),
   )
 
   app.post(
@@ -194,6 +201,6 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(PositionSimple)) },
       },
     },
-    async (req) => ok(await positionNameList(db, power, currentUser(req).id, req.body)),
+    async (req) => ok(await positionNameList(db, caches, power, currentUser(req).id, req.body)),
   )
 }

@@ -27,7 +27,8 @@ import type { Links } from '../links/service'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../user-group/ids'
-import { inOrgSubtree, orgPathsCte } from './org-paths'
+import type { VersionedCache } from '../../lib/versioned-cache'
+import { loadOrgTree, subtreeOf, type OrgTree } from './org-paths'
 
 const POSITION_NOT_FOUND = '岗位不存在'
 const ORG_NOT_FOUND = '部门不存在'
@@ -36,67 +37,113 @@ interface RawPositionRow {
   id: number
   org_id: number
   station_id: number
-  complete_name: string
   station_name: string
   status: number
   type: number
 }
 
-const toRow = (r: RawPositionRow): PositionRow => ({
-  id: Number(r.id),
-  orgId: Number(r.org_id),
-  stationId: Number(r.station_id),
-  organizationCompleteName: r.complete_name,
-  stationName: r.station_name,
-  status: Number(r.status),
-  type: Number(r.type),
-})
+/** The department tree and the position counts the position lists are paged by, kept between calls. */
+export interface PositionCaches {
+  org: VersionedCache
+  lists: VersionedCache
+}
 
-/** Filters shared by the list and the simple list (`p` positions). */
-function positionFilters(body: {
-  orgId?: number | null
-  stationId?: number | null
-  userId?: number | null
-}): SQL {
-  const conditions: SQL[] = [sql`true`]
-  if (body.orgId) conditions.push(inOrgSubtree(sql`p.org_id`, body.orgId))
-  if (body.stationId) conditions.push(sql`p.station_id = ${body.stationId}`)
-  if (body.userId) {
-    conditions.push(
-      sql`not exists (select 1 from position_users pu where pu.position_id = p.id and pu.user_id = ${body.userId})`,
+/** The kept department tree, once both caches have looked whether their rows changed. */
+async function keptTree(caches: PositionCaches, db: DbOrTx): Promise<OrgTree> {
+  await Promise.all([caches.org.refresh(), caches.lists.refresh()])
+  return caches.org.get('tree', () => loadOrgTree(db))
+}
+
+/** How many positions each department holds (of one job title, if given). */
+function positionsPerOrg(caches: PositionCaches, db: DbOrTx, stationId: number | null) {
+  return caches.lists.get(`positions:${stationId}`, async () => {
+    // two arrays in one row, not a row per department: the embedded driver pays per row
+    const [row] = await queryRows<{ orgs: number[] | null; counts: number[] | null }>(
+      db,
+      sql`select array_agg(org_id) as orgs, array_agg(n) as counts from (
+        select org_id, count(*)::int as n from positions
+        ${stationId ? sql`where station_id = ${stationId}` : sql``} group by org_id) c`,
     )
-  }
-  return sql.join(conditions, sql` and `)
+    const counts = row?.counts ?? []
+    return new Map((row?.orgs ?? []).map((orgId, i) => [Number(orgId), Number(counts[i])]))
+  })
+}
+
+interface PositionFilters {
+  /** departments (one array parameter, however many) */
+  orgIds?: number[]
+  stationId?: number | null
+  /** leaves out the positions this user holds */
+  userId?: number | null
 }
 
 /**
- * Positions with their department's complete name. Ordered in tree order of the departments
- * (then by job title), so the rows of one department are adjacent — the console merges them.
+ * Positions with their department's complete name, in tree order of the departments (then by job
+ * title), so the rows of one department are adjacent — the console merges them. A position whose
+ * department is not in the tree is left out.
  */
-async function selectPositions(db: DbOrTx, where: SQL, page?: { limit: number; offset: number }) {
+async function selectPositions(db: DbOrTx, tree: OrgTree, f: PositionFilters): Promise<PositionRow[]> {
+  const where: SQL[] = [sql`true`]
+  if (f.orgIds) where.push(sql`p.org_id = any(${`{${f.orgIds.join(',')}}`}::int[])`)
+  if (f.stationId) where.push(sql`p.station_id = ${f.stationId}`)
+  if (f.userId)
+    where.push(
+      sql`not exists (select 1 from position_users pu where pu.position_id = p.id and pu.user_id = ${f.userId})`,
+    )
   const rows = await queryRows<RawPositionRow>(
     db,
-    sql`with recursive ${orgPathsCte()}
-      select p.id, p.org_id, p.station_id, op.complete_name, s.station_name, p.status, p.type
-        from positions p
-        join org_paths op on op.id = p.org_id
-        join stations s on s.id = p.station_id
-       where ${where}
-       order by op.ids, p.station_id, p.id
-       ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`,
+    sql`select p.id, p.org_id, p.station_id, s.station_name, p.status, p.type
+        from positions p join stations s on s.id = p.station_id
+       where ${sql.join(where, sql` and `)}`,
   )
-  return rows.map(toRow)
+  return rows
+    .flatMap((r) => {
+      const org = tree.nodes.get(Number(r.org_id))
+      if (!org) return []
+      const row: PositionRow = {
+        id: Number(r.id),
+        orgId: Number(r.org_id),
+        stationId: Number(r.station_id),
+        organizationCompleteName: org.completeName,
+        stationName: r.station_name,
+        status: Number(r.status),
+        type: Number(r.type),
+      }
+      return [{ rank: org.rank, row }]
+    })
+    .sort((a, b) => a.rank - b.rank || a.row.stationId - b.row.stationId || a.row.id - b.row.id)
+    .map((r) => r.row)
 }
 
-export async function listPositions(db: Db, body: PositionListBody): Promise<PageResult<PositionRow>> {
+/**
+ * POST /position/list. The departments come in tree order from the kept tree, each with its kept
+ * position count, so the page's departments are found without reading any position; then only their
+ * positions are read. The total is exact: the counts are at hand anyway.
+ */
+export async function listPositions(
+  db: Db,
+  caches: PositionCaches,
+  body: PositionListBody,
+): Promise<PageResult<PositionRow>> {
   const { pageSize, offset } = paging(body)
-  const where = positionFilters(body)
-  const [{ total }] = await queryRows<{ total: number }>(
-    db,
-    sql`select count(*)::int as total from positions p where ${where}`,
-  )
-  const list = total > 0 ? await selectPositions(db, where, { limit: pageSize, offset }) : []
-  return { list, total: Number(total) }
+  const tree = await keptTree(caches, db)
+  const counts = await positionsPerOrg(caches, db, body.stationId || null)
+  const scope = body.orgId ? subtreeOf(tree, body.orgId) : tree.order
+  let total = 0
+  let before = 0 // positions ahead of the page's first department
+  const pageOrgs: number[] = []
+  for (const orgId of scope) {
+    const n = counts.get(orgId) ?? 0
+    if (n > 0 && total + n > offset && total < offset + pageSize) {
+      if (pageOrgs.length === 0) before = total
+      pageOrgs.push(orgId)
+    }
+    total += n
+  }
+  const rows = pageOrgs.length
+    ? await selectPositions(db, tree, { orgIds: pageOrgs, stationId: body.stationId })
+    : []
+  return { list: rows.slice(offset - before, offset - before + pageSize), total }
 }
 
 /**
@@ -105,11 +152,17 @@ export async function listPositions(db: Db, body: PositionListBody): Promise<Pag
  */
 export async function positionNameList(
   db: Db,
+  caches: PositionCaches,
   power: PowerGuard,
   callerId: number,
   body: PositionNameListBody,
 ) {
-  const candidates = await selectPositions(db, positionFilters(body))
+  const tree = await keptTree(caches, db)
+  const candidates = await selectPositions(db, tree, {
+    orgIds: body.orgId ? subtreeOf(tree, body.orgId) : undefined,
+    stationId: body.stationId,
+    userId: body.userId,
+  })
   return markGrantable(db, power, callerId, candidates, (ids) => rolesCarried(db, 'position_roles', ids))
 }
 

@@ -91,9 +91,10 @@ const createUser = alias(users, 'create_user')
 const updateUser = alias(users, 'update_user')
 
 /** Role rows with their creator and updater, joined once. */
-function selectRoleRows(db: DbOrTx) {
+function selectRoleRows(db: DbOrTx, extra: { total?: SQL<number> } = {}) {
   return db
     .select({
+      ...extra,
       id: roles.id,
       roleName: roles.roleName,
       type: roles.type,
@@ -137,13 +138,16 @@ export async function listRoles(db: Db, q: RoleListBody): Promise<PageResult<Rol
   if (q.status) where.push(eq(roles.status, q.status))
   if (q.types && q.types.length) where.push(inArray(roles.type, [...new Set(q.types)]))
   const condition = and(...where)
-  const [{ total }] = await db.select({ total: count() }).from(roles).where(condition)
-  const rows = await selectRoleRows(db)
+  // the page and the total in one round trip; only a page past the end needs a count of its own
+  const rows = await selectRoleRows(db, { total: sql<number>`count(*) over ()` })
     .where(condition)
     .orderBy(asc(roles.id))
     .limit(pageSize)
     .offset((pageNum - 1) * pageSize)
-  return { list: rows.map(toRoleRow), total: Number(total) }
+  const total = rows.length
+    ? Number(rows[0].total)
+    : Number((await db.select({ total: count() }).from(roles).where(condition))[0].total)
+  return { list: rows.map(toRoleRow), total }
 }
 
 export async function roleDetail(db: Db, id: number): Promise<RoleDetail> {

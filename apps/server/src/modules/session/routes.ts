@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, CurrentUser, Envelope, LoginBody, LoginResult, NullData } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
-import { endSession, findSessionUser, login } from '../../auth/sessions'
+import { endSession, login } from '../../auth/sessions'
 import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal } from './login-log'
 import { LoginThrottle, ThrottledError } from '../../auth/login-throttle'
@@ -69,7 +69,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       if (req.token) {
-        const user = await findSessionUser(db, req.token)
+        const user = await app.ctx.sessions.find(req.token)
         await endSession(db, req.token)
         if (user)
           await recordLogin(db, {
@@ -91,7 +91,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: 'session' },
       schema: { tags: ['登录'], summary: '当前用户', response: { 200: Envelope(CurrentUser) } },
     },
-    async (req) => ok(await getCurrentUser(db, authz, currentUser(req).id)),
+    async (req) => ok(await getCurrentUser(authz, currentUser(req))),
   )
 
   app.put(

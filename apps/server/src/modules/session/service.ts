@@ -4,29 +4,19 @@ import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { hashPassword, verifyPassword } from '../../auth/password'
-import { endUserSessions } from '../../auth/sessions'
+import { endUserSessions, type SessionUser } from '../../auth/sessions'
 import { pause, type LoginThrottle } from '../../auth/login-throttle'
-import { badRequest, unauthorized } from '../../lib/errors'
+import { badRequest } from '../../lib/errors'
 
-export async function getCurrentUser(db: Db, authz: Authorizer, userId: number): Promise<CurrentUser> {
-  const [user] = await db
-    .select({
-      id: users.id,
-      nickName: users.nickName,
-      realName: users.realName,
-      status: users.status,
-      passwordIsInitial: users.passwordIsInitial,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-  if (!user) throw unauthorized(MSG.unauthorized)
-  const access = await authz.resolve(userId)
+/** The signed-in user as the session cache holds them, with their access: no query once warm. */
+export async function getCurrentUser(authz: Authorizer, user: SessionUser): Promise<CurrentUser> {
+  const access = await authz.resolve(user.id)
   return {
     id: user.id,
     nickName: user.nickName,
     realName: user.realName,
     status: user.status,
-    passwordIsInitial: user.passwordIsInitial === 1,
+    passwordIsInitial: user.passwordIsInitial,
     roles: access.roles,
     auths: access.auths,
     authCodes: access.authCodes,

@@ -22,6 +22,7 @@ import {
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
+import { VersionedCache } from '../../lib/versioned-cache'
 import {
   deleteGroup,
   groupDetail,
@@ -41,7 +42,9 @@ import {
 const tags = ['用户组管理']
 
 export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power, links } = app.ctx
+  const { db, database, power, links } = app.ctx
+  // what the list reads once and keeps (totals, the ids of a filter's matches) until a group changes
+  const listCache = new VersionedCache(db, database, 'lists')
 
   app.post(
     '/user_groups/list',
@@ -54,7 +57,7 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(UserGroupListPage) },
       },
     },
-    async (req) => ok(await listGroups(db, req.body)),
+    async (req) => ok(await listGroups(db, listCache, req.body)),
   )
 
   app.patch(

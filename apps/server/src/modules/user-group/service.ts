@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, ne, notInArray, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type {
   GroupRoleLinkBody,
@@ -22,6 +22,8 @@ import type { Links } from '../links/service'
 import { conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
+import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
+import type { VersionedCache } from '../../lib/versioned-cache'
 import { idList, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
 
 /** An empty description is stored as none (the schema coerces null to ''). */
@@ -79,22 +81,35 @@ function selectRows(db: DbOrTx) {
     .leftJoin(updater, eq(updater.id, userGroups.updateUserId))
 }
 
-export async function listGroups(db: Db, body: UserGroupListBody): Promise<PageResult<UserGroupListRow>> {
+/**
+ * POST /user_groups/list: newest first, read as the user list is (lib/newest-first-page.ts); name and
+ * description match anywhere, case-insensitively, from 3 characters on through trigram indexes.
+ */
+export async function listGroups(
+  db: Db,
+  listCache: VersionedCache,
+  body: UserGroupListBody,
+): Promise<PageResult<UserGroupListRow>> {
   const { pageSize, offset } = paging(body)
+  const groupName = body.groupName?.trim() || null
+  const description = body.description?.trim() || null
+  const status = body.status || null
   const conditions: SQL[] = []
-  if (body.groupName?.trim())
-    conditions.push(ilike(userGroups.groupName, containsPattern(body.groupName.trim())))
-  if (body.description?.trim())
-    conditions.push(ilike(userGroups.description, containsPattern(body.description.trim())))
-  if (body.status) conditions.push(eq(userGroups.status, body.status))
-  const where = conditions.length ? and(...conditions) : undefined
-  const [{ total }] = await db.select({ total: count() }).from(userGroups).where(where)
-  const rows = await selectRows(db)
-    .where(where)
-    .orderBy(desc(userGroups.createTime), desc(userGroups.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list: rows.map(toRow), total: Number(total) }
+  if (groupName) conditions.push(ilike(userGroups.groupName, containsPattern(groupName)))
+  if (description) conditions.push(ilike(userGroups.description, containsPattern(description)))
+  if (status) conditions.push(eq(userGroups.status, status))
+  const { ids, ...total } = await newestFirstPage(
+    db,
+    listCache,
+    {
+      source: { table: userGroups, id: userGroups.id, createTime: userGroups.createTime },
+      where: conditions.length ? and(...conditions) : undefined,
+      key: `user_groups:${JSON.stringify([groupName, description, status])}`,
+    },
+    { offset, limit: pageSize },
+  )
+  const rows = ids.length ? await selectRows(db).where(inArray(userGroups.id, ids)) : []
+  return { list: inIdOrder(rows, ids).map(toRow), ...total }
 }
 
 async function requireGroup(db: DbOrTx, id: number): Promise<void> {

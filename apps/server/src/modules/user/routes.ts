@@ -27,6 +27,7 @@ import {
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
+import { VersionedCache } from '../../lib/versioned-cache'
 import {
   deleteUser,
   getUser,
@@ -49,7 +50,9 @@ import {
 const TAG = '用户管理'
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, power, links } = app.ctx
+  const { db, database, config, power, links } = app.ctx
+  // what the list reads once and keeps (totals, the ids of a filter's matches) until a user changes
+  const listCache = new VersionedCache(db, database, 'lists')
   const operator = (req: Parameters<typeof currentUser>[0] & { token: string | null }): Operator => ({
     id: currentUser(req).id,
     token: req.token,
@@ -61,7 +64,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { readOnly: true },
       schema: { tags: [TAG], summary: '用户列表', body: UserListBody, response: { 200: Envelope(UserPage) } },
     },
-    async (req) => ok(await listUsers(db, req.body)),
+    async (req) => ok(await listUsers(db, listCache, req.body)),
   )
 
   // A read, though POST (as the other namelist calls): the group and position "link users" pickers.

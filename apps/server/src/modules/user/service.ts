@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, ne, notExists, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm'
 import {
   checkMobile,
   checkPassword,
@@ -31,6 +31,8 @@ import type { Links } from '../links/service'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
+import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
+import type { VersionedCache } from '../../lib/versioned-cache'
 
 export const USER_MSG = {
   notFound: '用户不存在',
@@ -101,23 +103,34 @@ function checkContact(body: { mobile?: string | null; password?: string | null }
 // Users
 // ---------------------------------------------------------------------------------------------
 
-export async function listUsers(db: Db, q: UserListBody): Promise<PageResult<UserRow>> {
+/**
+ * POST /user/list: newest first. The page's ids come from the (create_time, id) index, then only those
+ * rows are read; past 10,000 matches the total is an estimate (lib/newest-first-page.ts). A nickName
+ * filter matches anywhere in the name, case-insensitively; from 3 characters on a trigram index serves it.
+ */
+export async function listUsers(
+  db: Db,
+  listCache: VersionedCache,
+  q: UserListBody,
+): Promise<PageResult<UserRow>> {
+  const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
+  const status = q.status ?? null
   const filters: SQL[] = []
-  if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!.trim())))
-  if (q.status != null) filters.push(eq(users.status, q.status))
-  const where = filters.length ? and(...filters) : undefined
+  if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
+  if (status != null) filters.push(eq(users.status, status))
   const { limit, offset } = page(q)
-  const [list, [{ total }]] = await Promise.all([
-    db
-      .select(userRowColumns)
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createTime), desc(users.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ total: count() }).from(users).where(where),
-  ])
-  return { list: list.map(isoTimes), total: Number(total) }
+  const { ids, ...total } = await newestFirstPage(
+    db,
+    listCache,
+    {
+      source: { table: users, id: users.id, createTime: users.createTime },
+      where: filters.length ? and(...filters) : undefined,
+      key: `users:${JSON.stringify([nickName, status])}`,
+    },
+    { offset, limit },
+  )
+  const rows = ids.length ? await db.select(userRowColumns).from(users).where(inArray(users.id, ids)) : []
+  return { list: inIdOrder(rows, ids).map(isoTimes), ...total }
 }
 
 /**

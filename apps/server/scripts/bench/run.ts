@@ -1,0 +1,132 @@
+/**
+ * `npm run bench`: every speed figure of DESIGN.md §12 in one run, each against its peer measured in
+ * the same run (a bare Fastify hello-world for throughput, node-casbin for the decision, nginx without
+ * auth_request for the gateway's cost), printed as Markdown for docs/operations.md. Figures only: no
+ * goal is asserted here, and nothing here runs in `npm test`.
+ *
+ * PostgreSQL figures need DATABASE_URL (or a server at 127.0.0.1:5432); without one they are skipped.
+ */
+import pg from 'pg'
+import { measureThroughput } from './throughput'
+import { measureDecision } from './decision'
+import { measureGatewayLatency } from './gateway-latency'
+import { measureAudit } from '../measure-audit'
+
+const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres'
+
+async function postgresUrl(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL ?? LOCAL_PG
+  const client = new pg.Client({ connectionString: url })
+  try {
+    await client.connect()
+    return url
+  } catch {
+    return undefined
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+const table = (head: string[], rows: (string | number)[][]) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n')
+
+/** Runs `work` with DATABASE_URL set to `url` (or unset), for the measuring scripts that read it. */
+async function withDatabaseUrl<T>(url: string | undefined, work: () => Promise<T>): Promise<T> {
+  const before = process.env.DATABASE_URL
+  if (url) process.env.DATABASE_URL = url
+  else delete process.env.DATABASE_URL
+  try {
+    return await work()
+  } finally {
+    if (before === undefined) delete process.env.DATABASE_URL
+    else process.env.DATABASE_URL = before
+  }
+}
+
+const out = (text: string) => console.log(`${text}\n`)
+
+async function main() {
+  const pgUrl = await postgresUrl()
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+  out(`## npm run bench, ${new Date().toISOString().slice(0, 10)}`)
+  out(
+    `Node ${process.version}, ${pgUrl ? 'PGlite and PostgreSQL' : 'PGlite only (no PostgreSQL reachable)'}.`,
+  )
+
+  const throughput = await withDatabaseUrl(pgUrl, () => measureThroughput({ seconds }))
+  out('### Throughput (20 connections, medians of 3 interleaved rounds)')
+  out(
+    table(
+      ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
+      throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
+    ),
+  )
+
+  const decision = await measureDecision()
+  out(`### Authorization decision in process (${decision.rules.toLocaleString()} rules)`)
+  out(
+    table(
+      ['ours, warm', 'ours, first call for a user (loads from the database)', 'node-casbin', 'ratio'],
+      [
+        [
+          `${decision.oursWarmUs} µs`,
+          `${decision.oursColdMs} ms`,
+          `${decision.casbinMs} ms`,
+          `${decision.timesFaster}×`,
+        ],
+      ],
+    ),
+  )
+
+  const gateway = await measureGatewayLatency(seconds)
+  out('### nginx auth_request (one connection, mean latency)')
+  out(
+    gateway
+      ? table(
+          ['plain proxy', 'with auth_request', 'added', 'p99 plain / with'],
+          [
+            [
+              `${gateway.plainMeanMs} ms`,
+              `${gateway.withAuthMeanMs} ms`,
+              `${gateway.addedMs} ms`,
+              `${gateway.plainP99Ms} / ${gateway.withAuthP99Ms} ms`,
+            ],
+          ],
+        )
+      : 'nginx is not installed: skipped.',
+  )
+
+  out(
+    '### Audit trail (a write with its log row against the same write without; the log list at 1,000,000 rows)',
+  )
+  const audits = []
+  audits.push(await withDatabaseUrl(undefined, () => measureAudit({ rows: 1_000_000, writes: 300 })))
+  if (pgUrl) audits.push(await withDatabaseUrl(pgUrl, () => measureAudit({ rows: 1_000_000, writes: 300 })))
+  out(
+    table(
+      [
+        'engine',
+        'write with log',
+        'without',
+        'overhead',
+        ...Object.keys(audits[0].list).map((k) => `list: ${k}`),
+      ],
+      audits.map((a) => [
+        a.engine,
+        `${a.writeWithLogMs} ms`,
+        `${a.writeWithoutLogMs} ms`,
+        `${a.overheadPct}%`,
+        ...Object.values(a.list).map((v) => `${v} ms`),
+      ]),
+    ),
+  )
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,146 @@
+/**
+ * Requests per second and p99 latency of the server's hot paths against a bare Fastify hello-world
+ * on the same Node, measured in one run: each load runs in turn for a few seconds, three rounds
+ * interleaved, medians reported. 20 connections, as a gateway would hold.
+ */
+import autocannon from 'autocannon'
+import { startAccessServer, startProcess, type Running } from './processes'
+import { throwawayDatabaseUrl } from '../throwaway-database'
+
+export interface LoadFigure {
+  name: string
+  engine: 'none' | 'pglite' | 'postgres'
+  reqPerSec: number
+  p99Ms: number
+  /** req/s as a share of the bare hello-world's in the same run */
+  ofBare: number
+}
+
+interface Load {
+  name: string
+  engine: LoadFigure['engine']
+  method: 'GET' | 'POST'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+async function fire(base: string, load: Load, seconds: number) {
+  const result = await autocannon({
+    url: base + load.path,
+    method: load.method,
+    headers: { 'accept-encoding': 'gzip, br', ...load.headers },
+    body: load.body,
+    connections: 20,
+    duration: seconds,
+  })
+  if (result.non2xx > 0) throw new Error(`${load.name}: ${result.non2xx} answers were not 2xx`)
+  return { reqPerSec: result.requests.average, p99Ms: result.latency.p99 }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** The signed-in loads of one running server. */
+function serverLoads(engine: 'pglite' | 'postgres', token: string): Load[] {
+  const signedIn = { 'x-auth-token': token }
+  const json = { ...signedIn, 'content-type': 'application/json' }
+  return [
+    { name: '未登录 GET /api/config', engine, method: 'GET', path: '/api/config' },
+    {
+      name: '已登录 GET /api/user/current',
+      engine,
+      method: 'GET',
+      path: '/api/user/current',
+      headers: signedIn,
+    },
+    {
+      name: '已登录且鉴权 GET /api/auth/get-all-back-end',
+      engine,
+      method: 'GET',
+      path: '/api/auth/get-all-back-end',
+      headers: signedIn,
+    },
+    {
+      name: '已登录且鉴权 POST /api/authz/check',
+      engine,
+      method: 'POST',
+      path: '/api/authz/check',
+      headers: json,
+      body: JSON.stringify({ method: 'GET', path: '/user/list' }),
+    },
+    {
+      name: '网关鉴权 GET /api/authz/forward',
+      engine,
+      method: 'GET',
+      path: '/api/authz/forward',
+      headers: { ...signedIn, 'x-original-method': 'GET', 'x-original-uri': '/api/user/list?page=1' },
+    },
+    {
+      name: '角色列表 POST /api/role/listall',
+      engine,
+      method: 'POST',
+      path: '/api/role/listall',
+      headers: json,
+      body: '{}',
+    },
+    { name: '部门树 GET /api/org/tree', engine, method: 'GET', path: '/api/org/tree', headers: signedIn },
+  ]
+}
+
+export async function measureThroughput(options: { seconds?: number; rounds?: number } = {}) {
+  const seconds = options.seconds ?? 5
+  const rounds = options.rounds ?? 3
+  const running: Running[] = []
+  let dropDatabase = async () => {}
+  try {
+    const hello = await startProcess('scripts/bench/hello.ts', {}, '/')
+    running.push(hello)
+    const targets: { base: string; loads: Load[] }[] = [
+      {
+        base: hello.url,
+        loads: [{ name: '裸 Fastify hello-world', engine: 'none', method: 'GET', path: '/' }],
+      },
+    ]
+    const pglite = await startAccessServer()
+    running.push(pglite)
+    targets.push({ base: pglite.url, loads: serverLoads('pglite', pglite.token) })
+    const pgUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
+    if (pgUrl) {
+      const fresh = await throwawayDatabaseUrl(pgUrl)
+      dropDatabase = fresh.drop
+      const postgres = await startAccessServer(fresh.url)
+      running.push(postgres)
+      targets.push({ base: postgres.url, loads: serverLoads('postgres', postgres.token) })
+    }
+    const all = targets.flatMap((t) => t.loads.map((load) => ({ base: t.base, load })))
+    // warm every path once (caches, JIT), then the measured rounds
+    for (const { base, load } of all) await fire(base, load, 1)
+    const samples = new Map<Load, { reqPerSec: number[]; p99Ms: number[] }>()
+    for (let round = 0; round < rounds; round++)
+      for (const { base, load } of all) {
+        const r = await fire(base, load, seconds)
+        const s = samples.get(load) ?? { reqPerSec: [], p99Ms: [] }
+        s.reqPerSec.push(r.reqPerSec)
+        s.p99Ms.push(r.p99Ms)
+        samples.set(load, s)
+      }
+    const figures = all.map(({ load }) => ({
+      name: load.name,
+      engine: load.engine,
+      reqPerSec: Math.round(median(samples.get(load)!.reqPerSec)),
+      p99Ms: median(samples.get(load)!.p99Ms),
+      ofBare: 0,
+    }))
+    const bare = figures[0].reqPerSec
+    for (const f of figures) f.ofBare = Math.round((f.reqPerSec / bare) * 1000) / 10
+    return figures
+  } finally {
+    for (const r of running.reverse()) await r.stop()
+    await dropDatabase()
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const figures = await measureThroughput({ seconds: Number(process.env.BENCH_SECONDS ?? 5) })
+  console.table(figures)
+}

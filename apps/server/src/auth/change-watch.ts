@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm'
+import { queryRows, type Db } from '../db/connection'
+
+export interface WatchedSequence {
+  /** a sequence the database's triggers bump on every change that makes a cache stale */
+  sequence: 'authz_version_seq' | 'session_version_seq'
+  onChange: () => void
+}
+
+/**
+ * After a request that may have written, one cheap query reads the change counters the triggers keep
+ * (migrations 0001 and 0004) and drops what they say is stale. NOTIFY already does this for every
+ * instance; looking here as well makes this instance's own writes show on the very next request even if
+ * the notification were late, and costs a read only to requests that may write.
+ */
+export class ChangeWatch {
+  private readonly seen = new Map<string, string>()
+
+  constructor(
+    private readonly db: Db,
+    private readonly watched: WatchedSequence[],
+  ) {}
+
+  /** Answers whether anything watched changed since the last look. */
+  async refreshIfChanged(): Promise<boolean> {
+    const columns = this.watched.map(
+      (w, i) =>
+        sql`(select last_value || ':' || is_called from ${sql.identifier(w.sequence)}) as ${sql.identifier(`v${i}`)}`,
+    )
+    const [row] = await queryRows<Record<string, string>>(this.db, sql`select ${sql.join(columns, sql`, `)}`)
+    let changed = false
+    this.watched.forEach((w, i) => {
+      const version = String(row?.[`v${i}`])
+      const before = this.seen.get(w.sequence)
+      if (before !== undefined && before !== version) {
+        w.onChange()
+        changed = true
+      }
+      this.seen.set(w.sequence, version)
+    })
+    return changed
+  }
+}

@@ -1,0 +1,78 @@
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { sql } from 'drizzle-orm'
+import { createTestApp, type TestApp } from './helpers/app'
+
+/** DESIGN.md §12: answers go out compressed when the client accepts it, and stay readable. */
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => t.close())
+
+const get = (url: string, encoding?: string) =>
+  t.app.inject({
+    method: 'GET',
+    url,
+    headers: { 'x-auth-token': t.adminToken, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+  })
+
+describe('compressed answers', () => {
+  it('sends brotli or gzip as accepted, the same JSON as uncompressed', async () => {
+    const plain = await get('/api/auth/get-all-back-end')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    const br = await get('/api/auth/get-all-back-end', 'gzip, deflate, br')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body)
+    const gzip = await get('/api/auth/get-all-back-end', 'gzip')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body)
+    expect(gzip.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2)
+  })
+
+  it('leaves small answers alone', async () => {
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(small.statusCode).toBe(200)
+    expect(small.headers['content-encoding']).toBeUndefined()
+  })
+})
+
+describe('the department tree', () => {
+  const tree = async (encoding?: string) => {
+    const res = await get('/api/org/tree', encoding)
+    const text =
+      res.headers['content-encoding'] === 'br'
+        ? zlib.brotliDecompressSync(res.rawPayload).toString()
+        : res.headers['content-encoding'] === 'gzip'
+          ? zlib.gunzipSync(res.rawPayload).toString()
+          : res.body
+    return { res, json: JSON.parse(text) as { code: number; data: { children: unknown[] }[] } }
+  }
+
+  it('is the same in every encoding, and shows a change on the very next call', async () => {
+    const plain = await tree()
+    expect(plain.res.statusCode).toBe(200)
+    expect(plain.res.headers['content-type']).toMatch(/application\/json/)
+    expect((await tree('br')).json).toEqual(plain.json)
+    expect((await tree('gzip, deflate')).json).toEqual(plain.json)
+    expect((await tree('br;q=0, gzip')).res.headers['content-encoding']).not.toBe('br')
+
+    const rootId = (plain.json.data[0] as unknown as { id: number }).id
+    const added = await t.call('POST', '/api/org/insert', {
+      token: t.adminToken,
+      body: { organizationName: '压缩测试部', parent: rootId, description: '第一版' },
+    })
+    expect(added.status, added.body.msg).toBe(200)
+    for (const encoding of [undefined, 'br', 'gzip'])
+      expect(JSON.stringify((await tree(encoding)).json)).toContain('第一版')
+    // a description edited behind the server's back shows too (the trigger says the tree changed)
+    await t.db.execute(sql`update organizations set description = '第二版' where id = ${added.body.data}`)
+    await vi.waitFor(async () => expect(JSON.stringify((await tree('br')).json)).toContain('第二版'), {
+      timeout: 2000,
+    })
+  })
+})
