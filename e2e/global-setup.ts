@@ -29,6 +29,11 @@ export default async function setup(project: TestProject) {
       cwd: path.join(root, 'apps/web'),
       stdio: 'inherit',
     })
+    // the .br and .gz copies the server sends, as `npm run build` writes them
+    execFileSync(process.execPath, ['scripts/precompress.mjs', webDist], {
+      cwd: path.join(root, 'apps/web'),
+      stdio: 'inherit',
+    })
   }
   const port = await freePort()
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -58,7 +63,7 @@ export default async function setup(project: TestProject) {
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer()
     srv.listen(0, '127.0.0.1', () => {
@@ -69,7 +74,7 @@ function freePort(): Promise<number> {
   })
 }
 
-async function waitForHealth(baseURL: string, server: ChildProcess) {
+export async function waitForHealth(baseURL: string, server: ChildProcess) {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`)

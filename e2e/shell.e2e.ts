@@ -276,6 +276,7 @@ describe('console shell as admin', () => {
       '操作日志',
       '登录日志',
       '在线用户',
+      '权限分析',
     ])
     for (const screen of MENU_SCREENS) {
       await page.getByTestId('side-menu').getByRole('menuitem', { name: screen.label, exact: true }).click()

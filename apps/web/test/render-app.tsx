@@ -2,8 +2,14 @@ import { QueryClient } from '@tanstack/react-query'
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import type { CurrentUser } from '@amg/contract'
+import { preloadScreens } from '../src/app/lazy-screen'
 import { routes } from '../src/app/routes'
+import { routerFlushSync } from '../src/lib/router-flush-sync'
 import { Providers } from '../src/app/providers'
+
+// The screens load on demand in the console; here they are all loaded up front, so a test finds a
+// screen as soon as it renders (as the console does once its idle preload is done).
+await preloadScreens()
 
 /** The signed-in super admin the route tests start from. */
 export const adminUser: CurrentUser = {
@@ -23,7 +29,7 @@ export function renderAt(url: string) {
   const router = createMemoryRouter(routes, { initialEntries: [url] })
   render(
     <Providers queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} flushSync={routerFlushSync} />
     </Providers>,
   )
   return router

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
 import { onUnauthorized } from '../lib/http'
+import { routerFlushSync } from '../lib/router-flush-sync'
 import { setNavigator } from '../lib/navigation'
+import { loadScreensFirst, preloadScreensWhenIdle } from './lazy-screen'
 import { createQueryClient, Providers } from './providers'
 import { routes } from './routes'
 
 export function createRouter() {
-  const router = createBrowserRouter(routes)
+  const router = createBrowserRouter(loadScreensFirst(routes))
   setNavigator((to) => void router.navigate(to, { replace: true }))
   return router
 }
@@ -16,9 +18,10 @@ export function App() {
   const [queryClient] = useState(createQueryClient)
   // A 401 ends the session: cached answers of the old session go with it.
   useEffect(() => onUnauthorized(() => queryClient.clear()), [queryClient])
+  useEffect(() => preloadScreensWhenIdle(), [])
   return (
     <Providers queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <RouterProvider router={router} flushSync={routerFlushSync} />
     </Providers>
   )
 }

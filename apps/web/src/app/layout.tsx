@@ -9,11 +9,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, Typography, theme } from 'antd'
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useNavigate } from 'react-router'
-import { ChangePasswordDialog } from '../features/user/change-password-dialog'
 import { deviceFor, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
 import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
+import { PasswordDialogLoader } from './password-dialog-loader'
 import { SideMenu } from './side-menu'
 
 export const INITIAL_PASSWORD_WARNING = '当前账号仍在使用初始密码，请尽快修改密码。'
@@ -164,7 +164,7 @@ function SignedInLayout() {
           <Breadcrumbs />
           <Outlet />
         </Layout.Content>
-        <ChangePasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
+        <PasswordDialogLoader open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
   )

@@ -1,5 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, Card, Form, Input, Typography, theme } from 'antd'
+import { Button, Form, Input, Typography, theme } from 'antd'
 import { useState } from 'react'
 import { Navigate, useNavigate } from 'react-router'
 import { useSession } from '../lib/session-store'
@@ -51,7 +51,20 @@ export function LoginPage() {
       <div style={{ position: 'absolute', top: 12, right: 16 }}>
         <AppearanceSwitch />
       </div>
-      <Card style={{ width: 380, maxWidth: '100%' }}>
+      {/* A plain panel in the card's colours: antd's Card would bring its tabs and skeleton into the
+          first download (DESIGN.md §12). */}
+      <div
+        data-testid="login-card"
+        style={{
+          width: 380,
+          maxWidth: '100%',
+          padding: 24,
+          boxSizing: 'border-box',
+          background: colors.colorBgContainer,
+          border: `1px solid ${colors.colorBorderSecondary}`,
+          borderRadius: colors.borderRadiusLG,
+        }}
+      >
         <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
           角色权限管理系统
         </Typography.Title>
@@ -68,7 +81,7 @@ export function LoginPage() {
             </Button>
           </Form.Item>
         </Form>
-      </Card>
+      </div>
     </div>
   )
 }

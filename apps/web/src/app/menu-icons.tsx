@@ -10,6 +10,7 @@ import {
   KeyOutlined,
   LoginOutlined,
   SafetyOutlined,
+  SecurityScanOutlined,
   SolutionOutlined,
   TeamOutlined,
   UserOutlined,
@@ -34,6 +35,7 @@ const ICONS: Record<string, ReactNode> = {
   operlog: <AuditOutlined />,
   loginlog: <LoginOutlined />,
   online: <WifiOutlined />,
+  analysis: <SecurityScanOutlined />,
 }
 
 export const menuIcon = (name?: string): ReactNode =>

@@ -48,4 +48,6 @@ export const MENU: MenuItemDef[] = [
       { key: 'online', label: '在线用户', icon: 'online', path: '/online', show: true },
     ],
   },
+  // the seeded catalogue 权限分析 holds this one page: a leaf here, not a submenu of one item
+  { key: 'authzanalysis', label: '权限分析', icon: 'analysis', path: '/authzanalysis', show: true },
 ]

@@ -1,36 +1,47 @@
 import { Navigate, type RouteObject } from 'react-router'
-import { AdminRoleAddPage, AdminRoleInfoPage, AdminRoleListPage } from '../features/admin-role/pages'
-import { AuthAddFormPage, AuthEditFormPage, AuthManagePage } from '../features/auth/pages'
-import { LoginLogPage, OnlinePage, OperationLogPage } from '../features/monitor/pages'
+// each screen family is loaded on its first visit (DESIGN.md §12)
 import {
+  AdminRoleAddPage,
+  AdminRoleInfoPage,
+  AdminRoleListPage,
+  AuthAddFormPage,
+  AuthEditFormPage,
+  AuthManagePage,
+  AuthzAnalysisPage,
+  LoginLogPage,
+  NotFoundPage,
+  OnlinePage,
+  OperationLogPage,
   OrgAddFormPage,
   OrgBaseInfoTab,
   OrgEditFormPage,
   OrgManagePage,
   OrgRelStationTab,
-} from '../features/org/pages'
-import {
   PositionInfoPage,
   PositionListPage,
   PositionRoleTab,
   PositionUserTab,
-} from '../features/position/pages'
-import { RoleAddPage, RoleInfoPage, RoleListPage } from '../features/role/pages'
-import { StationAddPage, StationEditPage, StationListPage, StationViewPage } from '../features/station/pages'
-import { UserGroupAddPage, UserGroupInfoPage, UserGroupListPage } from '../features/user-group/pages'
-import {
+  RoleAddPage,
+  RoleInfoPage,
+  RoleListPage,
+  StationAddPage,
+  StationEditPage,
+  StationListPage,
+  StationViewPage,
   UserAddPage,
   UserBaseInfoTab,
+  UserGroupAddPage,
+  UserGroupInfoPage,
+  UserGroupListPage,
   UserGroupTab,
   UserInfoPage,
   UserListPage,
   UserPositionTab,
   UserRoleTab,
-} from '../features/user/pages'
+} from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
 import { AppLayout } from './layout'
 import { LoginPage } from './login-page'
-import { NotFoundPage } from './not-found-page'
 import { RedirectKeepQuery } from './redirect'
 import { WelcomePage } from './welcome-page'
 
@@ -173,6 +184,9 @@ export const routes: RouteObject[] = [
       { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },
       { path: '/loginlog', element: <LoginLogPage />, handle: crumbs(MONITOR, { title: '登录日志' }) },
       { path: '/online', element: <OnlinePage />, handle: crumbs(MONITOR, { title: '在线用户' }) },
+
+      // DESIGN.md §10: who may do what, and why
+      { path: '/authzanalysis', element: <AuthzAnalysisPage />, handle: crumbs({ title: '权限分析' }) },
 
       { path: '/404', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },
       { path: '*', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },

@@ -1,11 +1,10 @@
 import { Pagination as AntPagination } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES } from './page-sizes'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
-/** SPEC.md §9: page 1, size 10, sizes 10/20/30/40/50/100; layout total, sizes, prev, pager, next, jumper. */
-export const DEFAULT_PAGE = 1
-export const DEFAULT_PAGE_SIZE = 10
-export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const
+/** SPEC.md §9: layout total, sizes, prev, pager, next, jumper. */
+export { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES }
 export const showTotal = (total: number) => `共 ${total} 条`
 /** A total the server estimated (the logs past 10,000 matches) reads as such. */
 export const showEstimatedTotal = (total: number) => `约 ${total} 条`

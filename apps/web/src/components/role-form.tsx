@@ -1,8 +1,16 @@
 import { Form, Input, Space } from 'antd'
+import { useState } from 'react'
 import { antdRules } from '../lib/validation'
 import { Button } from './button'
 import { PermissionTreeChecker } from './permission-tree-checker'
 import { RadioGroup } from './radio-group'
+import {
+  changesNoOne,
+  fetchRoleImpact,
+  RoleImpactDialog,
+  samePermissionSet,
+  type RoleImpactPreview,
+} from './role-impact'
 import { TextArea } from './text-area'
 
 /** Role types (SPEC.md §3): 1 super admin, 2 built-in, 3 ordinary. */
@@ -39,6 +47,11 @@ export interface RoleFormProps {
   /** Show the Save button (hidden anyway when disabled). */
   showSave?: boolean
   saving?: boolean
+  /**
+   * The role being edited. A changed permission set is then previewed (POST /authz/role-impact)
+   * and saved only once the impact is confirmed.
+   */
+  roleId?: number
   onSubmit?(values: RoleFormValues): void | Promise<void>
   onBack(): void
 }
@@ -56,10 +69,31 @@ export function RoleForm({
   showStatus = false,
   showSave = true,
   saving,
+  roleId,
   onSubmit,
   onBack,
 }: RoleFormProps) {
   const [form] = Form.useForm<RoleFormValues>()
+  const [checking, setChecking] = useState(false)
+  // the values waiting for the impact to be confirmed, and what the dialog shows
+  const [pending, setPending] = useState<{ values: RoleFormValues; preview: RoleImpactPreview } | null>(null)
+
+  const submit = async (values: RoleFormValues) => {
+    const unchanged = samePermissionSet(initialValues?.authCodes ?? [], values.authCodes)
+    if (roleId === undefined || unchanged) return onSubmit?.(values)
+    setChecking(true)
+    let preview: RoleImpactPreview
+    try {
+      const impact = await fetchRoleImpact(roleId, values.authCodes)
+      if (changesNoOne(impact)) return onSubmit?.(values)
+      preview = { impact }
+    } catch (error) {
+      preview = { error: error instanceof Error ? error.message : String(error) }
+    } finally {
+      setChecking(false)
+    }
+    setPending({ values, preview })
+  }
 
   return (
     <Form<RoleFormValues>
@@ -69,7 +103,7 @@ export function RoleForm({
       wrapperCol={{ flex: 'auto' }}
       style={{ maxWidth: 880 }}
       initialValues={{ authCodes: [], ...initialValues }}
-      onFinish={(values) => onSubmit?.({ ...values, authCodes: values.authCodes ?? [] })}
+      onFinish={(values) => submit({ ...values, authCodes: values.authCodes ?? [] })}
       onFinishFailed={(info) => console.warn('role form is invalid', info.errorFields)}
     >
       <Form.Item label="角色名称" name="roleName" rules={antdRules.roleName} validateTrigger="onBlur">
@@ -109,13 +143,21 @@ export function RoleForm({
       <Form.Item label=" " colon={false}>
         <Space>
           {showSave && !disabled ? (
-            <Button type="primary" htmlType="submit" loading={saving}>
+            <Button type="primary" htmlType="submit" loading={saving || checking}>
               保存
             </Button>
           ) : null}
           <Button onClick={onBack}>返回</Button>
         </Space>
       </Form.Item>
+      <RoleImpactDialog
+        preview={pending?.preview ?? null}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending) void onSubmit?.(pending.values)
+          setPending(null)
+        }}
+      />
     </Form>
   )
 }

@@ -1,26 +1,21 @@
-import { App, Button, Input, Popconfirm, Space, Tag, type TableColumnsType, type TableProps } from 'antd'
+import { Button, Input, Space, type TableProps } from 'antd'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
-import dayjs from 'dayjs'
-import { useState } from 'react'
+import { useMemo } from 'react'
 import { toastSuccess } from '../lib/feedback'
 import { post } from '../lib/http'
+import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { useSession } from '../lib/session-store'
-import { DEFAULT_PAGE_SIZE, Pagination } from './pagination'
-import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'
+import { Pagination } from './pagination'
+import {
+  RoleRowActionsContext,
+  useRoleColumns,
+  type RoleListRow,
+  type RoleRowActions,
+} from './role-list-columns'
 import { Table, type IndexedRow } from './table'
 
-export interface RoleListRow {
-  id: number
-  roleName: string
-  type: number
-  status: number
-  description: string | null
-  createTime: string
-  updateTime: string
-  createUserVo: { id: number; nickName: string } | null
-  updateUserVo: { id: number; nickName: string } | null
-}
+export type { RoleListRow } from './role-list-columns'
 
 export interface RoleListQuery {
   pageNum: number
@@ -38,8 +33,13 @@ export const ROLES_QUERY_KEY = ['roles'] as const
 
 type Row = IndexedRow<RoleListRow>
 
-const formatTime = (value: string | null | undefined) =>
-  value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
+/** Search, type and status filters in the URL query (lib/list-state.ts): the only copy of them. */
+const ROLE_LIST_FILTERS = { roleName: 'text', types: 'ids', status: 'id' } as const
+
+/** A column filter's keys as antd reports them (strings, or null when cleared) as ids. */
+const filterIds = (keys: unknown) => ((keys as (string | number)[] | null) ?? []).map(Number)
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i])
 
 export interface RoleListProps {
   /** Tells the two lists apart in the query cache. */
@@ -62,17 +62,16 @@ export interface RoleListProps {
  * pagination of 10. Shared by the role and built-in role screens.
  */
 export function RoleList(props: RoleListProps) {
-  const { message } = App.useApp()
   const queryClient = useQueryClient()
   const showOperatorUser = useSession((s) => s.showOperatorUser)
-  const [keyword, setKeyword] = useState('')
-  const [roleName, setRoleName] = useState('')
-  const [types, setTypes] = useState<number[]>([])
-  const [status, setStatus] = useState<number | undefined>()
-  const [page, setPage] = useState({ pageNum: 1, pageSize: DEFAULT_PAGE_SIZE })
+  const list = useListState(ROLE_LIST_FILTERS)
+  const { roleName, types, status } = list.filters
+  const { pageNum, pageSize } = list
+  const [keyword, setKeyword] = useDraft(roleName)
 
   const body: RoleListQuery = {
-    ...page,
+    pageNum,
+    pageSize,
     ...(roleName ? { roleName } : {}),
     ...(status ? { status } : {}),
     ...(types.length ? { types } : props.defaultTypes ? { types: props.defaultTypes } : {}),
@@ -82,98 +81,34 @@ export function RoleList(props: RoleListProps) {
     queryFn: () => fetchRolePage(body),
     placeholderData: keepPreviousData,
   })
+  // deleting the last row of the last page moves back to the page before
+  useKeepPageInRange(list, roles.data)
 
-  const removeRow = async (row: RoleListRow) => {
-    await props.remove(row)
-    toastSuccess(MSG.deleted)
-    // removing the last row of a page moves back one page
-    if (roles.data && roles.data.list.length === 1 && page.pageNum > 1)
-      setPage({ ...page, pageNum: page.pageNum - 1 })
-    await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-  }
-
-  const columns: TableColumnsType<Row> = [
-    { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
-    {
-      title: '类型',
-      dataIndex: 'type',
-      key: 'type',
-      width: 130,
-      filters: props.typeFilters,
-      filteredValue: types,
-      render: (type: number) => roleTypeLabel(type),
-    },
-    {
-      title: '状态',
-      dataIndex: 'status',
-      key: 'status',
-      width: 100,
-      filters: [
-        { text: '启用', value: 1 },
-        { text: '禁用', value: 2 },
-      ],
-      filterMultiple: false,
-      filteredValue: status ? [status] : [],
-      render: (value: number) => (
-        <Tag color={value === 1 ? 'green' : 'default'}>{ROLE_STATUS_LABEL[value] ?? value}</Tag>
-      ),
-    },
-    { title: '描述', dataIndex: 'description', key: 'description', ellipsis: true },
-    { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 180, render: formatTime },
-    { title: '更新时间', dataIndex: 'updateTime', key: 'updateTime', width: 180, render: formatTime },
-    ...(showOperatorUser
-      ? ([
-          {
-            title: '创建人',
-            key: 'creator',
-            width: 110,
-            render: (_: unknown, row: RoleListRow) => row.createUserVo?.nickName ?? '',
-          },
-          {
-            title: '更新人',
-            key: 'updater',
-            width: 110,
-            render: (_: unknown, row: RoleListRow) => row.updateUserVo?.nickName ?? '',
-          },
-        ] as TableColumnsType<Row>)
-      : []),
-    {
-      title: '操作',
-      key: 'actions',
-      width: 190,
-      render: (_: unknown, row: RoleListRow) => {
-        const locked = !props.canModify(row)
-        return (
-          <Space size={0}>
-            <Button type="link" size="small" disabled={locked} onClick={() => props.onEdit(row)}>
-              修改
-            </Button>
-            <Popconfirm
-              title={`此操作将永久删除角色「${row.roleName}」, 是否继续?`}
-              okText="确定"
-              cancelText="取消"
-              disabled={locked}
-              onConfirm={() => removeRow(row)}
-              onCancel={() => void message.info(MSG.cancelDelete)}
-            >
-              <Button type="link" size="small" danger disabled={locked}>
-                删除
-              </Button>
-            </Popconfirm>
-            <Button type="link" size="small" onClick={() => props.onView(row)}>
-              查看
-            </Button>
-          </Space>
-        )
+  const { canModify, remove, onEdit, onView } = props
+  const actions = useMemo<RoleRowActions>(
+    () => ({
+      canModify,
+      onEdit,
+      onView,
+      remove: async (row) => {
+        await remove(row)
+        toastSuccess(MSG.deleted)
+        await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
       },
-    },
-  ]
+    }),
+    [canModify, remove, onEdit, onView, queryClient],
+  )
+  const columns = useRoleColumns({ typeFilters: props.typeFilters, types, status, showOperatorUser })
 
+  // antd reports every column's filter, the untouched ones as this render showed them. Only the
+  // column the user confirmed is written: the URL may already hold a newer value for the others.
   const onTableChange: TableProps<Row>['onChange'] = (_pagination, filters) => {
-    setTypes(((filters.type as number[] | null) ?? []).map(Number))
-    const chosen = (filters.status as number[] | null) ?? []
-    setStatus(chosen.length ? Number(chosen[0]) : undefined)
-    setPage((p) => ({ ...p, pageNum: 1 }))
+    const nextTypes = filterIds(filters.type)
+    const nextStatus = filterIds(filters.status)[0]
+    const changed: { types?: number[]; status?: number } = {}
+    if (!sameIds(nextTypes, types)) changed.types = nextTypes
+    if (nextStatus !== status) changed.status = nextStatus
+    if ('types' in changed || 'status' in changed) list.setFilters(changed)
   }
 
   return (
@@ -185,29 +120,30 @@ export function RoleList(props: RoleListProps) {
           enterButton="搜索"
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(value) => {
-            setRoleName(value.trim())
-            setPage((p) => ({ ...p, pageNum: 1 }))
-          }}
+          onSearch={(value) => list.setFilters({ roleName: value.trim() })}
           style={{ width: 320 }}
         />
         <Button type="primary" onClick={props.onCreate}>
           新建
         </Button>
       </Space>
-      <Table<RoleListRow>
-        rowKey="id"
-        columns={columns}
-        dataSource={roles.data?.list ?? []}
-        loading={roles.isFetching}
-        onChange={onTableChange}
-      />
+      <RoleRowActionsContext.Provider value={actions}>
+        <Table<RoleListRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={roles.data?.list ?? []}
+          loading={roles.isFetching}
+          onChange={onTableChange}
+          // a narrow window scrolls the table sideways rather than squeezing its columns
+          scroll={{ x: 1000 }}
+        />
+      </RoleRowActionsContext.Provider>
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={roles.data?.total ?? 0}
-          current={page.pageNum}
-          pageSize={page.pageSize}
-          onChange={(pageNum, pageSize) => setPage({ pageNum, pageSize })}
+          current={pageNum}
+          pageSize={pageSize}
+          onChange={(page, size) => list.setPage(page, size)}
         />
       </div>
     </div>

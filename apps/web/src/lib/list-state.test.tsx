@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createMemoryRouter, RouterProvider } from 'react-router'
+import { routerFlushSync } from './router-flush-sync'
 import { listUrl, readListState, useDraft, useListState, type ListState } from './list-state'
 
 const SPEC = { name: 'text', status: 'id', types: 'ids' } as const
@@ -42,7 +43,7 @@ function renderList(url: string) {
     ],
     { initialEntries: [url] },
   )
-  render(<RouterProvider router={router} />)
+  render(<RouterProvider router={router} flushSync={routerFlushSync} />)
   return router
 }
 const search = (router: ReturnType<typeof createMemoryRouter>) => router.state.location.search
@@ -61,6 +62,21 @@ describe('useListState', () => {
     expect(search(router)).toBe('?pageSize=20')
     await act(async () => current.setPage(1, 10))
     expect(search(router)).toBe('')
+  })
+
+  it('starts every change from the newest query: two changes before a re-render, or an old handler', async () => {
+    const router = renderList('/list')
+    await act(async () => {
+      // one event: a filter and then the page, before React renders the first
+      current.setFilters({ status: 1 })
+      current.setPage(2)
+    })
+    expect(search(router)).toBe('?status=1&pageNum=2')
+    // a widget that kept the handler of an earlier render
+    const old = current
+    await act(async () => current.setFilters({ name: 'x' }))
+    await act(async () => old.setPage(3, 20))
+    expect(search(router)).toBe('?status=1&name=x&pageNum=3&pageSize=20')
   })
 
   it('replaces the history entry: back leaves the list rather than stepping through its pages', async () => {

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../components/pagination'
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../components/page-sizes'
 
 /**
  * A list's search, filters, page and page size live in the URL query, so that back, reload and a
@@ -71,8 +71,9 @@ export function useListState<S extends Record<string, FilterKind>>(
   spec: S,
   pageSizes: readonly number[] = PAGE_SIZES,
 ): ListState<S> {
-  const [params, setParams] = useSearchParams()
+  const [params] = useSearchParams()
   const location = useLocation()
+  const navigate = useNavigate()
   // `spec` is a constant of each screen; the key keeps the memo independent of its identity
   const specKey = JSON.stringify(spec)
   const state = useMemo(
@@ -83,18 +84,34 @@ export function useListState<S extends Record<string, FilterKind>>(
   // Remember where this list was left: the edit and view screens return to exactly that (listUrl).
   useEffect(() => rememberList(location.pathname, location.search), [location.pathname, location.search])
 
+  // Every change starts from the newest query, not from the one this render (or an older handler
+  // kept by a widget) saw. React Router renders a navigation inside a transition, so a second change
+  // made before that render lands (a pager click right after a column filter) would otherwise start
+  // from the old query and silently drop the first change.
+  const committed = useRef(location)
+  useLayoutEffect(() => {
+    committed.current = location
+  }, [location])
+  /** The query last written, and the location it was written on: newer than that location until it lands. */
+  const written = useRef<{ from: string; search: string } | null>(null)
+
   const update = useCallback(
-    (change: (next: URLSearchParams) => void) =>
-      // replace: paging and searching do not pile up history entries; back leaves the list
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev)
-          change(next)
-          return next
-        },
-        { replace: true },
-      ),
-    [setParams],
+    (change: (next: URLSearchParams) => void) => {
+      const now = committed.current
+      const base = written.current?.from === now.key ? written.current.search : now.search
+      const next = new URLSearchParams(base)
+      change(next)
+      const search = next.toString()
+      written.current = { from: now.key, search }
+      // replace: paging and searching do not pile up history entries; back leaves the list.
+      // flushSync: the list shows the change (the applied filter, its loading rows) at once rather
+      // than when a transition gets round to it, so what is on screen is never older than the URL.
+      void navigate(
+        { pathname: now.pathname, search: search ? `?${search}` : '' },
+        { replace: true, flushSync: true },
+      )
+    },
+    [navigate],
   )
 
   const setFilters = useCallback(

@@ -113,6 +113,7 @@ export function AdminRoleInfoPage() {
       {role.data ? (
         <RoleForm
           key={role.data.id}
+          roleId={role.data.id}
           initialValues={role.data}
           disabled={isDisable}
           showType={params.get('isShow') === 'true'}

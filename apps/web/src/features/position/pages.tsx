@@ -201,6 +201,7 @@ export function PositionListPage() {
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={positions.data?.total ?? 0}
+          estimated={positions.data?.totalIsEstimate}
           current={pageNum}
           pageSize={pageSize}
           pageSizes={PAGE_SIZES}

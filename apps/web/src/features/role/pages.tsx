@@ -74,6 +74,7 @@ export function RoleInfoPage() {
       {role.data ? (
         <RoleForm
           key={role.data.id}
+          roleId={role.data.id}
           initialValues={role.data}
           disabled={isDisable}
           showStatus

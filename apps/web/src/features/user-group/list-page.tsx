@@ -192,6 +192,7 @@ export function GroupListScreen() {
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={groups.data?.total ?? 0}
+          estimated={groups.data?.totalIsEstimate}
           current={pageNum}
           pageSize={pageSize}
           onChange={(page, size) => list.setPage(page, size)}

@@ -1,6 +1,8 @@
-import { Empty } from 'antd'
-import { Navigate, useLocation, useSearchParams } from 'react-router'
+import { SecurityScanOutlined } from '@ant-design/icons'
+import { Button, Empty } from 'antd'
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { canAccess } from '../../lib/access'
+import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
 import { useSession } from '../../lib/session-store'
 import { RouteTabs, type RouteTab } from '../../lib/ui/route-tabs'
 import { Screen } from '../../lib/ui/screen'
@@ -44,13 +46,25 @@ export function UserInfoPage() {
   const auths = useSession((s) => s.auths)
   const authOn = useSession((s) => s.userAuth)
   const hideBaseInfo = useSession((s) => s.hideUserBaseInfo)
+  const navigate = useNavigate()
+  const canAnalyse = useCanOpenAuthzAnalysis()
   const tabs = visibleUserTabs(auths, authOn, hideBaseInfo)
+  const userId = Number(params.get('id'))
   const segment = location.pathname.slice(USER_INFO_BASE.length + 1).split('/')[0]
   if (segment && tabs.length > 0 && !tabs.some((t) => t.key === segment)) {
     return <Navigate to={`${USER_INFO_BASE}/${tabs[0].key}${location.search}`} replace />
   }
   return (
-    <Screen title={params.get('title') || '用户信息'}>
+    <Screen
+      title={params.get('title') || '用户信息'}
+      extra={
+        canAnalyse && Number.isSafeInteger(userId) && userId > 0 ? (
+          <Button icon={<SecurityScanOutlined />} onClick={() => navigate(authzAnalysisUrl(userId))}>
+            权限分析
+          </Button>
+        ) : null
+      }
+    >
       {tabs.length === 0 ? (
         <Empty description="没有可查看的内容" />
       ) : (

@@ -5,6 +5,7 @@ import { Button, Form, Input, Modal, Popconfirm, Space, Table, Typography, type 
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Pagination } from '../../components/pagination'
+import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
 import { toastError, toastSuccess } from '../../lib/feedback'
 import { useDraft, useListState } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
@@ -34,6 +35,7 @@ export function UserListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const me = useSession((s) => s.user)
+  const canAnalyse = useCanOpenAuthzAnalysis()
   const list = useListState(USER_LIST_FILTERS)
   const { pageNum, pageSize } = list
   const search = list.filters.nickName
@@ -74,12 +76,17 @@ export function UserListPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 160,
+      width: canAnalyse ? 230 : 160,
       render: (_: unknown, row) => (
         <Space size={0}>
           <Button type="link" size="small" onClick={() => navigate(userInfoUrl(row))}>
             修改
           </Button>
+          {canAnalyse ? (
+            <Button type="link" size="small" onClick={() => navigate(authzAnalysisUrl(row.id))}>
+              权限分析
+            </Button>
+          ) : null}
           {row.id === me?.id ? (
             // SPEC.md §8: a user cannot delete themselves (the server refuses too).
             <Button type="link" size="small" danger onClick={() => toastError(MSG.deleteSelf)}>
@@ -127,7 +134,7 @@ export function UserListPage() {
         size="middle"
         data-testid="user-table"
         // a narrow window scrolls the table sideways rather than squeezing its columns
-        scroll={{ x: 760 }}
+        scroll={{ x: canAnalyse ? 830 : 760 }}
         columns={columns}
         dataSource={users.data?.list ?? []}
         loading={users.isFetching}
@@ -136,6 +143,7 @@ export function UserListPage() {
       <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={users.data?.total ?? 0}
+          estimated={users.data?.totalIsEstimate}
           current={pageNum}
           pageSize={pageSize}
           onChange={(page, size) => list.setPage(page, size)}

@@ -1,0 +1,143 @@
+import { App, Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
+import { MSG } from '@amg/contract'
+import dayjs from 'dayjs'
+import { createContext, useContext, useMemo } from 'react'
+import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'
+import type { IndexedRow } from './table'
+
+export interface RoleListRow {
+  id: number
+  roleName: string
+  type: number
+  status: number
+  description: string | null
+  createTime: string
+  updateTime: string
+  createUserVo: { id: number; nickName: string } | null
+  updateUserVo: { id: number; nickName: string } | null
+}
+
+/** What a row's action buttons do; given by the list around the table. */
+export interface RoleRowActions {
+  canModify(row: RoleListRow): boolean
+  remove(row: RoleListRow): Promise<unknown>
+  onEdit(row: RoleListRow): void
+  onView(row: RoleListRow): void
+}
+
+/**
+ * The action cells read their handlers from here rather than from the column definitions: the
+ * handlers change on every render, and new columns would make antd reset an open filter dropdown
+ * to the applied filter, throwing away the choice the user is making in it.
+ */
+export const RoleRowActionsContext = createContext<RoleRowActions | null>(null)
+
+function RoleActions({ row }: { row: RoleListRow }) {
+  const { message } = App.useApp()
+  const actions = useContext(RoleRowActionsContext)
+  if (!actions) return null
+  const locked = !actions.canModify(row)
+  return (
+    <Space size={0}>
+      <Button type="link" size="small" disabled={locked} onClick={() => actions.onEdit(row)}>
+        修改
+      </Button>
+      <Popconfirm
+        title={`此操作将永久删除角色「${row.roleName}」, 是否继续?`}
+        okText="确定"
+        cancelText="取消"
+        disabled={locked}
+        onConfirm={() => actions.remove(row)}
+        onCancel={() => void message.info(MSG.cancelDelete)}
+      >
+        <Button type="link" size="small" danger disabled={locked}>
+          删除
+        </Button>
+      </Popconfirm>
+      <Button type="link" size="small" onClick={() => actions.onView(row)}>
+        查看
+      </Button>
+    </Space>
+  )
+}
+
+const formatTime = (value: string | null | undefined) =>
+  value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
+
+const STATUS_FILTERS = [
+  { text: '启用', value: 1 },
+  { text: '禁用', value: 2 },
+]
+
+export interface RoleColumnsOptions {
+  /** The type filter's choices (a constant of each screen). */
+  typeFilters: { text: string; value: number }[]
+  /** The applied filters, from the URL: the columns show exactly these (controlled). */
+  types: number[]
+  status: number | undefined
+  showOperatorUser: boolean
+}
+
+/**
+ * The role table's columns (SPEC.md §2). They change only with the applied filters, so a re-render
+ * for any other reason (rows arriving, the loading flag) leaves an open filter dropdown alone.
+ */
+export function useRoleColumns({
+  typeFilters,
+  types,
+  status,
+  showOperatorUser,
+}: RoleColumnsOptions): TableColumnsType<IndexedRow<RoleListRow>> {
+  return useMemo(
+    () => [
+      { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
+      {
+        title: '类型',
+        dataIndex: 'type',
+        key: 'type',
+        width: 130,
+        filters: typeFilters,
+        filteredValue: types,
+        render: (type: number) => roleTypeLabel(type),
+      },
+      {
+        title: '状态',
+        dataIndex: 'status',
+        key: 'status',
+        width: 100,
+        filters: STATUS_FILTERS,
+        filterMultiple: false,
+        filteredValue: status ? [status] : [],
+        render: (value: number) => (
+          <Tag color={value === 1 ? 'green' : 'default'}>{ROLE_STATUS_LABEL[value] ?? value}</Tag>
+        ),
+      },
+      { title: '描述', dataIndex: 'description', key: 'description', ellipsis: true },
+      { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 180, render: formatTime },
+      { title: '更新时间', dataIndex: 'updateTime', key: 'updateTime', width: 180, render: formatTime },
+      ...(showOperatorUser
+        ? [
+            {
+              title: '创建人',
+              key: 'creator',
+              width: 110,
+              render: (_: unknown, row: RoleListRow) => row.createUserVo?.nickName ?? '',
+            },
+            {
+              title: '更新人',
+              key: 'updater',
+              width: 110,
+              render: (_: unknown, row: RoleListRow) => row.updateUserVo?.nickName ?? '',
+            },
+          ]
+        : []),
+      {
+        title: '操作',
+        key: 'actions',
+        width: 190,
+        render: (_: unknown, row: RoleListRow) => <RoleActions row={row} />,
+      },
+    ],
+    [typeFilters, types, status, showOperatorUser],
+  )
+}

@@ -1,0 +1,52 @@
+import { screen } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { adminUser as admin, renderAt } from './render-app'
+
+const api = vi.hoisted(() => ({
+  get: vi.fn(),
+  post: vi.fn(),
+  put: vi.fn(),
+  patch: vi.fn(),
+  del: vi.fn(),
+  call: vi.fn(),
+}))
+vi.mock('../src/lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+
+const { useSession } = await import('../src/lib/session-store')
+
+/** A screen is loaded on first use: give it time on a busy machine. */
+const LOADED = { timeout: 10_000 }
+
+/** What each list answers in this test: its total, flagged as an estimate or not. */
+let page: { list: never[]; total: number; totalIsEstimate?: boolean }
+
+beforeEach(() => {
+  Object.values(api).forEach((f) => f.mockReset())
+  api.get.mockImplementation(async (url: string) => {
+    if (url === '/config')
+      return { isAms: false, showOperatorUser: false, hideUserBaseInfo: false, uploadMaxSizeMb: 10 }
+    if (url === '/org/tree') return []
+    throw new Error(`unexpected GET ${url}`)
+  })
+  api.post.mockImplementation(async (url: string) => {
+    if (['/user/list', '/user_groups/list', '/position/list'].includes(url)) return page
+    if (url === '/station/list/simple') return []
+    throw new Error(`unexpected POST ${url}`)
+  })
+  useSession.setState({ token: 'tok', user: admin, auths: ['/**'], userAuth: true, hideUserBaseInfo: false })
+})
+
+// past 10,000 matches the server estimates the total of these lists and says so (DESIGN.md §12)
+describe.each([['/usermanage'], ['/usergroupmanage'], ['/positionmanage']])('%s pagination', (path) => {
+  it('shows an estimated total as 约 N 条', async () => {
+    page = { list: [], total: 100_005, totalIsEstimate: true }
+    renderAt(path)
+    expect(await screen.findByText('约 100005 条', {}, LOADED)).toBeInTheDocument()
+  })
+
+  it('shows an exact total as 共 N 条', async () => {
+    page = { list: [], total: 42 }
+    renderAt(path)
+    expect(await screen.findByText('共 42 条', {}, LOADED)).toBeInTheDocument()
+  })
+})
