@@ -39,14 +39,24 @@ const query = () => Object.fromEntries(new URL(page.url()).searchParams)
 const activePage = () => page.locator('.ant-pagination-item-active').textContent()
 
 /** expect.poll with room for a reload (the console and the screen's chunk) and a round trip. */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 })
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
 /** Waits until the table shows exactly `count` rows, all containing `text`. */
 async function rowsAre(count: number, text: string) {
-  await poll(async () => {
-    const all = await rowTexts()
-    return all.length === count && all.every((t) => t.includes(text))
-  }).toBe(true)
+  try {
+    await poll(async () => {
+      const all = await rowTexts()
+      return all.length === count && all.every((t) => t.includes(text))
+    }).toBe(true)
+  } catch (error) {
+    // what the table showed instead, so that a failure on a slow machine says why
+    const shown = await rowTexts().catch(() => [])
+    const pager = await activePage().catch(() => null)
+    throw new Error(
+      `expected ${count} rows with ${text}; ${page.url()} shows page ${pager}: ${JSON.stringify(shown)}`,
+      { cause: error },
+    )
+  }
 }
 
 async function goToPage(n: number) {
