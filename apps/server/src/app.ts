@@ -24,6 +24,7 @@ import { requestScopedDb } from './audit/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './lib/context'
 import { apiModules } from './modules'
+import { ForwardFastPath } from './modules/authz/forward-fast-path'
 
 export interface BuildOptions {
   config: Config
@@ -44,7 +45,9 @@ export async function buildApp({
   audit = true,
 }: BuildOptions): Promise<FastifyInstance> {
   configurePasswordHashing(config.passwordHashCost)
+  const forwardFastPath = new ForwardFastPath()
   const app = Fastify({
+    serverFactory: forwardFastPath.serverFactory,
     logger: logger
       ? {
           level: config.logLevel,
@@ -89,6 +92,7 @@ export async function buildApp({
     catalogue: new RouteCatalogue(),
   }
   app.decorate('ctx', ctx)
+  forwardFastPath.serve(ctx, app.log)
   installErrorHandler(app)
   acceptEmptyJsonBodies(app)
 

@@ -1,5 +1,6 @@
 import { describe, expect, it, inject } from 'vitest'
 import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { openDatabase } from '../src/db/connection'
@@ -83,5 +84,33 @@ describe.skipIf(!!inject('pgTemplate'))('the request log', () => {
       'POST /api/org/insert',
       'GET /api/user/current', // the one without a token: 401
     ])
+  })
+
+  it('logs gateway questions answered over HTTP as the request log does: refusals at info, a 200 at debug', async () => {
+    const ask = async (app: Awaited<ReturnType<typeof buildApp>>, token?: string) => {
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/authz/forward`
+      const headers = { 'x-original-method': 'GET', 'x-original-uri': '/user/list' }
+      const res = await fetch(url, { headers: token ? { ...headers, 'x-auth-token': token } : headers })
+      return res.status
+    }
+    const forwardLines = (lines: { msg: string; req?: { url: string }; res?: { statusCode: number } }[]) =>
+      lines
+        .filter((l) => l.msg === 'request completed' && l.req?.url === '/api/authz/forward')
+        .map((l) => l.res?.statusCode)
+    let token = ''
+    const atInfo = await withLoggedApp('info', async (app) => {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      token = await signIn(app)
+      expect(await ask(app, token)).toBe(200)
+      expect(await ask(app)).toBe(401)
+    })
+    expect(forwardLines(atInfo)).toEqual([401])
+    const atDebug = await withLoggedApp('debug', async (app) => {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      token = await signIn(app)
+      expect(await ask(app, token)).toBe(200)
+    })
+    expect(forwardLines(atDebug)).toEqual([200])
+    expect(JSON.stringify(atDebug)).not.toContain(token)
   })
 })

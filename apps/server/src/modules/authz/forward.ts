@@ -1,7 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { AUTH_HEADER, TOKEN_STORAGE_KEY } from '@amg/contract'
-import { AppError, badRequest } from '../../lib/errors'
+import { API_PREFIX, AUTH_HEADER, MSG, TOKEN_STORAGE_KEY } from '@amg/contract'
+import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors'
+import type { Authorizer } from '../../auth/authorizer'
+import type { SessionCache } from '../../auth/session-cache'
+import type { SessionUser } from '../../auth/sessions'
 import { normalizeMethod, stripQuery } from './service'
+
+/** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */
+export const FORWARD_URL = '/authz/forward'
+export const FORWARD_PATH = `${API_PREFIX}${FORWARD_URL}`
+export const FORWARD_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
 
 export const FORWARD_MISSING_CALL =
   '缺少原始请求的方法或路径（X-Original-Method/X-Original-URI 或 X-Forwarded-Method/X-Forwarded-Uri）'
@@ -73,3 +81,27 @@ export function forwardedCall(headers: IncomingHttpHeaders): { method: string; p
   if (dotSegment) throw badRequest(FORWARD_BAD_URI)
   return { method: normalizeMethod(method), path }
 }
+
+/**
+ * The one answer to a gateway's question: the end user whose session the forwarded headers carry,
+ * when that user may make the forwarded call; otherwise the AppError to answer (401 without a valid
+ * session, 400 for a missing or malformed call, 403 when no permission matches). From memory once warm.
+ */
+export async function forwardedUser(
+  sessions: Pick<SessionCache, 'find'>,
+  authz: Pick<Authorizer, 'can'>,
+  headers: IncomingHttpHeaders,
+): Promise<SessionUser> {
+  const token = forwardedToken(headers)
+  const user = token ? await sessions.find(token) : null
+  if (!user) throw unauthorized(MSG.unauthorized)
+  const call = forwardedCall(headers)
+  if (!(await authz.can(user.id, call.method, call.path))) throw forbidden(MSG.forbidden)
+  return user
+}
+
+/** What a 200 tells the gateway about the user. Header values must be ASCII: the name travels percent-encoded. */
+export const forwardUserHeaders = (user: SessionUser): [string, string][] => [
+  ['X-Auth-User-Id', String(user.id)],
+  ['X-Auth-User-Name', encodeURIComponent(user.nickName)],
+]

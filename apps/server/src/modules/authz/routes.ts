@@ -15,16 +15,15 @@ import {
   batchTooLarge,
   MAX_BATCH_CHECKS,
   Envelope,
-  MSG,
   NullData,
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
-import { badRequest, forbidden, unauthorized } from '../../lib/errors'
+import { badRequest } from '../../lib/errors'
 import { check, checkBatch, effective, explain } from './service'
 import { whoCan } from './who-can'
 import { roleImpact } from './role-impact'
-import { forwardedCall, forwardedToken } from './forward'
+import { FORWARD_METHODS, FORWARD_URL, forwardUserHeaders, forwardedUser } from './forward'
 
 const tags = ['权限分析']
 
@@ -32,21 +31,17 @@ const tags = ['权限分析']
 export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, authz } = app.ctx
 
-  // Public to the hook: it authenticates the END user from the forwarded headers itself.
+  // Public to the hook: it authenticates the END user from the forwarded headers itself. Over HTTP,
+  // the server answers this path before Fastify sees the request (forward-fast-path.ts); this route
+  // gives the same answer to everything else (injected requests) and documents the call.
   app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
-    url: '/authz/forward',
+    method: [...FORWARD_METHODS],
+    url: FORWARD_URL,
     config: { access: 'public', readOnly: true },
     schema: { tags, summary: '网关转发鉴权', response: { 200: NullData } },
     handler: async (req, reply) => {
-      const token = forwardedToken(req.headers)
-      const user = token ? await app.ctx.sessions.find(token) : null
-      if (!user) throw unauthorized(MSG.unauthorized)
-      const call = forwardedCall(req.headers)
-      if (!(await authz.can(user.id, call.method, call.path))) throw forbidden(MSG.forbidden)
-      // Header values must be ASCII: the name travels percent-encoded.
-      reply.header('X-Auth-User-Id', String(user.id))
-      reply.header('X-Auth-User-Name', encodeURIComponent(user.nickName))
+      const user = await forwardedUser(app.ctx.sessions, authz, req.headers)
+      for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
       return ok(null)
     },
   })
