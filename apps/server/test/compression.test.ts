@@ -19,12 +19,20 @@ const get = (url: string, encoding?: string) =>
 
 describe('compressed answers', () => {
   it('sends brotli or gzip as accepted, the same JSON as uncompressed', async () => {
-    const plain = await get('/api/auth/get-all-back-end')
+    // the permission tree: about 24 KB of JSON
+    const authTree = (encoding?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/tree',
+        headers: { 'x-auth-token': t.adminToken, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      })
+    const plain = await authTree()
     expect(plain.headers['content-encoding']).toBeUndefined()
-    const br = await get('/api/auth/get-all-back-end', 'gzip, deflate, br')
+    expect(plain.rawPayload.length).toBeGreaterThan(8192)
+    const br = await authTree('gzip, deflate, br')
     expect(br.headers['content-encoding']).toBe('br')
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body)
-    const gzip = await get('/api/auth/get-all-back-end', 'gzip')
+    const gzip = await authTree('gzip')
     expect(gzip.headers['content-encoding']).toBe('gzip')
     expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(plain.body)
     expect(gzip.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2)
@@ -38,6 +46,10 @@ describe('compressed answers', () => {
     })
     expect(small.statusCode).toBe(200)
     expect(small.headers['content-encoding']).toBeUndefined()
+    // below 8 KB compressing costs more time than the bytes saved take on the wire
+    const current = await get('/api/user/current', 'br')
+    expect(current.rawPayload.length).toBeGreaterThan(1024)
+    expect(current.headers['content-encoding']).toBeUndefined()
   })
 })
 
