@@ -6,13 +6,22 @@
  *
  * PostgreSQL figures need DATABASE_URL (or a server at 127.0.0.1:5432); without one they are skipped.
  */
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { measureThroughput } from './throughput'
 import { measureDecision } from './decision'
 import { measureGatewayLatency } from './gateway-latency'
 import { measureAudit } from '../measure-audit'
+import { measureLists, type ListFigures } from '../measure-large-data'
+import { bundleReport } from '../../../web/scripts/bundle-report'
+import { measureFirstRow } from '../../../../e2e/measure-first-row'
 
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres'
+const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
+const CHROMIUM = '/usr/bin/chromium'
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 
 async function postgresUrl(): Promise<string | undefined> {
   const url = process.env.DATABASE_URL ?? LOCAL_PG
@@ -58,7 +67,7 @@ async function main() {
   )
 
   const throughput = await withDatabaseUrl(pgUrl, () => measureThroughput({ seconds }))
-  out('### Throughput (20 connections, medians of 3 interleaved rounds)')
+  out('### Throughput (20 connections, medians of 5 interleaved rounds)')
   out(
     table(
       ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
@@ -99,6 +108,48 @@ async function main() {
         )
       : 'nginx is not installed: skipped.',
   )
+
+  const lists: ListFigures = await measureLists({ postgresUrl: pgUrl })
+  out(
+    '### Lists and trees at 100,000 users, 10,000 departments, 10,000 groups (ms: first call / warm median)',
+  )
+  const engines = (['pglite', 'postgres'] as const).filter((e) => lists[e])
+  out(
+    table(
+      ['call', ...engines],
+      Object.keys(lists[engines[0]] ?? {}).map((label) => [
+        label,
+        ...engines.map((e) => `${lists[e]![label].first.toFixed(1)} / ${lists[e]![label].median.toFixed(1)}`),
+      ]),
+    ),
+  )
+
+  out('### Console')
+  if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) out('No built console (`npm run build`): skipped.')
+  else {
+    const bundle = bundleReport(WEB_DIST)
+    const firstRow = fs.existsSync(CHROMIUM) ? await measureFirstRow({ webDist: WEB_DIST }) : undefined
+    out(
+      table(
+        [
+          'initial JS raw / gzip / brotli',
+          'initial CSS gzip',
+          'screens loaded on demand (gzip)',
+          'sign-in → first row',
+        ],
+        [
+          [
+            `${kB(bundle.initialJs.raw)} / ${kB(bundle.initialJs.gzip)} / ${kB(bundle.initialJs.brotli)}`,
+            kB(bundle.initialCss.gzip),
+            `${kB(bundle.lazyJs.gzip)} in ${bundle.lazyJs.files} files`,
+            firstRow
+              ? `${firstRow.medianMs} ms (median of ${firstRow.runsMs.length})`
+              : 'no Chromium: skipped',
+          ],
+        ],
+      ),
+    )
+  }
 
   out(
     '### Audit trail (a write with its log row against the same write without; the log list at 1,000,000 rows)',

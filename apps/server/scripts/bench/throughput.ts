@@ -1,6 +1,6 @@
 /**
  * Requests per second and p99 latency of the server's hot paths against a bare Fastify hello-world
- * on the same Node, measured in one run: each load runs in turn for a few seconds, three rounds
+ * on the same Node, measured in one run: each load runs in turn for a few seconds, five rounds
  * interleaved, medians reported. 20 connections, as a gateway would hold.
  */
 import autocannon from 'autocannon'
@@ -89,7 +89,7 @@ function serverLoads(engine: 'pglite' | 'postgres', token: string): Load[] {
 
 export async function measureThroughput(options: { seconds?: number; rounds?: number } = {}) {
   const seconds = options.seconds ?? 5
-  const rounds = options.rounds ?? 3
+  const rounds = options.rounds ?? 5
   const running: Running[] = []
   let dropDatabase = async () => {}
   try {

@@ -160,12 +160,23 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
   })
 
   // Refusals and failures: the change rolled back (or never started), so the row stands alone.
-  api.addHook('onSend', async (req, reply, payload) => {
-    if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never)) return payload
+  // A callback hook, so that the usual case (a read, or a logged write) passes without a promise.
+  api.addHook('onSend', (req, reply, payload, done) => {
+    if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never))
+      return done(null, payload)
     const status = reply.statusCode
     const result =
       status === 401 || status === 403 || status === 409 ? 'denied' : status >= 500 ? 'failed' : null
-    if (!result) return payload
+    if (!result) return done(null, payload)
+    void writeRefusal(req, status, result, payload).then(() => done(null, payload))
+  })
+
+  async function writeRefusal(
+    req: FastifyRequest,
+    status: number,
+    result: 'denied' | 'failed',
+    payload: unknown,
+  ) {
     let msg: string | null = null
     try {
       msg = typeof payload === 'string' ? ((JSON.parse(payload) as { msg?: string }).msg ?? null) : null
@@ -178,6 +189,5 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     } catch (err) {
       req.log.error({ err: { message: (err as Error).message } }, 'operation log row not written')
     }
-    return payload
-  })
+  }
 }
