@@ -35,6 +35,19 @@ export default async function setup(project: TestProject) {
       stdio: 'inherit',
     })
   }
+  const server = await startBuiltServer(webDist, dataDir, 'Admin@123456')
+  project.provide('baseURL', server.baseURL)
+  return async () => {
+    await server.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The server with a built console (`webDist`) on a free port, its embedded database under `dataDir`,
+ * the first admin's password `adminPassword`; answers once healthy.
+ */
+export async function startBuiltServer(webDist: string, dataDir: string, adminPassword: string) {
   const port = await freePort()
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
@@ -45,21 +58,22 @@ export default async function setup(project: TestProject) {
       DATA_DIR: path.join(dataDir, 'data'),
       WEB_DIST: webDist,
       DATABASE_URL: '',
-      INITIAL_ADMIN_PASSWORD: 'Admin@123456',
+      INITIAL_ADMIN_PASSWORD: adminPassword,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
   const baseURL = `http://127.0.0.1:${port}`
   await waitForHealth(baseURL, server)
-  project.provide('baseURL', baseURL)
-  return async () => {
-    server.kill('SIGTERM')
-    await new Promise((resolve) => {
-      server.once('exit', resolve)
-      setTimeout(resolve, 5000)
-    })
-    fs.rmSync(dataDir, { recursive: true, force: true })
+  return {
+    baseURL,
+    async stop() {
+      server.kill('SIGTERM')
+      await new Promise((resolve) => {
+        server.once('exit', resolve)
+        setTimeout(resolve, 5000)
+      })
+    },
   }
 }
 

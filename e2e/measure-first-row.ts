@@ -4,13 +4,12 @@
 // cached), fills the sign-in form, starts the clock on 登录, opens 用户管理 from the side menu and
 // stops it when the first row shows. Prints the median of 5. Not a test: `npm run bench` calls
 // measureFirstRow(); on its own: `npx tsx e2e/measure-first-row.ts [runs]`.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
-import { freePort, waitForHealth } from './global-setup'
+import { startBuiltServer } from './global-setup'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ADMIN = { nickName: 'admin', password: 'Admin@123456' }
@@ -34,31 +33,11 @@ async function startServer(webDist: string) {
   if (!fs.existsSync(path.join(webDist, 'index.html')))
     throw new Error(`no built console in ${webDist}: run npm run build first`)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-measure-'))
-  const port = await freePort()
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(dataDir, 'data'),
-      WEB_DIST: webDist,
-      DATABASE_URL: '',
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  })
-  const baseURL = `http://127.0.0.1:${port}`
-  await waitForHealth(baseURL, server)
+  const server = await startBuiltServer(webDist, dataDir, ADMIN.password)
   return {
-    baseURL,
+    baseURL: server.baseURL,
     async stop() {
-      server.kill('SIGTERM')
-      await new Promise((resolve) => {
-        server.once('exit', resolve)
-        setTimeout(resolve, 5000)
-      })
+      await server.stop()
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
