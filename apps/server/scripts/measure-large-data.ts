@@ -87,6 +87,17 @@ function calls(users: number, groups: number, positions: number): Call[] {
       url: '/api/position/list',
       body: { pageNum: last(positions), pageSize: 10 },
     },
+    // who may list users: the demo roles that grant it reach most of the 100,000 users
+    {
+      label: 'who-can, first page',
+      url: '/api/authz/who-can',
+      body: { method: 'POST', path: '/user/list', pageNum: 1, pageSize: 10 },
+    },
+    {
+      label: 'who-can, page 1000',
+      url: '/api/authz/who-can',
+      body: { method: 'POST', path: '/user/list', pageNum: 1000, pageSize: 10 },
+    },
   ]
 }
 

@@ -54,7 +54,11 @@ export class ForwardFastPath {
     }
     const server = http.createServer(options.http ?? {}, (req, res) => {
       if (this.ctx && METHODS.has(req.method ?? '') && pathOf(req.url) === FORWARD_PATH)
-        void this.answer(req, res)
+        this.answer(req, res).catch((err: Error) => {
+          // nothing of the answer may take the process down; the connection is dropped instead
+          this.log?.error({ err: { message: err.message } }, 'forward auth answer failed')
+          res.destroy()
+        })
       else handler(req, res)
     })
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
