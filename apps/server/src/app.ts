@@ -25,6 +25,7 @@ import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './lib/context'
 import { apiModules } from './modules'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
+import { installPgliteUpkeep } from './db/pglite-upkeep'
 
 export interface BuildOptions {
   config: Config
@@ -140,6 +141,8 @@ export async function buildApp({
     },
     { prefix: API_PREFIX },
   )
+
+  if (database.kind === 'pglite') installPgliteUpkeep(app, database.db)
 
   // the built console at / with its history fallback; 404 for everything else (lib/console-static.ts)
   await registerConsole(app, config.webDist)
