@@ -3,13 +3,13 @@ import { queryRows, type Db } from '../db/connection'
 
 export interface WatchedSequence {
   /** a sequence the database's triggers bump on every change that makes a cache stale */
-  sequence: 'authz_version_seq' | 'session_version_seq'
+  sequence: 'authz_version_seq' | 'session_version_seq' | 'org_version_seq' | 'lists_version_seq'
   onChange: () => void
 }
 
 /**
  * After a request that may have written, one cheap query reads the change counters the triggers keep
- * (migrations 0001 and 0004) and drops what they say is stale. NOTIFY already does this for every
+ * (migrations 0001, 0004 and 0005) and drops what they say is stale. NOTIFY already does this for every
  * instance; looking here as well makes this instance's own writes show on the very next request even if
  * the notification were late, and costs a read only to requests that may write.
  */

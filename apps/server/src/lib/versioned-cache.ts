@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm'
-import { queryRows, type Database, type Db } from '../db/connection'
+import type { Database, Db } from '../db/connection'
+import { ChangeWatch } from '../auth/change-watch'
 import { inRequestTransaction } from '../audit/request-transaction'
 
 /**
@@ -21,14 +21,15 @@ const MAX_KEYS = 100
  */
 export class VersionedCache {
   private readonly values = new Map<string, unknown>()
-  private seen: string | undefined
   private generation = 0
+  private readonly watch: ChangeWatch
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly database: Pick<Database, 'onNotify' | 'hearsEveryChange'>,
-    private readonly family: CacheFamily,
+    family: CacheFamily,
   ) {
+    this.watch = new ChangeWatch(db, [{ sequence: `${family}_version_seq`, onChange: () => this.clear() }])
     database.onNotify((payload) => {
       if (payload === family || payload === '*') this.clear()
     })
@@ -41,12 +42,7 @@ export class VersionedCache {
 
   /** Drops everything when the family's sequence moved since the last look. */
   async refresh(): Promise<void> {
-    const [row] = await queryRows<{ v: string }>(
-      this.db,
-      sql`select last_value || ':' || is_called as v from ${sql.identifier(`${this.family}_version_seq`)}`,
-    )
-    if (this.seen !== undefined && this.seen !== row?.v) this.clear()
-    this.seen = row?.v
+    await this.watch.refreshIfChanged()
   }
 
   /** A token to pass to `store` with a value read after taking it. */

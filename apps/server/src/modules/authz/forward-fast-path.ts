@@ -5,6 +5,7 @@ import { MSG } from '@amg/contract'
 import type { AppContext } from '../../lib/context'
 import { AppError } from '../../lib/errors'
 import { loggableError } from '../../lib/error-handler'
+import { requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { securityHeaders } from '../../lib/security-headers'
 import { FORWARD_METHODS, FORWARD_PATH, forwardUserHeaders, forwardedUser } from './forward'
 
@@ -104,17 +105,17 @@ export class ForwardFastPath {
   private logAnswer(req: IncomingMessage, status: number, userId: number | undefined, started: number) {
     const log = this.log
     if (!log) return
-    const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug'
+    const level = requestLogLevel(status, false)
     // pino's check, so that a 200 builds no log line at the usual levels (Fastify's types omit it)
     const enabled = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled
     if (level === 'debug' && !(enabled?.call(log, 'debug') ?? false)) return
     log[level](
-      {
-        req: { method: req.method, url: req.url, ip: req.socket.remoteAddress },
-        res: { statusCode: status },
+      requestLogLine(
+        { method: req.method, url: req.url, ip: req.socket.remoteAddress },
+        status,
         userId,
-        responseTime: Math.round((performance.now() - started) * 10) / 10,
-      },
+        performance.now() - started,
+      ),
       'request completed',
     )
   }
