@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { sql } from 'drizzle-orm'
-import { queryRows, type Db, type DbOrTx, type Tx } from '../db/connection'
-import { operationLogs, type AuditChange } from '../db/audit-schema'
-import { describeChanges, type StagedChange } from './changes'
+import { queryRows, type Db, type DbOrTx } from '../db/connection'
+import { operationLogs } from '../db/audit-schema'
 import { runInTransaction } from './request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
- * is registered: it runs in one transaction with the audit trigger switched on, and its log row —
- * with the before and after of every changed field and every link added or removed, as the
- * triggers saw them — is written in that same transaction. A module cannot forget to log, and a
+ * is registered: it runs in one transaction, and its log row — with the rows it changed, as the
+ * audit triggers staged them (described when read: audit/changes.ts) — is written in that same
+ * transaction, by one insert that takes the staged rows where the triggers left them. A module cannot forget to log, and a
  * crash can never leave a change without its row or a row without its change. Writes refused with
  * 401, 403 or 409, and failures (5xx), get a row of their own before the answer leaves.
  */
@@ -66,7 +65,6 @@ async function writeRow(
     status: number
     msg: string | null
     answer?: unknown
-    changes: AuditChange[]
   },
 ) {
   const facts = routeFacts(req)
@@ -83,31 +81,9 @@ async function writeRow(
     result: row.result,
     status: row.status,
     msg: row.msg?.slice(0, 512) ?? null,
-    changes: row.changes,
+    // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
+    rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
   })
-}
-
-/** Reads back (and clears) what the audit trigger staged in this transaction, and nothing else. */
-async function takeStaged(tx: Tx): Promise<StagedChange[]> {
-  const rows = await queryRows<{
-    seq: number
-    table_name: string
-    op: StagedChange['op']
-    old_row: Record<string, unknown> | null
-    new_row: Record<string, unknown> | null
-  }>(
-    tx,
-    sql`delete from audit_changes where tx = txid_current_if_assigned()
-        returning seq, table_name, op, old_row, new_row`,
-  )
-  return rows
-    .sort((a, b) => Number(a.seq) - Number(b.seq))
-    .map((r) => ({ tableName: r.table_name, op: r.op, oldRow: r.old_row, newRow: r.new_row }))
-}
-
-/** Staged rows whose transaction has ended were never taken (writes outside any request): cleared. */
-export async function sweepStrayStagedRows(db: DbOrTx): Promise<void> {
-  await db.execute(sql`delete from audit_changes where tx < txid_snapshot_xmin(txid_current_snapshot())`)
 }
 
 /** The operation log needs every connection to stage changes (db/connection.ts `stageAuditRows`). */
@@ -138,14 +114,12 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
       return db.transaction(async (tx) =>
         runInTransaction(tx, async () => {
           const answer = await handler.call(this, req, reply)
-          const changes = await describeChanges(tx, await takeStaged(tx), routeFacts(req).resourceType)
           const msg = (answer as { msg?: unknown } | undefined)?.msg
           await writeRow(tx, req, {
             result: 'success',
             status: reply.statusCode,
             msg: typeof msg === 'string' ? msg : null,
             answer,
-            changes,
           })
           req.auditLogged = true
           return answer
@@ -154,10 +128,7 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     }
   })
 
-  api.addHook('onReady', async () => {
-    await requireStaging(db)
-    await sweepStrayStagedRows(db)
-  })
+  api.addHook('onReady', async () => requireStaging(db))
 
   // Refusals and failures: the change rolled back (or never started), so the row stands alone.
   // A callback hook, so that the usual case (a read, or a logged write) passes without a promise.
@@ -184,7 +155,7 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
       msg = null
     }
     try {
-      await writeRow(db, req, { result, status, msg, changes: [] })
+      await writeRow(db, req, { result, status, msg })
       req.auditLogged = true
     } catch (err) {
       req.log.error({ err: { message: (err as Error).message } }, 'operation log row not written')

@@ -1,20 +1,21 @@
-import { sql } from 'drizzle-orm'
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  smallint,
-  text,
-  timestamp,
-  varchar,
-} from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, smallint, timestamp, varchar } from 'drizzle-orm/pg-core'
 
 /** One change of an operation: a field's before and after, or the links added and removed (DESIGN.md §9). */
 export type AuditChange =
   | { field: string; before: unknown; after: unknown; target?: AuditRef }
   | { field: 'links'; added: AuditRef[]; removed: AuditRef[]; target?: AuditRef }
+
+/** A row change staged by the audit triggers in a write's transaction (migration 0007). */
+export interface StagedChange {
+  table: string
+  op: 'INSERT' | 'UPDATE' | 'DELETE'
+  old?: Record<string, unknown> | null
+  new?: Record<string, unknown> | null
+  /** the record's name when no column of its own holds it (a position: department-job title) */
+  name?: string | null
+  /** a link row's two records' names, by column, as they were when the link changed */
+  names?: Record<string, string | null>
+}
 
 /** A record named in a change: what it is, its id and its name at the time. */
 export interface AuditRef {
@@ -43,7 +44,14 @@ export const operationLogs = pgTable(
     result: varchar('result', { length: 16 }).notNull(),
     status: smallint('status').notNull(),
     msg: varchar('msg', { length: 512 }),
+    /** described changes: rows written before the triggers staged whole rows, and refusals (empty) */
     changes: jsonb('changes').$type<AuditChange[]>().notNull().default([]),
+    /**
+     * What the write changed, as its triggers staged it (migration 0007): the rows before and after,
+     * secrets left out, with the names of linked records at the time. Described when read
+     * (audit/changes.ts), so the write pays one insert and nothing more.
+     */
+    rowChanges: jsonb('row_changes').$type<StagedChange[]>(),
   },
   // ascending indexes: scanned backwards they give exactly `order by time desc, id desc` (NULLS FIRST)
   (t) => [
@@ -75,24 +83,3 @@ export const loginLogs = pgTable(
     index('login_logs_result_time_idx').on(t.result, t.time),
   ],
 )
-
-/**
- * Row changes of the running request's transaction, written by triggers and read back (then
- * deleted) before the transaction commits: how the operation log learns what a write changed
- * without any module describing it.
- */
-export const auditChanges = pgTable('audit_changes', {
-  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-  tableName: text('table_name').notNull(),
-  op: varchar('op', { length: 8 }).notNull(),
-  oldRow: jsonb('old_row').$type<Record<string, unknown>>(),
-  newRow: jsonb('new_row').$type<Record<string, unknown>>(),
-  /**
-   * the transaction that staged the row: a request takes only its own, so rows staged by a write
-   * outside any request (the server's connections stage every audited change) are never taken for
-   * another's, and the sweep clears them once their transaction has ended
-   */
-  tx: bigint('tx', { mode: 'number' })
-    .notNull()
-    .default(sql`txid_current()`),
-})

@@ -2,20 +2,17 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import type { Db } from './connection'
 
-/**
- * Tables whose rows come and go in ordinary use: every audited write stages its changes in
- * `audit_changes` and takes them back out, and sessions are made, touched once a minute and ended.
- */
-const CHURNING_TABLES = ['audit_changes', 'sessions']
+/** Tables whose rows come and go in ordinary use: sessions are made, touched once a minute and ended. */
+const CHURNING_TABLES = ['sessions']
 
 /** How often the embedded database is tidied. */
 export const UPKEEP_EVERY_MS = 3_600_000
 
 /**
  * PostgreSQL's autovacuum reclaims the space of deleted and updated rows; PGlite has no autovacuum.
- * Without a VACUUM, `audit_changes` grows by about 45 KB per 1,000 writes for ever, and every write's
- * read-back of its staged rows scans all of it. A VACUUM of the churning tables (small: they hold a
- * few live rows) keeps them at their working size. PGlite runs it between transactions.
+ * Without a VACUUM, `sessions` keeps every dead version of its rows (each sign-in, sign-out and
+ * once-a-minute touch leaves one), and every session lookup that misses the cache scans past them. A
+ * VACUUM of the churning tables (small: they hold a few live rows each) keeps them at their working size. PGlite runs it between transactions.
  */
 export async function vacuumChurningTables(db: Db): Promise<void> {
   for (const table of CHURNING_TABLES) await db.execute(sql`vacuum ${sql.identifier(table)}`)

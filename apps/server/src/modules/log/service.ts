@@ -9,11 +9,11 @@ import type {
   PageResult,
 } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
-import { loginLogs, operationLogs } from '../../db/audit-schema'
+import { loginLogs, operationLogs, type AuditChange, type StagedChange } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
 import { prefixPattern } from '../../lib/like'
 import { pageTotal } from '../../lib/page-total'
-import { sweepStrayStagedRows } from '../../audit/operation-log'
+import { describeChanges } from '../../audit/changes'
 
 export const LOG_NOT_FOUND = '日志不存在'
 const BAD_TIME = (field: string) => `参数 ${field} 不正确：应为 ISO 8601 时间`
@@ -81,13 +81,24 @@ export async function listOperations(
   return { list: rows.map(toRow), ...(await pageTotal(db, 'operation_logs', where)) }
 }
 
+/** A row's changes: what its triggers staged, described now; older rows were stored described. */
+const changeColumns = { changes: operationLogs.changes, rowChanges: operationLogs.rowChanges }
+type StoredChanges = {
+  changes: AuditChange[]
+  rowChanges: StagedChange[] | null
+  resourceType: string | null
+}
+const changesOf = (r: StoredChanges): AuditChange[] =>
+  r.rowChanges ? describeChanges(r.rowChanges, r.resourceType) : r.changes
+
 export async function operationDetail(db: Db, id: number): Promise<OperationLogDetail> {
   const [row] = await db
-    .select({ ...rowColumns, changes: operationLogs.changes })
+    .select({ ...rowColumns, ...changeColumns })
     .from(operationLogs)
     .where(eq(operationLogs.id, id))
   if (!row) throw notFound(LOG_NOT_FOUND)
-  return { ...toRow(row), changes: row.changes as OperationLogDetail['changes'] }
+  const { rowChanges: _staged, ...rest } = row
+  return { ...toRow(rest), changes: changesOf(row) as OperationLogDetail['changes'] }
 }
 
 const RESULT_NAMES: Record<string, string> = { success: '成功', denied: '拒绝', failed: '失败' }
@@ -126,8 +137,8 @@ export async function* exportOperations(db: Db, q: OperationLogExportQuery): Asy
   yield `\uFEFF${CSV_HEADER.join(',')}\r\n`
   let after: { time: Date; id: number } | null = null
   for (;;) {
-    const page: (RawRow & { changes: unknown })[] = await db
-      .select({ ...rowColumns, changes: operationLogs.changes })
+    const page: (RawRow & StoredChanges)[] = await db
+      .select({ ...rowColumns, ...changeColumns })
       .from(operationLogs)
       .where(
         and(
@@ -159,7 +170,7 @@ export async function* exportOperations(db: Db, q: OperationLogExportQuery): Asy
           RESULT_NAMES[r.result] ?? r.result,
           r.status,
           r.msg,
-          JSON.stringify(r.changes ?? []),
+          JSON.stringify(changesOf(r)),
         ]
           .map(csvField)
           .join(','),
@@ -210,6 +221,5 @@ export async function sweepLogs(db: Db, retentionDays: number): Promise<number> 
     )
     removed += Number(row?.n ?? 0)
   }
-  await sweepStrayStagedRows(db)
   return removed
 }
