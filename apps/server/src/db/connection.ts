@@ -144,8 +144,16 @@ async function openPostgres(url: string, stageAuditRows: boolean): Promise<Datab
   let listening = false
   let closed = false
 
+  let reconnectPending = false
+  // One reconnection at a time: a dying client may report more than one error, and two listeners
+  // would hear every notification twice (and the second's catch-up would clear what the first let keep).
   const reconnectSoon = () => {
-    if (!closed) setTimeout(() => listen().catch(reconnectSoon), 1000)
+    if (closed || reconnectPending) return
+    reconnectPending = true
+    setTimeout(() => {
+      reconnectPending = false
+      listen().catch(reconnectSoon)
+    }, 1000)
   }
   const listen = async () => {
     const client = new pg.Client({ connectionString: url })
@@ -153,8 +161,11 @@ async function openPostgres(url: string, stageAuditRows: boolean): Promise<Datab
       if (msg.channel === EVENTS_CHANNEL) for (const l of listeners) l(msg.payload ?? '')
     })
     client.on('error', () => {
+      // a client that never became the listener failed its connect, which listen's caller handles
+      if (client !== listener || !listening) return
       // A lost listener means missed notifications: tell listeners to drop their caches, then reconnect.
       listening = false
+      client.end().catch(() => {})
       for (const l of listeners) l('*')
       reconnectSoon()
     })
