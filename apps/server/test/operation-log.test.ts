@@ -110,6 +110,36 @@ describe('rows for writes', () => {
     ])
   })
 
+  it('positions are named by department and job title, also when made in the same request', async () => {
+    const [root] = (await admin('GET', '/api/org/tree')).body.data as { id: number }[]
+    const orgId = (
+      await admin('POST', '/api/org/insert', { body: { organizationName: '审计部', parent: root.id } })
+    ).body.data
+    const station = await admin('POST', '/api/station/insert', {
+      body: { stationName: '审计员', type: 1, orgIds: String(orgId) },
+    })
+    expect(station.status, station.body.msg).toBe(200)
+    const [{ id: positionId }] = await queryRows<{ id: number }>(
+      t.db,
+      sql`select id from positions where station_id = ${station.body.data}`,
+    )
+    const position = { type: 'position', id: positionId, name: '审计部-审计员' }
+    expect((await lastRow()).changes).toContainEqual(
+      expect.objectContaining({ field: 'orgId', before: null, after: orgId, target: position }),
+    )
+
+    const userId = (await admin('POST', '/api/user/insert', { body: { nickName: 'audit_holder' } })).body.data
+    await admin('PUT', '/api/rel/position-rel-user', { body: { positionId, userIds: String(userId) } })
+    expect((await lastRow()).changes).toEqual([
+      {
+        field: 'links',
+        target: position,
+        added: [{ type: 'user', id: userId, name: 'audit_holder' }],
+        removed: [],
+      },
+    ])
+  })
+
   it('no password or hash anywhere in the log', async () => {
     await admin('POST', '/api/user/insert', {
       body: { nickName: 'audit_secret', password: 'Secret@Pass20261' },

@@ -38,7 +38,8 @@ CREATE FUNCTION amg_audit_own_name(table_name text, record_row jsonb) RETURNS js
   SELECT CASE WHEN table_name = 'positions'
     THEN jsonb_build_object('name', amg_position_name(record_row)) ELSE '{}'::jsonb END
 $$;--> statement-breakpoint
--- Records (TG_ARGV: the key column): an update pairs each row's before and after by the key.
+-- Records (TG_ARGV: the key column, id or code): an update pairs each row's before and after by the
+-- key. Static statements, not EXECUTE: PL/pgSQL keeps their plans, so a write plans nothing here.
 CREATE FUNCTION amg_audit_records() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE items jsonb;
 BEGIN
@@ -53,13 +54,16 @@ BEGIN
     SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
       'old', amg_audit_redact(to_jsonb(o), to_jsonb(o))) || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(o)))
       INTO items FROM old_rows o;
+  ELSIF TG_ARGV[0] = 'code' THEN
+    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
+      'old', amg_audit_redact(to_jsonb(o), to_jsonb(o)), 'new', amg_audit_redact(to_jsonb(n), to_jsonb(o)))
+      || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(n)))
+      INTO items FROM old_rows o JOIN new_rows n ON n.code = o.code;
   ELSE
-    EXECUTE format(
-      'SELECT jsonb_agg(jsonb_build_object(''table'', $1, ''op'', ''UPDATE'',
-         ''old'', amg_audit_redact(to_jsonb(o), to_jsonb(o)), ''new'', amg_audit_redact(to_jsonb(n), to_jsonb(o)))
-         || amg_audit_own_name($1, to_jsonb(n)))
-       FROM old_rows o JOIN new_rows n ON n.%1$I = o.%1$I', TG_ARGV[0])
-      INTO items USING TG_TABLE_NAME;
+    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
+      'old', amg_audit_redact(to_jsonb(o), to_jsonb(o)), 'new', amg_audit_redact(to_jsonb(n), to_jsonb(o)))
+      || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(n)))
+      INTO items FROM old_rows o JOIN new_rows n ON n.id = o.id;
   END IF;
   IF items IS NOT NULL THEN
     PERFORM amg_audit_stage(items);
