@@ -11,6 +11,18 @@ export default defineConfig({
     // the screens load on demand (src/app/lazy-pages.tsx): no chunk should come near this
     chunkSizeWarningLimit: 500,
     rolldownOptions: {
+      treeshake: {
+        // antd's building blocks (rc-component, cssinjs, colours) do not declare that importing them
+        // has no side effects, although none of their modules has any: told so, the bundler leaves
+        // out the modules the console does not use, e.g. the form engine that antd's ConfigProvider
+        // imports for a single context (DESIGN.md §12).
+        moduleSideEffects: [
+          {
+            test: /node_modules[\\/](@rc-component[\\/]|@ant-design[\\/](cssinjs|cssinjs-utils|colors|fast-color)[\\/])/,
+            sideEffects: false,
+          },
+        ],
+      },
       output: {
         codeSplitting: {
           groups: [
