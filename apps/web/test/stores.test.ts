@@ -10,8 +10,9 @@ const api = vi.hoisted(() => ({
   call: vi.fn(),
 }))
 const unauthorizedListeners = vi.hoisted(() => [] as (() => void)[])
-vi.mock('../src/lib/http', () => ({
-  ...api,
+vi.mock('../src/lib/http', () => ({ ...api }))
+// the 401 listeners live apart from the HTTP client (lib/unauthorized.ts)
+vi.mock('../src/lib/unauthorized', () => ({
   onUnauthorized: (l: () => void) => unauthorizedListeners.push(l),
 }))
 

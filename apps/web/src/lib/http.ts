@@ -15,6 +15,7 @@ import {
 import { toastError } from './feedback'
 import { navigateTo } from './navigation'
 import { readToken, writeToken } from './token'
+import { notifyUnauthorized } from './unauthorized'
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -51,21 +52,14 @@ export class ApiError extends Error {
   }
 }
 
-type UnauthorizedListener = () => void
-const unauthorizedListeners = new Set<UnauthorizedListener>()
-
-/** Called on every 401 outside the sign-in call, after the token is cleared (the session store listens). */
-export function onUnauthorized(listener: UnauthorizedListener): () => void {
-  unauthorizedListeners.add(listener)
-  return () => unauthorizedListeners.delete(listener)
-}
+export { onUnauthorized } from './unauthorized'
 
 let lastUnauthorizedToast = 0
 
 /** SPEC.md §8: HTTP 401 → log out, go to '/', say '没有权限，请重新登录' (once for a burst of calls). */
 function handleUnauthorized(silent: boolean) {
   writeToken(null)
-  unauthorizedListeners.forEach((listener) => listener())
+  notifyUnauthorized()
   navigateTo('/')
   const now = Date.now()
   if (!silent && now - lastUnauthorizedToast > 1000) {

@@ -1,7 +1,11 @@
 import { create } from 'zustand'
 import type { ConsoleConfig, CurrentUser } from '@amg/contract'
-import { get, onUnauthorized, post } from './http'
 import { readToken, writeToken } from './token'
+import { onUnauthorized } from './unauthorized'
+
+// The HTTP client is not needed to show the sign-in page: it loads with the first call (or before,
+// with the screens fetched in the background) instead of with the first download (DESIGN.md §12).
+const http = () => import('./http')
 
 export type Device = 'desktop' | 'mobile'
 export const MOBILE_MAX_WIDTH = 768
@@ -54,18 +58,21 @@ export const useSession = create<SessionState>()((set) => ({
   configLoaded: false,
 
   async login(nickName, password) {
+    const { post } = await http()
     const result = await post<{ token: string }>('/login', { nickName, password }, { authRequest: true })
     writeToken(result.token)
     set({ token: result.token, user: null, auths: [] })
   },
 
   async loadCurrentUser() {
+    const { get } = await http()
     const user = await get<CurrentUser>('/user/current')
     set({ user, auths: authsOf(user) })
     return user
   },
 
   async loadConfig() {
+    const { get } = await http()
     const config = await get<ConsoleConfig>('/config', undefined, { silent: true })
     set({
       isAms: config.isAms,
@@ -78,6 +85,7 @@ export const useSession = create<SessionState>()((set) => ({
 
   async logout() {
     try {
+      const { post } = await http()
       await post('/logout', undefined, { silent: true })
     } catch {
       // the local session ends anyway
