@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { App as AntApp, ConfigProvider, message, theme } from 'antd'
+import { ConfigProvider, message, theme } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
 import dayjs from 'dayjs'
 import 'dayjs/locale/zh-cn'
@@ -16,14 +16,33 @@ export function createQueryClient() {
   })
 }
 
-/** Hands antd's context-aware message API to the HTTP layer's toasts. */
-function FeedbackBridge() {
-  const { message } = AntApp.useApp()
+/**
+ * What antd's App component gave the console, without the parts it does not use: the page's text in
+ * the theme's font and colours (App's root styles) and the toasts in the theme (a context-aware
+ * message API, handed to lib/feedback.ts). App would also bring its modal and notification hooks into
+ * the first download; the screens that confirm with a modal use Modal.useModal (DESIGN.md §12).
+ */
+function AppRoot({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken()
+  // Quick work must not stack toasts down the screen: the oldest goes, the newest stays.
+  const [messageApi, messageHolder] = message.useMessage({ maxCount: MAX_TOASTS })
   useEffect(() => {
-    setMessageApi(message)
+    setMessageApi(messageApi)
     return () => setMessageApi(null)
-  }, [message])
-  return null
+  }, [messageApi])
+  return (
+    <div
+      style={{
+        color: token.colorText,
+        fontSize: token.fontSize,
+        lineHeight: token.lineHeight,
+        fontFamily: token.fontFamily,
+      }}
+    >
+      {messageHolder}
+      {children}
+    </div>
+  )
 }
 
 /**
@@ -48,8 +67,7 @@ export const prefersReducedMotion = () =>
   typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
 
 /**
- * antd (zh_CN, size medium, the browser's chosen theme and density) with its App context for
- * message/modal, and TanStack Query.
+ * antd (zh_CN, size medium, the browser's chosen theme and density), the toasts, and TanStack Query.
  */
 export function Providers({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   const mode = useAppearance((s) => s.mode)
@@ -60,12 +78,10 @@ export function Providers({ children, queryClient }: { children: ReactNode; quer
       componentSize="middle"
       theme={{ ...themeFor({ mode, density }), token: { motion: !prefersReducedMotion() } }}
     >
-      {/* Quick work must not stack toasts down the screen: the oldest goes, the newest stays. */}
-      <AntApp message={{ maxCount: MAX_TOASTS }}>
+      <AppRoot>
         <ThemeBridge dark={mode === 'dark'} />
-        <FeedbackBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+      </AppRoot>
     </ConfigProvider>
   )
 }

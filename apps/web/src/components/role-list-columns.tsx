@@ -1,7 +1,8 @@
-import { App, Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
+import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
 import { MSG } from '@amg/contract'
 import dayjs from 'dayjs'
 import { createContext, useContext, useMemo } from 'react'
+import { toastInfo } from '../lib/feedback'
 import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'
 import type { IndexedRow } from './table'
 
@@ -33,7 +34,6 @@ export interface RoleRowActions {
 export const RoleRowActionsContext = createContext<RoleRowActions | null>(null)
 
 function RoleActions({ row }: { row: RoleListRow }) {
-  const { message } = App.useApp()
   const actions = useContext(RoleRowActionsContext)
   if (!actions) return null
   const locked = !actions.canModify(row)
@@ -48,7 +48,7 @@ function RoleActions({ row }: { row: RoleListRow }) {
         cancelText="取消"
         disabled={locked}
         onConfirm={() => actions.remove(row)}
-        onCancel={() => void message.info(MSG.cancelDelete)}
+        onCancel={() => toastInfo(MSG.cancelDelete)}
       >
         <Button type="link" size="small" danger disabled={locked}>
           删除

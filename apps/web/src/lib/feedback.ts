@@ -2,8 +2,9 @@ import { message } from 'antd'
 import type { MessageInstance } from 'antd/es/message/interface'
 
 /**
- * The toast channel used outside React components (the HTTP layer, stores). The app's providers
- * hand over antd's context-aware instance (App.useApp().message); before that, the static one is used.
+ * The console's one toast channel (the HTTP layer, stores and screens). The app's providers hand
+ * over antd's context-aware instance (message.useMessage(), which follows the theme); before that,
+ * the static one is used.
  */
 let instance: MessageInstance | null = null
 
@@ -20,4 +21,8 @@ export function toastError(text: string) {
 
 export function toastSuccess(text: string) {
   void (instance ?? message).success(text)
+}
+
+export function toastInfo(text: string) {
+  void (instance ?? message).info(text)
 }

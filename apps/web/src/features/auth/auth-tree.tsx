@@ -1,11 +1,11 @@
-import { App, Empty, Input, Menu, Spin, theme } from 'antd'
+import { Empty, Input, Menu, Modal, Spin, theme } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { useNavigate, useSearchParams } from 'react-router'
 import { Tree, type TreeNodeData } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
+import { toastInfo, toastSuccess } from '../../lib/feedback'
 import type { AuthNode } from '../../lib/stores/auth-store'
 import { useAuthTree, useDeleteAuth } from './api'
 import { contextMenuPosition } from './context-menu'
@@ -38,7 +38,7 @@ export function AuthTree() {
   const [params] = useSearchParams()
   const currentCode = params.get('code')
   const navigate = useNavigate()
-  const { modal, message } = App.useApp()
+  const [modal, modalHolder] = Modal.useModal()
   const remove = useDeleteAuth()
 
   const confirmDelete = (node: AuthNode) => {
@@ -56,7 +56,7 @@ export function AuthTree() {
         toastSuccess(MSG.deleted)
         if (currentCode === node.code) navigate('/authmanage/addform')
       },
-      onCancel: () => void message.info(MSG.cancelDelete),
+      onCancel: () => toastInfo(MSG.cancelDelete),
     })
   }
 
@@ -107,6 +107,7 @@ export function AuthTree() {
         <Empty description="暂无权限" />
       )}
       {menu ? <NodeMenu state={menu} onClose={closeMenu} onDelete={confirmDelete} /> : null}
+      {modalHolder}
     </div>
   )
 }

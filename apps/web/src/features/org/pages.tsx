@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Spin, Typography } from 'antd'
+import { Alert, Button, Card, Col, Form, Input, Modal, Row, Space, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { MSG } from '@amg/contract'
 import { LinkPanel } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
+import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { RouteTabs } from '../../lib/ui/route-tabs'
 import { Screen } from '../../lib/ui/screen'
@@ -45,7 +45,7 @@ export function OrgManagePage() {
   const location = useLocation()
   const [params] = useSearchParams()
   const queryClient = useQueryClient()
-  const { modal, message } = App.useApp()
+  const [modal, modalHolder] = Modal.useModal()
   const selectedId = location.pathname.startsWith('/orgmanage/editform')
     ? numberParam(params.get('id'))
     : numberParam(params.get('parent'))
@@ -57,7 +57,7 @@ export function OrgManagePage() {
       okText: '确定',
       okType: 'danger',
       cancelText: '取消',
-      onCancel: () => void message.info(MSG.cancelDelete),
+      onCancel: () => toastInfo(MSG.cancelDelete),
       onOk: async () => {
         try {
           await useOrgStore.getState().remove(node.id)
@@ -98,6 +98,7 @@ export function OrgManagePage() {
           <Outlet />
         </Col>
       </Row>
+      {modalHolder}
     </Screen>
   )
 }

@@ -1,8 +1,8 @@
 import { useMemo } from 'react'
 import {
-  App,
   Button,
   Form,
+  Modal,
   Select as AntSelect,
   Space,
   Table,
@@ -14,7 +14,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG, confirmDeletePosition, type RoleSimple } from '@amg/contract'
 import { LinkPanel, OrgCascader, Pagination } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
+import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList, useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
 import { usePositionStore, type Position } from '../../lib/stores/position-store'
 import { RouteTabs } from '../../lib/ui/route-tabs'
@@ -65,7 +65,7 @@ export const linksTitle = (name: string) => `修改${name}的关联关系`
 export function PositionListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const { modal, message } = App.useApp()
+  const [modal, modalHolder] = Modal.useModal()
   const list = useListState(POSITION_LIST_FILTERS, PAGE_SIZES)
   const { filters, pageNum, pageSize } = list
   const [draft, setDraft] = useDraft(filters)
@@ -101,7 +101,7 @@ export function PositionListPage() {
       okText: '确定',
       cancelText: '取消',
       okButtonProps: { danger: true },
-      onCancel: () => void message.info(MSG.cancelDelete),
+      onCancel: () => toastInfo(MSG.cancelDelete),
       onOk: async () => {
         await deletePositions([row.id])
         toastSuccess(MSG.deleted)
@@ -208,6 +208,7 @@ export function PositionListPage() {
           onChange={(page) => list.setPage(page)}
         />
       </div>
+      {modalHolder}
     </Screen>
   )
 }

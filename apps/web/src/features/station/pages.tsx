@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { App, Button, Form, Input, Popconfirm, Select, Space, Spin, Table, type TableColumnsType } from 'antd'
+import { Button, Form, Input, Popconfirm, Select, Space, Spin, Table, type TableColumnsType } from 'antd'
 import dayjs from 'dayjs'
 import { useEffect, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG } from '@amg/contract'
 import { Pagination } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
+import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList, useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
 import { Screen } from '../../lib/ui/screen'
@@ -33,7 +33,6 @@ const STATION_LIST_FILTERS = { stationName: 'text' } as const
 export function StationListPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const { message } = App.useApp()
   const listState = useListState(STATION_LIST_FILTERS)
   const { pageNum, pageSize } = listState
   const { stationName } = listState.filters
@@ -83,7 +82,7 @@ export function StationListPage() {
             okText="确定"
             cancelText="取消"
             onConfirm={() => remove(row)}
-            onCancel={() => void message.info(MSG.cancelDelete)}
+            onCancel={() => toastInfo(MSG.cancelDelete)}
           >
             <Button type="link" size="small" danger>
               删除

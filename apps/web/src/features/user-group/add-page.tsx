@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react'
-import { App, Button, Collapse, Form, Space } from 'antd'
+import { Button, Collapse, Form, Space } from 'antd'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
 import { LinkPanel } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
+import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { insertGroup, roleCandidates, userCandidates, type GroupFields as GroupFieldValues } from './api'
@@ -73,7 +73,6 @@ const userColumns = [
 export function GroupAddScreen() {
   const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
-  const { message } = App.useApp()
   const [form] = Form.useForm<GroupFieldValues>()
   const [open, setOpen] = useState<string[]>(['base', 'users', 'roles'])
   const users = useLocalChoice<UserRow>('users', userCandidates, (u, k) => u.nickName.includes(k))
@@ -104,7 +103,7 @@ export function GroupAddScreen() {
   }
 
   const cancel = () => {
-    void message.info(MSG.cancelCreate)
+    toastInfo(MSG.cancelCreate)
     backToList()
   }
 
