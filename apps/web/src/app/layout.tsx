@@ -6,7 +6,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Layout, Space, Spin, Tooltip, Typography, theme } from 'antd'
+import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useNavigate } from 'react-router'
 import { deviceFor, useSession } from '../lib/session-store'
@@ -130,7 +130,13 @@ function SignedInLayout() {
           <Space size={mobile ? 'small' : 'middle'}>
             <Space size={4}>
               <UserOutlined />
-              <Typography.Text data-testid="current-user">{user.nickName}</Typography.Text>
+              {/* Typography.Text's look (Typography itself stays out of the first download) */}
+              <span
+                data-testid="current-user"
+                style={{ color: colors.colorText, wordBreak: 'break-word', lineHeight: colors.lineHeight }}
+              >
+                {user.nickName}
+              </span>
             </Space>
             <AppearanceSwitch compact={mobile} />
             <Button

@@ -1,14 +1,28 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, Form, Input, Typography, theme } from 'antd'
+import { Button, theme } from 'antd'
+// the two inputs on their own: antd's Input also carries TextArea, Search and OTP (DESIGN.md §12)
+import Input from 'antd/es/input/Input'
+import Password from 'antd/es/input/Password'
 import { useState } from 'react'
 import { Navigate, useNavigate } from 'react-router'
 import { useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
+import { LightForm, LightFormItem } from './light-form'
+import { Title } from './title'
 
 interface LoginForm {
   nickName: string
   password: string
 }
+type Field = keyof LoginForm
+
+/** The fields' rules: a name that is not only blanks, and a password. */
+const RULES: Record<Field, { valid: (value: string | undefined) => boolean; message: string }> = {
+  nickName: { valid: (value) => !!value?.trim(), message: '请输入用户名' },
+  password: { valid: (value) => !!value, message: '请输入密码' },
+}
+const errorOf = (field: Field, value: string | undefined) =>
+  RULES[field].valid(value) ? undefined : RULES[field].message
 
 /** The sign-in page at '/'. A wrong name or password shows the server's message as a toast. */
 export function LoginPage() {
@@ -17,9 +31,26 @@ export function LoginPage() {
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const navigate = useNavigate()
   const [busy, setBusy] = useState(false)
+  const [values, setValues] = useState<Partial<LoginForm>>({})
+  // as antd's Form: a field is checked as it changes, and every field when the form is sent
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const { token: colors } = theme.useToken()
 
   if (token && !busy) return <Navigate to="/body" replace />
+
+  const change = (field: Field, value: string) => {
+    setValues((v) => ({ ...v, [field]: value }))
+    setErrors((e) => ({ ...e, [field]: errorOf(field, value) }))
+  }
+
+  const send = () => {
+    const found = {
+      nickName: errorOf('nickName', values.nickName),
+      password: errorOf('password', values.password),
+    }
+    setErrors(found)
+    if (!found.nickName && !found.password) void submit(values as LoginForm)
+  }
 
   const submit = async (values: LoginForm) => {
     setBusy(true)
@@ -65,22 +96,45 @@ export function LoginPage() {
           borderRadius: colors.borderRadiusLG,
         }}
       >
-        <Typography.Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
+        <Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
           角色权限管理系统
-        </Typography.Title>
-        <Form<LoginForm> name="login" onFinish={submit} autoComplete="off" size="large">
-          <Form.Item name="nickName" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>
-            <Input prefix={<UserOutlined />} placeholder="用户名" autoFocus />
-          </Form.Item>
-          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
-            <Input.Password prefix={<LockOutlined />} placeholder="密码" />
-          </Form.Item>
-          <Form.Item style={{ marginBottom: 0 }}>
-            <Button type="primary" htmlType="submit" block loading={busy}>
+        </Title>
+        <LightForm id="login" size="large" onSubmit={send}>
+          <LightFormItem fieldId="login_nickName" error={errors.nickName}>
+            <Input
+              id="login_nickName"
+              size="large"
+              prefix={<UserOutlined />}
+              placeholder="用户名"
+              autoFocus
+              value={values.nickName}
+              onChange={(e) => change('nickName', e.target.value)}
+              status={errors.nickName ? 'error' : undefined}
+              aria-required="true"
+              aria-invalid={errors.nickName ? 'true' : undefined}
+              aria-describedby={errors.nickName ? 'login_nickName_help' : undefined}
+            />
+          </LightFormItem>
+          <LightFormItem fieldId="login_password" error={errors.password}>
+            <Password
+              id="login_password"
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder="密码"
+              value={values.password}
+              onChange={(e) => change('password', e.target.value)}
+              status={errors.password ? 'error' : undefined}
+              aria-required="true"
+              aria-invalid={errors.password ? 'true' : undefined}
+              aria-describedby={errors.password ? 'login_password_help' : undefined}
+            />
+          </LightFormItem>
+          <LightFormItem style={{ marginBottom: 0 }}>
+            <Button type="primary" htmlType="submit" size="large" block loading={busy}>
               登录
             </Button>
-          </Form.Item>
-        </Form>
+          </LightFormItem>
+        </LightForm>
       </div>
     </div>
   )

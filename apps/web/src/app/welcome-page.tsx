@@ -1,4 +1,4 @@
-import { Typography } from 'antd'
+import { Title } from './title'
 
 export const WELCOME_HEADING = '欢迎使用角色权限管理系统'
 
@@ -6,7 +6,7 @@ export const WELCOME_HEADING = '欢迎使用角色权限管理系统'
 export function WelcomePage() {
   return (
     <div style={{ padding: '64px 0', textAlign: 'center' }}>
-      <Typography.Title level={2}>{WELCOME_HEADING}</Typography.Title>
+      <Title level={2}>{WELCOME_HEADING}</Title>
     </div>
   )
 }
