@@ -1,13 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ConfigProvider, message, theme } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
-import dayjs from 'dayjs'
-import 'dayjs/locale/zh-cn'
 import { useEffect, type ReactNode } from 'react'
 import { MAX_TOASTS, setMessageApi } from '../lib/feedback'
 import { themeFor, useAppearance } from '../lib/theme-store'
-
-dayjs.locale('zh-cn')
 
 export function createQueryClient() {
   return new QueryClient({

@@ -1,5 +1,5 @@
 import { DatePicker as AntDatePicker } from 'antd'
-import dayjs, { type Dayjs } from 'dayjs'
+import dayjs, { type Dayjs } from '../lib/dayjs'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
 /** SPEC.md §9: date format yyyy-MM-dd (dayjs: YYYY-MM-DD). */

@@ -1,6 +1,6 @@
 import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
 import { MSG } from '@amg/contract'
-import dayjs from 'dayjs'
+import dayjs from '../lib/dayjs'
 import { createContext, useContext, useMemo } from 'react'
 import { toastInfo } from '../lib/feedback'
 import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'

@@ -1,5 +1,5 @@
 import { TimePicker as AntTimePicker } from 'antd'
-import dayjs, { type Dayjs } from 'dayjs'
+import dayjs, { type Dayjs } from '../lib/dayjs'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
 /** SPEC.md §9: time format HH:mm:ss, range 00:00:00 to 23:59:59. */

@@ -1,7 +1,7 @@
 import { LOGIN_RESULTS, OPERATION_RESULTS } from '@amg/contract'
 import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
 import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd'
-import dayjs, { type Dayjs } from 'dayjs'
+import dayjs, { type Dayjs } from '../../lib/dayjs'
 import type { ReactNode } from 'react'
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'

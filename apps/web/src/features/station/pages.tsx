@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button, Form, Input, Popconfirm, Select, Space, Spin, Table, type TableColumnsType } from 'antd'
-import dayjs from 'dayjs'
+import dayjs from '../../lib/dayjs'
 import { useEffect, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG } from '@amg/contract'

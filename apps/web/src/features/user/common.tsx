@@ -1,5 +1,5 @@
 import { Tag, Typography } from 'antd'
-import dayjs from 'dayjs'
+import dayjs from '../../lib/dayjs'
 import { useSearchParams } from 'react-router'
 
 /** User status (SPEC.md §3): 1 正常, 2 冻结. */

@@ -1,4 +1,4 @@
-import dayjs from 'dayjs'
+import dayjs from '../dayjs'
 
 /**
  * The form validation rules of SPEC.md §5: rule kinds required, whitespace, type, range/length
