@@ -1,6 +1,6 @@
 import { Breadcrumb } from 'antd'
 import { Link, useLocation, useMatches } from 'react-router'
-import { listUrl } from '../lib/list-state'
+import { listUrl } from '../lib/list-memory'
 
 /** A breadcrumb step after the home link; `path` makes it a link. */
 export interface Crumb {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../components/page-sizes'
+import { listUrl, rememberList } from './list-memory'
 
 /**
  * A list's search, filters, page and page size live in the URL query, so that back, reload and a
@@ -166,33 +167,7 @@ export function useDraft<T>(applied: T): [T, (value: T) => void] {
   return [draft, setDraft]
 }
 
-// ---- where each list was left ------------------------------------------------------------------
-
-/** Per browser tab (session storage): another tab keeps its own lists; a reload keeps them. */
-const STORAGE_KEY = 'amg.lists'
-
-function readRemembered(): Record<string, string> {
-  try {
-    const value = JSON.parse(window.sessionStorage.getItem(STORAGE_KEY) ?? '{}') as unknown
-    return value && typeof value === 'object' ? (value as Record<string, string>) : {}
-  } catch {
-    return {}
-  }
-}
-
-export function rememberList(path: string, search: string) {
-  try {
-    window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ ...readRemembered(), [path]: search }))
-  } catch {
-    // storage unavailable: the list then opens in its first state
-  }
-}
-
-/** The list at `path` as it was last left in this tab (search, filters, page), or its first state. */
-export function listUrl(path: string): string {
-  const search = readRemembered()[path]
-  return search ? `${path}${search.startsWith('?') ? search : `?${search}`}` : path
-}
+export { listUrl, rememberList }
 
 /** Back to a list as it was left: the edit and view screens' 返回 and their "saved" navigation. */
 export function useBackToList(path: string): () => void {
