@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from './helpers/app'
  * reading the whole list newest first and cutting it would give, whichever end a page is read from;
  * filters match anywhere in the name, case-insensitively, with %, _ and \ taken literally; totals are
  * exact (and unflagged) up to 10,000 matches, estimated and flagged above; and what is kept in memory
- * follows rows written behind the API's back.
+ * follows rows written behind the API's back (once their notification is heard: a write through the API
+ * is seen on the very next call, see invalidation.test.ts and role.test.ts).
  */
 
 let t: TestApp
@@ -21,7 +22,13 @@ afterAll(async () => t.close())
 
 type Page = { list: { id: number }[]; total: number; totalIsEstimate?: boolean }
 
+/**
+ * A list call. Rows written here behind the API's back reach the lists' caches by notification: on
+ * PostgreSQL it arrives a moment after the commit, so each call first waits until this app has heard
+ * everything committed so far (on PGlite it is heard as the change commits).
+ */
 async function post(url: string, body: object): Promise<Page> {
+  await t.database.heardSoFar()
   const res = await t.call<Page>('POST', url, { token: t.adminToken, body })
   expect(res.status).toBe(200)
   return res.body.data

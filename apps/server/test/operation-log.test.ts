@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { desc, eq, sql } from 'drizzle-orm'
-import { operationLogs } from '../src/db/audit-schema'
+import { operationLogs, type AuditChange } from '../src/db/audit-schema'
 import { queryRows } from '../src/db/connection'
 import { sweepLogs } from '../src/modules/log/service'
 import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
@@ -27,7 +27,7 @@ async function lastRow() {
   const [row] = await t.db.select().from(operationLogs).orderBy(desc(operationLogs.id)).limit(1)
   const detail = await admin('GET', '/api/log/operation/detail', { query: { id: row.id } })
   expect(detail.status).toBe(200)
-  return { ...row, changes: detail.body.data.changes as unknown[] }
+  return { ...row, changes: detail.body.data.changes as AuditChange[] }
 }
 const rowCount = async () => (await t.db.select({ id: operationLogs.id }).from(operationLogs)).length
 

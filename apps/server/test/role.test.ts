@@ -362,6 +362,36 @@ describe('POST /role/listall', () => {
     expect(everything.total).toBe((await t.db.select().from(roles)).length)
   })
 
+  it('is kept between calls, and shows a change on the very next call, through the API or behind its back', async () => {
+    const list = async () =>
+      (await admin('POST', '/api/role/listall', { body: { pageNum: 1, pageSize: 100, roleName: prefix } }))
+        .body.data as { total: number; list: { id: number; roleName: string; status: number }[] }
+    const first = await list()
+    expect(await list()).toEqual(first)
+
+    // through the API: a new role, a rename, a delete
+    const id = await newRole({ roleName: `${prefix}新` })
+    expect((await list()).total).toBe(first.total + 1)
+    expect(
+      (
+        await admin('PUT', '/api/role/update', {
+          body: { id, roleName: `${prefix}改名`, status: 1, authCodes: [] },
+        })
+      ).status,
+    ).toBe(200)
+    expect((await list()).list.map((r) => r.roleName)).toContain(`${prefix}改名`)
+    expect((await admin('DELETE', '/api/role/delete', { query: { id } })).status).toBe(200)
+    expect(await list()).toEqual(first)
+
+    // behind the API's back, once the database's notification is heard
+    await t.db.update(roles).set({ status: 2 }).where(eq(roles.id, first.list[0].id))
+    await t.database.heardSoFar()
+    expect((await list()).list[0].status).toBe(2)
+    await t.db.update(roles).set({ status: 1 }).where(eq(roles.id, first.list[0].id))
+    await t.database.heardSoFar()
+    expect(await list()).toEqual(first)
+  })
+
   it('refuses a bad page or type', async () => {
     expect((await admin('POST', '/api/role/listall', { body: { pageNum: 0, pageSize: 10 } })).status).toBe(
       400,

@@ -14,12 +14,18 @@ export interface WatchedSequence {
  * the notification were late, and costs a read only to requests that may write.
  */
 export class ChangeWatch {
-  private readonly seen = new Map<string, string>()
+  /** per watcher (several caches may watch one sequence): the counter it last saw */
+  private readonly seen = new Map<WatchedSequence, string>()
 
   constructor(
     private readonly db: Db,
     private readonly watched: WatchedSequence[],
   ) {}
+
+  /** Watches one more sequence (a module's cache): from the next look on. */
+  watch(sequence: WatchedSequence) {
+    this.watched.push(sequence)
+  }
 
   /** Answers whether anything watched changed since the last look. */
   async refreshIfChanged(): Promise<boolean> {
@@ -31,12 +37,12 @@ export class ChangeWatch {
     let changed = false
     this.watched.forEach((w, i) => {
       const version = String(row?.[`v${i}`])
-      const before = this.seen.get(w.sequence)
-      if (before !== undefined && before !== version) {
+      // never looked at before: what was kept may predate any counter this instance saw, so drop it
+      if (this.seen.get(w) !== version) {
         w.onChange()
         changed = true
       }
-      this.seen.set(w.sequence, version)
+      this.seen.set(w, version)
     })
     return changed
   }

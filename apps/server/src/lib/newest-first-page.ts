@@ -60,7 +60,6 @@ export async function newestFirstPage(
   page: { offset: number; limit: number },
 ): Promise<IdPage> {
   const { offset, limit } = page
-  await cache.refresh()
   const token = cache.token()
   let kept = cache.peek<Kept>(list.key) ?? (await firstPass(db, list))
   if (kept.ids) {

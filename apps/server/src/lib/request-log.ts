@@ -1,4 +1,4 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify'
 import { mayWrite } from './route-kind'
 
 /**
@@ -13,6 +13,9 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply) {
     const status = reply.statusCode
     const level = requestLogLevel(status, mayWrite(req.method, req.routeOptions.config), error)
+    // most answers are reads logged at debug: not worked out at all when that level is off
+    // (the client address alone means walking the proxy chain)
+    if (!logsAt(reply.log, level)) return
     reply.log[level](
       requestLogLine(
         { method: req.method, url: req.url, ip: req.ip },
@@ -44,3 +47,12 @@ export const requestLogLine = (
   responseTime: Math.round(elapsedMs * 10) / 10,
   ...(error ? { err: { message: error.message } } : {}),
 })
+
+/**
+ * Whether `log` writes lines at `level`: pino's check (Fastify's types omit it; its silent logger, which
+ * writes nothing, lacks it), so that a line nobody will see is not even built.
+ */
+export function logsAt(log: FastifyBaseLogger, level: string): boolean {
+  const enabled = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled
+  return enabled ? enabled.call(log, level) : false
+}

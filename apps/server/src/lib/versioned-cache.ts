@@ -1,10 +1,11 @@
-import type { Database, Db } from '../db/connection'
-import { ChangeWatch } from '../auth/change-watch'
+import type { Database } from '../db/connection'
+import type { ChangeWatch } from '../auth/change-watch'
 import { inRequestTransaction } from '../audit/request-transaction'
 
 /**
- * What the list caches are kept for (migration 0005): 'org' the department tree, 'lists' the users,
- * groups and positions the lists count. Each names a sequence the triggers bump and a NOTIFY payload.
+ * What the list caches are kept for (migrations 0005, 0008): 'org' the department tree, 'lists' the
+ * users, groups and positions the lists count and the roles the role list shows. Each names a sequence
+ * the triggers bump and a NOTIFY payload.
  */
 export type CacheFamily = 'org' | 'lists'
 
@@ -14,23 +15,25 @@ const MAX_KEYS = 100
 /**
  * Values read from the database and kept in memory until the rows under them change. Statement
  * triggers bump the family's sequence and NOTIFY every instance whichever route or script made the
- * change. `refresh()` compares the sequence (one cheap query), so this instance's own writes show on
- * the very next call even before the notification arrives; the notification, sent at commit, drops
- * what a read racing with a not-yet-committed change stored. As the access caches do, nothing is kept
- * from inside a request's transaction (it may roll back) or while notifications may be missed.
+ * change, and the notification drops what is kept. A read asks the database nothing: after a request
+ * that may have written, the app's change watch (auth/hook.ts) reads the sequences and drops what they
+ * say is stale before the answer leaves, so this instance's own writes show on the very next call even
+ * if the notification were late, as the access caches do. A value read while a change was on its way is
+ * not kept (the generation token), and nothing is kept from inside a request's transaction (it may roll
+ * back) or while notifications may be missed.
  */
 export class VersionedCache {
   private readonly values = new Map<string, unknown>()
   private generation = 0
-  private readonly watch: ChangeWatch
+  private readonly database: Pick<Database, 'onNotify' | 'hearsEveryChange'>
 
   constructor(
-    db: Db,
-    private readonly database: Pick<Database, 'onNotify' | 'hearsEveryChange'>,
+    app: { database: Pick<Database, 'onNotify' | 'hearsEveryChange'>; changes: ChangeWatch },
     family: CacheFamily,
   ) {
-    this.watch = new ChangeWatch(db, [{ sequence: `${family}_version_seq`, onChange: () => this.clear() }])
-    database.onNotify((payload) => {
+    this.database = app.database
+    app.changes.watch({ sequence: `${family}_version_seq`, onChange: () => this.clear() })
+    app.database.onNotify((payload) => {
       if (payload === family || payload === '*') this.clear()
     })
   }
@@ -38,11 +41,6 @@ export class VersionedCache {
   clear() {
     this.generation++
     this.values.clear()
-  }
-
-  /** Drops everything when the family's sequence moved since the last look. */
-  async refresh(): Promise<void> {
-    await this.watch.refreshIfChanged()
   }
 
   /** A token to pass to `store` with a value read after taking it. */

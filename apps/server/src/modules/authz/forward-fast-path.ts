@@ -5,7 +5,7 @@ import { MSG } from '@amg/contract'
 import type { AppContext } from '../../lib/context'
 import { AppError } from '../../lib/errors'
 import { loggableError } from '../../lib/error-handler'
-import { requestLogLevel, requestLogLine } from '../../lib/request-log'
+import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { securityHeaders } from '../../lib/security-headers'
 import { FORWARD_METHODS, FORWARD_PATH, forwardUserHeaders, forwardedUser } from './forward'
 
@@ -106,9 +106,7 @@ export class ForwardFastPath {
     const log = this.log
     if (!log) return
     const level = requestLogLevel(status, false)
-    // pino's check, so that a 200 builds no log line at the usual levels (Fastify's types omit it)
-    const enabled = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled
-    if (level === 'debug' && !(enabled?.call(log, 'debug') ?? false)) return
+    if (!logsAt(log, level)) return
     log[level](
       requestLogLine(
         { method: req.method, url: req.url, ip: req.socket.remoteAddress },

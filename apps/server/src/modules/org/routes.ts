@@ -18,14 +18,13 @@ import { VersionedCache } from '../../lib/versioned-cache'
 const TAGS = ['部门管理']
 
 export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, power } = app.ctx
+  const { db, power } = app.ctx
 
-  const tree = new VersionedCache(db, database, 'org')
+  const tree = new VersionedCache(app.ctx, 'org')
   app.get(
     '/org/tree',
     { schema: { tags: TAGS, summary: '部门树', response: { 200: Envelope(OrgTree) } } },
     async (req, reply) => {
-      await tree.refresh()
       const payload = await tree.get<TreePayload>('tree', async () => ({
         json: JSON.stringify(ok(await orgTree(db))),
       }))

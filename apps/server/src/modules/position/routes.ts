@@ -42,11 +42,11 @@ import {
 const tags = ['岗位管理']
 
 export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, power, links } = app.ctx
+  const { db, power, links } = app.ctx
   // the department tree and the position counts the lists are paged by, kept until they change
   const caches: PositionCaches = {
-    org: new VersionedCache(db, database, 'org'),
-    lists: new VersionedCache(db, database, 'lists'),
+    org: new VersionedCache(app.ctx, 'org'),
+    lists: new VersionedCache(app.ctx, 'lists'),
   }
 
   app.post(

@@ -48,9 +48,8 @@ export interface PositionCaches {
   lists: VersionedCache
 }
 
-/** The kept department tree, once both caches have looked whether their rows changed. */
+/** The kept department tree. */
 async function keptTree(caches: PositionCaches, db: DbOrTx): Promise<OrgTree> {
-  await Promise.all([caches.org.refresh(), caches.lists.refresh()])
   return caches.org.get('tree', () => loadOrgTree(db))
 }
 

@@ -17,6 +17,7 @@ import {
   RoleUpdateBody,
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { VersionedCache } from '../../lib/versioned-cache'
 import { currentUser } from '../../lib/context'
 import {
   deleteAdminRole,
@@ -35,6 +36,7 @@ const tags = ['角色管理']
 /** Roles of SPEC.md §7: ordinary roles (type 3) under /role, built-in and super-admin roles under /role/admin. */
 export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, power } = app.ctx
+  const listCache = new VersionedCache(app.ctx, 'lists')
 
   app.post(
     '/role/namelist',
@@ -61,7 +63,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Page(RoleRow)) },
       },
     },
-    async (req) => ok(await listRoles(db, req.body ?? {})),
+    async (req) => ok(await listRoles(db, listCache, req.body ?? {})),
   )
 
   app.get(

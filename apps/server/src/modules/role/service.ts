@@ -19,6 +19,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
 import { containsPattern } from '../../lib/like'
+import type { VersionedCache } from '../../lib/versioned-cache'
 
 export const ROLE_NOT_FOUND = '角色不存在'
 export const ROLE_NAME_EXISTS = '角色名称已存在'
@@ -128,26 +129,38 @@ function toRoleRow(r: JoinedRow): RoleRow {
   } as unknown as RoleRow
 }
 
-/** POST /role/listall: a page of roles; empty or absent `types` means every type. */
-export async function listRoles(db: Db, q: RoleListBody): Promise<PageResult<RoleRow>> {
+/**
+ * POST /role/listall: a page of roles; empty or absent `types` means every type. Each page asked for is
+ * kept until a role (or a creator's name) changes: the console and other systems ask for the same few
+ * pages over and over.
+ */
+export async function listRoles(
+  db: Db,
+  cache: VersionedCache,
+  q: RoleListBody,
+): Promise<PageResult<RoleRow>> {
   const pageNum = q.pageNum ?? 1
   const pageSize = q.pageSize ?? 10
-  const where: SQL[] = []
   const name = trimmedOrNull(q.roleName)
-  if (name) where.push(ilike(roles.roleName, containsPattern(name)))
-  if (q.status) where.push(eq(roles.status, q.status))
-  if (q.types && q.types.length) where.push(inArray(roles.type, [...new Set(q.types)]))
-  const condition = and(...where)
-  // the page and the total in one round trip; only a page past the end needs a count of its own
-  const rows = await selectRoleRows(db, { total: sql<number>`count(*) over ()` })
-    .where(condition)
-    .orderBy(asc(roles.id))
-    .limit(pageSize)
-    .offset((pageNum - 1) * pageSize)
-  const total = rows.length
-    ? Number(rows[0].total)
-    : Number((await db.select({ total: count() }).from(roles).where(condition))[0].total)
-  return { list: rows.map(toRoleRow), total }
+  const types = q.types?.length ? [...new Set(q.types)].sort((a, b) => a - b) : null
+  const key = `roles:${JSON.stringify([name, q.status ?? null, types, pageNum, pageSize])}`
+  return cache.get(key, async () => {
+    const where: SQL[] = []
+    if (name) where.push(ilike(roles.roleName, containsPattern(name)))
+    if (q.status) where.push(eq(roles.status, q.status))
+    if (types) where.push(inArray(roles.type, types))
+    const condition = and(...where)
+    // the page and the total in one round trip; only a page past the end needs a count of its own
+    const rows = await selectRoleRows(db, { total: sql<number>`count(*) over ()` })
+      .where(condition)
+      .orderBy(asc(roles.id))
+      .limit(pageSize)
+      .offset((pageNum - 1) * pageSize)
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number((await db.select({ total: count() }).from(roles).where(condition))[0].total)
+    return { list: rows.map(toRoleRow), total }
+  })
 }
 
 export async function roleDetail(db: Db, id: number): Promise<RoleDetail> {

@@ -42,9 +42,9 @@ import {
 const tags = ['用户组管理']
 
 export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, power, links } = app.ctx
+  const { db, power, links } = app.ctx
   // what the list reads once and keeps (totals, the ids of a filter's matches) until a group changes
-  const listCache = new VersionedCache(db, database, 'lists')
+  const listCache = new VersionedCache(app.ctx, 'lists')
 
   app.post(
     '/user_groups/list',

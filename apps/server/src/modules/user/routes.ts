@@ -50,9 +50,9 @@ import {
 const TAG = '用户管理'
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, config, power, links } = app.ctx
+  const { db, config, power, links } = app.ctx
   // what the list reads once and keeps (totals, the ids of a filter's matches) until a user changes
-  const listCache = new VersionedCache(db, database, 'lists')
+  const listCache = new VersionedCache(app.ctx, 'lists')
   const operator = (req: Parameters<typeof currentUser>[0] & { token: string | null }): Operator => ({
     id: currentUser(req).id,
     token: req.token,
