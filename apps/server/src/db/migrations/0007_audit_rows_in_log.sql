@@ -38,6 +38,13 @@ CREATE FUNCTION amg_audit_own_name(table_name text, record_row jsonb) RETURNS js
   SELECT CASE WHEN table_name = 'positions'
     THEN jsonb_build_object('name', amg_position_name(record_row)) ELSE '{}'::jsonb END
 $$;--> statement-breakpoint
+-- A staged record row: its table, the operation, the row before and after (secrets out), and its
+-- name when no column of its own holds it.
+CREATE FUNCTION amg_audit_record(table_name text, op text, row_before jsonb, row_after jsonb) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object('table', table_name, 'op', op,
+      'old', amg_audit_redact(row_before, row_before), 'new', amg_audit_redact(row_after, row_before))
+    || amg_audit_own_name(table_name, coalesce(row_after, row_before))
+$$;--> statement-breakpoint
 -- Records (TG_ARGV: the key column, id or code): an update pairs each row's before and after by the
 -- key. Static statements, not EXECUTE: PL/pgSQL keeps their plans, so a write plans nothing here.
 CREATE FUNCTION amg_audit_records() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -47,23 +54,15 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
-    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
-      'new', amg_audit_redact(to_jsonb(n), NULL)) || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(n)))
-      INTO items FROM new_rows n;
+    SELECT jsonb_agg(amg_audit_record(TG_TABLE_NAME, TG_OP, NULL, to_jsonb(n))) INTO items FROM new_rows n;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
-      'old', amg_audit_redact(to_jsonb(o), to_jsonb(o))) || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(o)))
-      INTO items FROM old_rows o;
+    SELECT jsonb_agg(amg_audit_record(TG_TABLE_NAME, TG_OP, to_jsonb(o), NULL)) INTO items FROM old_rows o;
   ELSIF TG_ARGV[0] = 'code' THEN
-    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
-      'old', amg_audit_redact(to_jsonb(o), to_jsonb(o)), 'new', amg_audit_redact(to_jsonb(n), to_jsonb(o)))
-      || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(n)))
-      INTO items FROM old_rows o JOIN new_rows n ON n.code = o.code;
+    SELECT jsonb_agg(amg_audit_record(TG_TABLE_NAME, TG_OP, to_jsonb(o), to_jsonb(n))) INTO items
+      FROM old_rows o JOIN new_rows n ON n.code = o.code;
   ELSE
-    SELECT jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', TG_OP,
-      'old', amg_audit_redact(to_jsonb(o), to_jsonb(o)), 'new', amg_audit_redact(to_jsonb(n), to_jsonb(o)))
-      || amg_audit_own_name(TG_TABLE_NAME, to_jsonb(n)))
-      INTO items FROM old_rows o JOIN new_rows n ON n.id = o.id;
+    SELECT jsonb_agg(amg_audit_record(TG_TABLE_NAME, TG_OP, to_jsonb(o), to_jsonb(n))) INTO items
+      FROM old_rows o JOIN new_rows n ON n.id = o.id;
   END IF;
   IF items IS NOT NULL THEN
     PERFORM amg_audit_stage(items);
@@ -71,8 +70,16 @@ BEGIN
   RETURN NULL;
 END;
 $$;--> statement-breakpoint
+-- A staged link row: added ('INSERT', as 'new') or removed ('DELETE', as 'old'), with both records'
+-- names as they are now (one side's record type and column, then the other's).
+CREATE FUNCTION amg_audit_link(table_name text, op text, link jsonb,
+    type_a text, column_a text, type_b text, column_b text) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object('table', table_name, 'op', op, CASE op WHEN 'DELETE' THEN 'old' ELSE 'new' END, link,
+    'names', jsonb_build_object(column_a, amg_record_name(type_a, link->>column_a),
+                                column_b, amg_record_name(type_b, link->>column_b)))
+$$;--> statement-breakpoint
 -- Links (TG_ARGV: one side's record type and column, the other's): every row is a link added or
--- removed (an update, which only a cascade makes, is both), with both records' names as they are now.
+-- removed; an update, which only a cascade makes, is both.
 CREATE FUNCTION amg_audit_links() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE items jsonb := '[]'::jsonb;
 BEGIN
@@ -80,16 +87,14 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    SELECT items || coalesce(jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', 'DELETE', 'old', r,
-      'names', jsonb_build_object(TG_ARGV[1], amg_record_name(TG_ARGV[0], r->>TG_ARGV[1]),
-                                  TG_ARGV[3], amg_record_name(TG_ARGV[2], r->>TG_ARGV[3])))), '[]'::jsonb)
-      INTO items FROM (SELECT to_jsonb(o) AS r FROM old_rows o) rows_gone;
+    SELECT items || coalesce(jsonb_agg(amg_audit_link(TG_TABLE_NAME, 'DELETE', to_jsonb(o),
+      TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], TG_ARGV[3])), '[]')
+      INTO items FROM old_rows o;
   END IF;
   IF TG_OP IN ('UPDATE', 'INSERT') THEN
-    SELECT items || coalesce(jsonb_agg(jsonb_build_object('table', TG_TABLE_NAME, 'op', 'INSERT', 'new', r,
-      'names', jsonb_build_object(TG_ARGV[1], amg_record_name(TG_ARGV[0], r->>TG_ARGV[1]),
-                                  TG_ARGV[3], amg_record_name(TG_ARGV[2], r->>TG_ARGV[3])))), '[]'::jsonb)
-      INTO items FROM (SELECT to_jsonb(n) AS r FROM new_rows n) rows_made;
+    SELECT items || coalesce(jsonb_agg(amg_audit_link(TG_TABLE_NAME, 'INSERT', to_jsonb(n),
+      TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], TG_ARGV[3])), '[]')
+      INTO items FROM new_rows n;
   END IF;
   IF jsonb_array_length(items) > 0 THEN
     PERFORM amg_audit_stage(items);
