@@ -5,6 +5,7 @@ import { sessions, users } from '../src/db/schema'
 import { buildApp } from '../src/app'
 import { openDatabase } from '../src/db/connection'
 import { LastSeen, LAST_SEEN_EVERY_MS } from '../src/auth/last-seen'
+import { hashToken } from '../src/auth/tokens'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
 
@@ -174,7 +175,7 @@ describe('last seen', () => {
     const token = 'not-a-real-token'
     await t.db
       .update(sessions)
-      .set({ tokenHash: (await import('../src/auth/tokens')).hashToken(token) })
+      .set({ tokenHash: hashToken(token) })
       .where(eq(sessions.id, row.id))
     const read = async () =>
       (await t.db.select().from(sessions).where(eq(sessions.id, row.id)))[0].lastSeenTime
@@ -182,16 +183,16 @@ describe('last seen', () => {
       .update(sessions)
       .set({ lastSeenTime: new Date(0) })
       .where(eq(sessions.id, row.id))
-    await lastSeen.touch(token, 1_000_000)
+    await lastSeen.touch(hashToken(token), 1_000_000)
     const first = await read()
     expect(first.getTime()).toBeGreaterThan(0)
     await t.db
       .update(sessions)
       .set({ lastSeenTime: new Date(0) })
       .where(eq(sessions.id, row.id))
-    await lastSeen.touch(token, 1_000_000 + LAST_SEEN_EVERY_MS - 1)
+    await lastSeen.touch(hashToken(token), 1_000_000 + LAST_SEEN_EVERY_MS - 1)
     expect((await read()).getTime()).toBe(0)
-    await lastSeen.touch(token, 1_000_000 + LAST_SEEN_EVERY_MS)
+    await lastSeen.touch(hashToken(token), 1_000_000 + LAST_SEEN_EVERY_MS)
     expect((await read()).getTime()).toBeGreaterThan(0)
   })
 })

@@ -3,6 +3,7 @@ import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { LastSeen } from './last-seen'
+import { hashToken } from './tokens'
 
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
@@ -23,11 +24,13 @@ export function installAuthHooks(api: FastifyInstance) {
     req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
     const access = req.routeOptions.config.access
     if (access === 'public') return
-    req.user = req.token ? await sessions.find(req.token) : null
+    if (!req.token) throw unauthorized(MSG.unauthorized)
+    const tokenHash = hashToken(req.token)
+    req.user = await sessions.findByHash(tokenHash)
     if (!req.user) throw unauthorized(MSG.unauthorized)
     // at most one small write a minute per session, and never in the way of the answer
     lastSeen
-      .touch(req.token!)
+      .touch(tokenHash)
       .catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
     if (access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method

@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection'
 import { sessions } from '../db/schema'
-import { hashToken } from './tokens'
 
 /** How often a session's last-seen time is written: the online list needs minutes, not requests. */
 export const LAST_SEEN_EVERY_MS = 60_000
@@ -15,8 +14,9 @@ export class LastSeen {
 
   constructor(private readonly db: Db) {}
 
-  async touch(token: string, now = Date.now()): Promise<void> {
-    const key = hashToken(token)
+  /** `tokenHash`: the session's token as stored (`hashToken`). */
+  async touch(tokenHash: string, now = Date.now()): Promise<void> {
+    const key = tokenHash
     const last = this.written.get(key)
     if (last !== undefined && now - last < LAST_SEEN_EVERY_MS) return
     this.written.set(key, now)

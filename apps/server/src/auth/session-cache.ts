@@ -44,8 +44,12 @@ export class SessionCache {
   }
 
   /** The signed-in user behind a token, or null when the token is unknown, expired or the user is frozen. */
-  async find(token: string, now = Date.now()): Promise<SessionUser | null> {
-    const key = hashToken(token)
+  find(token: string, now = Date.now()): Promise<SessionUser | null> {
+    return this.findByHash(hashToken(token), now)
+  }
+
+  /** `find` for a caller that holds the token's hash already (the auth hook hashes once per request). */
+  async findByHash(key: string, now = Date.now()): Promise<SessionUser | null> {
     const hit = this.byTokenHash.get(key)
     if (hit) {
       if (hit.expiresAt > now) return hit.user
