@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { matchesUrlPattern, type UrlPattern } from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
 import { auths } from '../db/schema'
-import { inRequestTransaction } from '../audit/request-transaction'
+import { KeepGuard } from '../lib/keep-guard'
 
 export interface EffectiveAccess {
   roles: { id: number; roleName: string; type: number }[]
@@ -28,18 +28,19 @@ export interface TreeNode {
  * database triggers on every table that decides access bump `authz_version_seq` and NOTIFY every
  * instance (migration 0001); after each request that may write, the change watch (change-watch.ts)
  * also compares the sequence, so this instance's own writes show on the very next request whatever
- * route made them, while a read that happens to be a POST clears nothing. A generation counter keeps
- * a resolution that raced with a write from being stored.
+ * route made them, while a read that happens to be a POST clears nothing. The keep guard keeps a
+ * resolution that raced with a write from being stored.
  */
 export class Authorizer {
   private readonly cache = new Map<number, EffectiveAccess>()
   private enabledTree: Map<string, TreeNode> | undefined
-  private generation = 0
+  private readonly guard: KeepGuard
 
   constructor(
     private readonly db: Db,
     private readonly database: Pick<Database, 'notify' | 'onNotify' | 'hearsEveryChange'>,
   ) {
+    this.guard = new KeepGuard(database)
     database.onNotify((payload) => {
       if (payload === 'authz' || payload === '*') this.clear()
     })
@@ -53,14 +54,9 @@ export class Authorizer {
 
   /** Drop every cached answer here (the change watch calls it when an access table changed). */
   clear() {
-    this.generation++
+    this.guard.changed()
     this.cache.clear()
     this.enabledTree = undefined
-  }
-
-  /** Nothing changed since `generation` was taken, every change is heard, and no transaction may roll back what was read. */
-  private mayRemember(generation: number): boolean {
-    return generation === this.generation && this.database.hearsEveryChange() && !inRequestTransaction()
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
@@ -76,9 +72,9 @@ export class Authorizer {
     const cached = this.cache.get(userId)
     if (cached) return cached
     if (tx) return this.load(userId, tx)
-    const generation = this.generation
+    const token = this.guard.token()
     const access = await this.load(userId, this.db)
-    if (this.mayRemember(generation)) this.cache.set(userId, access)
+    if (this.guard.mayKeep(token)) this.cache.set(userId, access)
     return access
   }
 
@@ -134,7 +130,7 @@ export class Authorizer {
   /** Enabled nodes only: a disabled node disables its whole subtree. Shared by every user. */
   async loadEnabledTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
     if (this.enabledTree) return this.enabledTree
-    const generation = this.generation
+    const token = this.guard.token()
     const rows: TreeNode[] = await (tx ?? this.db)
       .select({
         code: auths.code,
@@ -155,7 +151,7 @@ export class Authorizer {
       return !!parent && isEnabled(parent, seen)
     }
     for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
-    if (!tx && this.mayRemember(generation)) this.enabledTree = enabled
+    if (!tx && this.guard.mayKeep(token)) this.enabledTree = enabled
     return enabled
   }
 }

@@ -3,7 +3,7 @@ import type { Database, Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
 import type { SessionUser } from './sessions'
 import { hashToken } from './tokens'
-import { inRequestTransaction } from '../audit/request-transaction'
+import { KeepGuard } from '../lib/keep-guard'
 
 interface CachedSession {
   user: SessionUser
@@ -17,24 +17,25 @@ const MAX_ENTRIES = 200_000
  * Signed-in sessions kept in memory once read, so a signed-in request costs no query. Invalidation
  * follows the data (migration 0004): ending or changing a session, or freezing, renaming or removing a
  * user, bumps session_version_seq and NOTIFYs every instance, which drops everything here; expiry is
- * checked against the remembered time. A generation counter keeps a read that raced with such a change
- * from being stored, and nothing is stored while notifications may be missed (listener reconnecting).
+ * checked against the remembered time. What a read may keep, the keep guard decides (a read that raced
+ * with such a change, or ran while notifications may be missed, keeps nothing).
  */
 export class SessionCache {
   private readonly byTokenHash = new Map<string, CachedSession>()
-  private generation = 0
+  private readonly guard: KeepGuard
 
   constructor(
     private readonly db: Db,
-    private readonly database: Pick<Database, 'onNotify' | 'hearsEveryChange'>,
+    database: Pick<Database, 'onNotify' | 'hearsEveryChange'>,
   ) {
+    this.guard = new KeepGuard(database)
     database.onNotify((payload) => {
       if (payload === 'session' || payload === '*') this.clear()
     })
   }
 
   clear() {
-    this.generation++
+    this.guard.changed()
     this.byTokenHash.clear()
   }
 
@@ -56,7 +57,7 @@ export class SessionCache {
       this.byTokenHash.delete(key)
       return null
     }
-    const generation = this.generation
+    const token = this.guard.token()
     const [row] = await this.db
       .select({
         id: users.id,
@@ -73,7 +74,7 @@ export class SessionCache {
     if (!row) return null
     const { expiresAt, passwordIsInitial, ...rest } = row
     const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
-    if (generation === this.generation && this.database.hearsEveryChange() && !inRequestTransaction()) {
+    if (this.guard.mayKeep(token)) {
       if (this.byTokenHash.size >= MAX_ENTRIES) this.dropOldest()
       this.byTokenHash.set(key, { user, expiresAt: expiresAt.getTime() })
     }

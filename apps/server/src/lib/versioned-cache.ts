@@ -1,6 +1,6 @@
 import type { Database } from '../db/connection'
 import type { ChangeWatch } from '../auth/change-watch'
-import { inRequestTransaction } from '../audit/request-transaction'
+import { KeepGuard } from './keep-guard'
 
 /**
  * What the list caches are kept for (migrations 0005, 0008): 'org' the department tree, 'lists' the
@@ -19,19 +19,18 @@ const MAX_KEYS = 100
  * that may have written, the app's change watch (auth/hook.ts) reads the sequences and drops what they
  * say is stale before the answer leaves, so this instance's own writes show on the very next call even
  * if the notification were late, as the access caches do. A value read while a change was on its way is
- * not kept (the generation token), and nothing is kept from inside a request's transaction (it may roll
- * back) or while notifications may be missed.
+ * not kept, nor anything read inside a request's transaction (it may roll back) or while notifications
+ * may be missed: the keep guard decides.
  */
 export class VersionedCache {
   private readonly values = new Map<string, unknown>()
-  private generation = 0
-  private readonly database: Pick<Database, 'onNotify' | 'hearsEveryChange'>
+  private readonly guard: KeepGuard
 
   constructor(
     app: { database: Pick<Database, 'onNotify' | 'hearsEveryChange'>; changes: ChangeWatch },
     family: CacheFamily,
   ) {
-    this.database = app.database
+    this.guard = new KeepGuard(app.database)
     app.changes.watch({ sequence: `${family}_version_seq`, onChange: () => this.clear() })
     app.database.onNotify((payload) => {
       if (payload === family || payload === '*') this.clear()
@@ -39,13 +38,13 @@ export class VersionedCache {
   }
 
   clear() {
-    this.generation++
+    this.guard.changed()
     this.values.clear()
   }
 
   /** A token to pass to `store` with a value read after taking it. */
   token(): number {
-    return this.generation
+    return this.guard.token()
   }
 
   peek<T>(key: string): T | undefined {
@@ -54,7 +53,7 @@ export class VersionedCache {
 
   /** Keeps `value` unless something changed since `token` was taken, or it may not be kept at all. */
   store(token: number, key: string, value: unknown): void {
-    if (token !== this.generation || !this.database.hearsEveryChange() || inRequestTransaction()) return
+    if (!this.guard.mayKeep(token)) return
     if (!this.values.has(key) && this.values.size >= MAX_KEYS)
       this.values.delete(this.values.keys().next().value!)
     this.values.set(key, value)
