@@ -50,6 +50,16 @@ export async function preloadScreens(): Promise<void> {
   await Promise.all([...loaders].map((loader) => loader()))
 }
 
+/** Runs `task` once the browser is idle (at the latest after 2 s); answers a function that cancels it. */
+export function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: 2000 })
+    return () => window.cancelIdleCallback(handle)
+  }
+  const handle = window.setTimeout(task, 200)
+  return () => window.clearTimeout(handle)
+}
+
 /**
  * Fetches and compiles every screen in the background once the first screen is up and the browser
  * is idle (while the user types their password, say): the first download stays small and the
@@ -57,13 +67,7 @@ export async function preloadScreens(): Promise<void> {
  */
 export function preloadScreensWhenIdle(): () => void {
   // a screen that fails to load now is loaded again (and its failure shown) when it is opened
-  const load = () => void preloadScreens().catch(() => undefined)
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(load, { timeout: 2000 })
-    return () => window.cancelIdleCallback(handle)
-  }
-  const handle = window.setTimeout(load, 200)
-  return () => window.clearTimeout(handle)
+  return whenIdle(() => void preloadScreens().catch(() => undefined))
 }
 
 /** The loader of a route element that is a lazy screen, if it is one. */

@@ -3,10 +3,11 @@ import { Button, theme } from 'antd'
 // the two inputs on their own: antd's Input also carries TextArea, Search and OTP (DESIGN.md §12)
 import Input from 'antd/es/input/Input'
 import Password from 'antd/es/input/Password'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Navigate, useNavigate } from 'react-router'
-import { useSession } from '../lib/session-store'
+import { preloadHttp, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
+import { whenIdle } from './lazy-screen'
 import { LightForm, LightFormItem } from './light-form'
 import { Title } from './title'
 
@@ -35,6 +36,8 @@ export function LoginPage() {
   // as antd's Form: a field is checked as it changes, and every field when the form is sent
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   const { token: colors } = theme.useToken()
+  // the HTTP client is loaded while the user types, so that signing in does not wait for it
+  useEffect(() => whenIdle(preloadHttp), [])
 
   if (token && !busy) return <Navigate to="/body" replace />
 
@@ -48,19 +51,23 @@ export function LoginPage() {
       nickName: errorOf('nickName', values.nickName),
       password: errorOf('password', values.password),
     }
-    setErrors(found)
     if (!found.nickName && !found.password) void submit(values as LoginForm)
+    setErrors(found)
   }
 
   const submit = async (values: LoginForm) => {
+    // The call starts before any state changes here: it goes out before React renders the button's
+    // spinner, not after.
+    const signingIn = login(values.nickName.trim(), values.password)
     setBusy(true)
     try {
-      await login(values.nickName.trim(), values.password)
+      await signingIn
       await loadCurrentUser()
+      // The page stays busy while it is left: were it not, the signed-in redirect above would navigate
+      // to /body a second time and the signed-in frame would be rendered twice.
       navigate('/body', { replace: true })
     } catch {
       // the HTTP layer already showed the message
-    } finally {
       setBusy(false)
     }
   }

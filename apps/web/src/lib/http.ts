@@ -103,11 +103,17 @@ export function createHttp(): AxiosInstance {
     validateStatus: (status) => status >= 200 && status < 300,
   })
 
-  http.interceptors.request.use((config) => {
-    const token = readToken()
-    if (token) config.headers.set(AUTH_HEADER, token)
-    return config
-  })
+  // synchronous: the request leaves within the call rather than a few promise turns later (after
+  // whatever render the caller has just caused, e.g. the sign-in button's spinner)
+  http.interceptors.request.use(
+    (config) => {
+      const token = readToken()
+      if (token) config.headers.set(AUTH_HEADER, token)
+      return config
+    },
+    undefined,
+    { synchronous: true },
+  )
 
   http.interceptors.response.use(
     (response: AxiosResponse) => {

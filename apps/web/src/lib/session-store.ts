@@ -5,7 +5,12 @@ import { onUnauthorized } from './unauthorized'
 
 // The HTTP client is not needed to show the sign-in page: it loads with the first call (or before,
 // with the screens fetched in the background) instead of with the first download (DESIGN.md §12).
-const http = () => import('./http')
+// Once loaded it is kept, so that a call does not wait for the module loader again.
+let httpModule: typeof import('./http') | undefined
+const http = async () => (httpModule ??= await import('./http'))
+
+/** Loads the HTTP client ahead of the first call (the sign-in page does while the user types). */
+export const preloadHttp = () => void http().catch(() => undefined)
 
 export type Device = 'desktop' | 'mobile'
 export const MOBILE_MAX_WIDTH = 768
