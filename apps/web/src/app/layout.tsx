@@ -43,9 +43,6 @@ function SignedInLayout() {
   const user = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const loadConfig = useSession((s) => s.loadConfig)
-  const logout = useSession((s) => s.logout)
-  const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
   const [changingPassword, setChangingPassword] = useState(false)
   const { token: colors } = theme.useToken()
@@ -71,12 +68,6 @@ function SignedInLayout() {
         <Spin size="large" spinning={!current.isError} />
       </div>
     )
-  }
-
-  const signOut = async () => {
-    await logout()
-    queryClient.clear()
-    navigate('/', { replace: true })
   }
 
   return (
@@ -147,9 +138,7 @@ function SignedInLayout() {
             >
               {mobile ? null : '修改密码'}
             </Button>
-            <Button type="link" icon={<LogoutOutlined />} aria-label="退出登录" onClick={signOut}>
-              {mobile ? null : '退出登录'}
-            </Button>
+            <SignOutButton compact={mobile} />
           </Space>
         </Layout.Header>
         {/* minWidth 0: a wide table scrolls inside its screen instead of widening the page */}
@@ -173,5 +162,25 @@ function SignedInLayout() {
         <PasswordDialogLoader open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
+  )
+}
+
+/**
+ * 退出登录. The router's hooks live here rather than in the frame: a component that uses them renders
+ * again on every navigation, and the frame (header, banner) has no reason to.
+ */
+function SignOutButton({ compact }: { compact: boolean }) {
+  const logout = useSession((s) => s.logout)
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const signOut = async () => {
+    await logout()
+    queryClient.clear()
+    navigate('/', { replace: true })
+  }
+  return (
+    <Button type="link" icon={<LogoutOutlined />} aria-label="退出登录" onClick={signOut}>
+      {compact ? null : '退出登录'}
+    </Button>
   )
 }

@@ -52,6 +52,8 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
   const areas = usePanelAreas()
   const visible = useMemo(() => filterMenu(MENU, auths, authOn), [auths, authOn])
   const byKey = useMemo(() => new Map(flatten(visible).map((i) => [i.key, i])), [visible])
+  // the same items while the access list stays the same: the menu does not rebuild them on every navigation
+  const items = useMemo(() => toAntItems(visible, true), [visible])
   const selected = selectedMenuKey(visible, location.pathname)
   // Expanded: every submenu open by default. Collapsed: submenus are pop-ups, none open at first.
   const [inlineOpen, setInlineOpen] = useState<string[]>(() =>
@@ -77,7 +79,8 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
       case 'navigate':
         areas?.clearAll()
         navigate(action.to)
-        setPopupOpen([])
+        // close a pop-up submenu; an unfolded menu has none open, and is not rendered again for nothing
+        setPopupOpen((open) => (open.length ? [] : open))
         break
     }
   }
@@ -90,7 +93,7 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
       selectedKeys={selected ? [selected] : []}
       openKeys={collapsed ? popupOpen : inlineOpen}
       onOpenChange={collapsed ? setPopupOpen : setInlineOpen}
-      items={toAntItems(visible, true)}
+      items={items}
       onClick={onClick}
       data-testid="side-menu"
     />
