@@ -2,6 +2,11 @@ import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
 import { act, cleanup } from '@testing-library/react'
 import { message, notification } from 'antd'
+import { MAX_TOASTS, setFallbackMessageApi } from '../src/lib/feedback'
+
+// Components rendered without the app's providers toast through antd's static API (lib/feedback.ts).
+message.config({ maxCount: MAX_TOASTS })
+setFallbackMessageApi(message)
 
 // Toasts live outside the rendered tree; one test's toast must not be seen by the next. Removing them is
 // React work: act() runs it now, before the test environment is torn down.

@@ -1,5 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { ConfigProvider, message, theme } from 'antd'
+import { ConfigProvider, theme } from 'antd'
+// the hook alone: antd's message also carries its static API, which the console does not need here
+import useMessage from 'antd/es/message/useMessage'
 import zhCN from 'antd/locale/zh_CN'
 import { useEffect, type ReactNode } from 'react'
 import { MAX_TOASTS, setMessageApi } from '../lib/feedback'
@@ -21,7 +23,7 @@ export function createQueryClient() {
 function AppRoot({ children }: { children: ReactNode }) {
   const { token } = theme.useToken()
   // Quick work must not stack toasts down the screen: the oldest goes, the newest stays.
-  const [messageApi, messageHolder] = message.useMessage({ maxCount: MAX_TOASTS })
+  const [messageApi, messageHolder] = useMessage({ maxCount: MAX_TOASTS })
   useEffect(() => {
     setMessageApi(messageApi)
     return () => setMessageApi(null)
@@ -54,9 +56,6 @@ function ThemeBridge({ dark }: { dark: boolean }) {
   }, [token.colorBgLayout, token.colorText, dark])
   return null
 }
-
-// The static toasts (used before the App context is up) keep the same limit as the context ones.
-message.config({ maxCount: MAX_TOASTS })
 
 /** Users who ask their system for less motion get none (antd's animations are off). */
 export const prefersReducedMotion = () =>

@@ -7,8 +7,9 @@ import {
   type UploadResult,
 } from '@amg/contract'
 import { UploadOutlined } from '@ant-design/icons'
-import { Alert, Upload as AntUpload, message } from 'antd'
+import { Alert, Upload as AntUpload } from 'antd'
 import type { RcFile, UploadFile } from 'antd/es/upload'
+import { message } from '../lib/static-message'
 import { useRef, useState } from 'react'
 import { Button } from './button'
 
