@@ -3,9 +3,10 @@ import { createBrowserRouter, RouterProvider } from 'react-router'
 import { routerFlushSync } from '../lib/router-flush-sync'
 import { setNavigator } from '../lib/navigation'
 import { onUnauthorized } from '../lib/unauthorized'
-import { loadScreensFirst, preloadScreensWhenIdle } from './lazy-screen'
+import { loadScreensFirst, preloadScreensWhenIdle, whenIdle } from './lazy-screen'
 import { createQueryClient, Providers } from './providers'
 import { routes } from './routes'
+import { StyleWarmup } from './style-warmup'
 
 export function createRouter() {
   const router = createBrowserRouter(loadScreensFirst(routes))
@@ -19,9 +20,13 @@ export function App() {
   // A 401 ends the session: cached answers of the old session go with it.
   useEffect(() => onUnauthorized(() => queryClient.clear()), [queryClient])
   useEffect(() => preloadScreensWhenIdle(), [])
+  // antd's styles for the signed-in frame and the lists, prepared in the background (style-warmup.tsx)
+  const [warmup, setWarmup] = useState(false)
+  useEffect(() => whenIdle(() => setWarmup(true)), [])
   return (
     <Providers queryClient={queryClient}>
       <RouterProvider router={router} flushSync={routerFlushSync} />
+      {warmup ? <StyleWarmup /> : null}
     </Providers>
   )
 }
