@@ -201,6 +201,10 @@ async function openPostgres(url: string, stageAuditRows: boolean): Promise<Datab
       } finally {
         barriers.delete(mark)
       }
+      // Every listener was sent the change before this mark. One more turn of the event loop lets
+      // another listener of this process (a second app, as in the two-instance tests) read what has
+      // reached its socket too, before the answer leaves.
+      await new Promise((resolve) => setImmediate(resolve))
     },
     async ping() {
       await pool.query('select 1')
