@@ -18,7 +18,7 @@ import { registerConsole } from './lib/console-static'
 import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
 import { installInputGuard } from './lib/input-guard'
 import { RequestLog } from './lib/request-log'
-import { installSecurityHeaders } from './lib/security-headers'
+import { API_DOCS_PREFIX, installSecurityHeaders } from './lib/security-headers'
 import { installOperationLog } from './audit/operation-log'
 import { requestScopedDb } from './audit/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
@@ -118,7 +118,7 @@ export async function buildApp({
       security: [{ token: [] }],
     },
   })
-  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true })
+  await app.register(swaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true })
 
   await app.register(
     async (api) => {

@@ -75,11 +75,25 @@ describe('envelope and errors', () => {
     expect(res.body.msg).toMatch(/[\u4e00-\u9fff]/)
   })
 
-  it('sets security headers', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' })
-    expect(res.headers['x-content-type-options']).toBe('nosniff')
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'")
-    expect(res.headers['x-frame-options']).toBeDefined()
+  it('sets the short security headers on JSON answers, including refusals and unknown paths', async () => {
+    for (const url of ['/api/health', '/api/user/current', '/api/no-such-call']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.headers['content-type'], url).toContain('application/json')
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff')
+      // nothing loads, nothing frames it, should a browser open it
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect(res.headers['strict-transport-security'], url).toBeUndefined()
+    }
+  })
+
+  it("sets Helmet's page headers on pages: the console and the API documentation", async () => {
+    for (const url of ['/', '/usermanage', '/api/docs']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.headers['content-security-policy'], url).toContain("default-src 'self'")
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN')
+      expect(res.headers['strict-transport-security'], url).toContain('max-age=')
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff')
+    }
   })
 })
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../../lib/context'
 import { AppError } from '../../lib/errors'
 import { loggableError } from '../../lib/error-handler'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
-import { securityHeaders } from '../../lib/security-headers'
+import { API_SECURITY_HEADERS } from '../../lib/security-headers'
 import { FORWARD_METHODS, FORWARD_PATH, forwardUserHeaders, forwardedUser } from './forward'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
@@ -34,12 +34,11 @@ export class ForwardFastPath {
   private ctx: Pick<AppContext, 'sessions' | 'authz'> | undefined
   private log: FastifyBaseLogger | undefined
   /**
-   * Of the security headers only `nosniff` means anything here: the answer is JSON read by a gateway
-   * (which passes on at most the X-Auth-User-* headers), never a page a browser renders, and the
-   * other eleven cost a tenth of the throughput.
+   * Of the API's security headers (lib/security-headers.ts) only `nosniff` means anything here: the
+   * answer is read by a gateway, which passes on at most the X-Auth-User-* headers or the JSON refusal.
    */
   private readonly fixedHeaders: [string, string][] = [
-    ['x-content-type-options', securityHeaders()['x-content-type-options']],
+    ['x-content-type-options', API_SECURITY_HEADERS['x-content-type-options']],
     ['content-type', 'application/json; charset=utf-8'],
   ]
 
