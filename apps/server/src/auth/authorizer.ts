@@ -23,6 +23,9 @@ export interface TreeNode {
   urlPatternInfos: UrlPattern[]
 }
 
+const allows = (access: EffectiveAccess, method: string, path: string) =>
+  access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
+
 /**
  * Resolves what a user may do (DESIGN.md §6) and caches it per user. Invalidation follows the data:
  * database triggers on every table that decides access bump `authz_version_seq` and NOTIFY every
@@ -79,8 +82,13 @@ export class Authorizer {
   }
 
   async can(userId: number, method: string, path: string): Promise<boolean> {
-    const access = await this.resolve(userId)
-    return access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
+    return allows(await this.resolve(userId), method, path)
+  }
+
+  /** `can` answered at once from what is held here; undefined when the user's access is not held. */
+  canFromMemory(userId: number, method: string, path: string): boolean | undefined {
+    const access = this.cache.get(userId)
+    return access === undefined ? undefined : allows(access, method, path)
   }
 
   private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {

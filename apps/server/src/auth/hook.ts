@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { LastSeen } from './last-seen'
+import type { SessionUser } from './sessions'
 import { hashToken } from './tokens'
 
 /**
@@ -19,23 +20,47 @@ export function installAuthHooks(api: FastifyInstance) {
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
 
-  api.addHook('onRequest', async (req) => {
-    const header = req.headers[AUTH_HEADER]
-    req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
-    const access = req.routeOptions.config.access
-    if (access === 'public') return
-    if (!req.token) throw unauthorized(MSG.unauthorized)
-    const tokenHash = hashToken(req.token)
-    req.user = await sessions.findByHash(tokenHash)
-    if (!req.user) throw unauthorized(MSG.unauthorized)
+  /** Admits a signed-in user: the route's permission unless it needs only a session. */
+  const admit = (req: FastifyRequest, tokenHash: string, user: SessionUser | null): Promise<void> | void => {
+    if (!user) throw unauthorized(MSG.unauthorized)
+    req.user = user
     // at most one small write a minute per session, and never in the way of the answer
     lastSeen
       .touch(tokenHash)
-      .catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
-    if (access === 'session') return
+      ?.catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
+    if (req.routeOptions.config.access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const path = req.url.split('?')[0].slice(API_PREFIX.length)
-    if (!(await authz.can(req.user.id, method, path))) throw forbidden(MSG.forbidden)
+    const allowed = authz.canFromMemory(user.id, method, path)
+    if (allowed === undefined)
+      return authz.can(user.id, method, path).then((yes) => {
+        if (!yes) throw forbidden(MSG.forbidden)
+      })
+    if (!allowed) throw forbidden(MSG.forbidden)
+  }
+
+  /** Settles at once when the session and the user's access are held in memory (the usual case). */
+  const authenticate = (req: FastifyRequest): Promise<void> | void => {
+    const header = req.headers[AUTH_HEADER]
+    req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
+    if (req.routeOptions.config.access === 'public') return
+    if (!req.token) throw unauthorized(MSG.unauthorized)
+    const tokenHash = hashToken(req.token)
+    const held = sessions.held(tokenHash)
+    if (held) return admit(req, tokenHash, held)
+    return sessions.findByHash(tokenHash).then((user) => admit(req, tokenHash, user))
+  }
+
+  // A callback hook: a warm request is decided without a promise or a turn of the event loop.
+  api.addHook('onRequest', (req, _reply, done) => {
+    let pending: Promise<void> | void
+    try {
+      pending = authenticate(req)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (pending) pending.then(() => done(), done)
+    else done()
   })
 
   api.addHook('onSend', (req, _reply, payload, done) => {

@@ -14,17 +14,23 @@ export class LastSeen {
 
   constructor(private readonly db: Db) {}
 
-  /** `tokenHash`: the session's token as stored (`hashToken`). */
-  async touch(tokenHash: string, now = Date.now()): Promise<void> {
-    const key = tokenHash
-    const last = this.written.get(key)
-    if (last !== undefined && now - last < LAST_SEEN_EVERY_MS) return
-    this.written.set(key, now)
+  /**
+   * `tokenHash`: the session's token as stored (`hashToken`). The write when one is due, else nothing
+   * (no promise for the requests in between).
+   */
+  touch(tokenHash: string, now = Date.now()): Promise<void> | undefined {
+    const last = this.written.get(tokenHash)
+    if (last !== undefined && now - last < LAST_SEEN_EVERY_MS) return undefined
+    this.written.set(tokenHash, now)
     if (this.written.size > 50_000) this.forgetOlderThan(now - LAST_SEEN_EVERY_MS)
+    return this.write(tokenHash)
+  }
+
+  private async write(tokenHash: string) {
     await this.db
       .update(sessions)
       .set({ lastSeenTime: sql`now()` })
-      .where(eq(sessions.tokenHash, key))
+      .where(eq(sessions.tokenHash, tokenHash))
   }
 
   private forgetOlderThan(cutoff: number) {

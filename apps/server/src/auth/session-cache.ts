@@ -49,6 +49,15 @@ export class SessionCache {
     return this.findByHash(hashToken(token), now)
   }
 
+  /**
+   * The user of a session held here and not expired, answered at once; undefined when only the
+   * database can tell (`findByHash`). Lets the auth hook decide a warm request without a promise.
+   */
+  held(key: string, now = Date.now()): SessionUser | undefined {
+    const hit = this.byTokenHash.get(key)
+    return hit !== undefined && hit.expiresAt > now ? hit.user : undefined
+  }
+
   /** `find` for a caller that holds the token's hash already (the auth hook hashes once per request). */
   async findByHash(key: string, now = Date.now()): Promise<SessionUser | null> {
     const hit = this.byTokenHash.get(key)
