@@ -136,7 +136,9 @@ describe('forward auth over HTTP', () => {
     expect(forward.headers.get('x-content-type-options')).toBe('nosniff')
     expect(forward.headers.get('content-security-policy')).toBeNull()
     const config = await overHttp('GET', '/api/config', {})
-    expect(config.headers.get('content-security-policy')).toBe(API_SECURITY_HEADERS['content-security-policy'])
+    expect(config.headers.get('content-security-policy')).toBe(
+      API_SECURITY_HEADERS['content-security-policy'],
+    )
   })
 
   it('leaves other methods and near-miss paths to Fastify', async () => {
