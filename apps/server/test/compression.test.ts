@@ -1,6 +1,8 @@
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
+import { AuthzCheckResult, Envelope, MSG, RoleDetail } from '@amg/contract'
+import { mayGrowLarge } from '../src/lib/compression'
 import { createTestApp, type TestApp } from './helpers/app'
 
 /** DESIGN.md §12: answers go out compressed when the client accepts it, and stay readable. */
@@ -50,6 +52,43 @@ describe('compressed answers', () => {
     const current = await get('/api/user/current', 'br')
     expect(current.rawPayload.length).toBeGreaterThan(1024)
     expect(current.headers['content-encoding']).toBeUndefined()
+  })
+})
+
+describe('which answers can be compressed', () => {
+  it('a list can grow large; a verdict cannot', () => {
+    expect(mayGrowLarge(Envelope(RoleDetail))).toBe(true)
+    expect(mayGrowLarge(Envelope(AuthzCheckResult))).toBe(false)
+  })
+
+  it('a route whose answer cannot grow (no compression step) answers as before', async () => {
+    const check = await t.app.inject({
+      method: 'POST',
+      url: '/api/authz/check',
+      headers: { 'x-auth-token': t.adminToken, 'accept-encoding': 'br, gzip' },
+      payload: { method: 'GET', path: '/user/list' },
+    })
+    expect(check.statusCode).toBe(200)
+    expect(check.headers['content-encoding']).toBeUndefined()
+    expect(check.json()).toEqual({ code: 200, msg: MSG.success, data: { allowed: true, userId: 1 } })
+  })
+
+  it('a compressed request body is refused as unreadable, and nothing is written', async () => {
+    const roles = async () => (await t.db.execute(sql`select count(*)::int as n from roles`)).rows
+    const before = await roles()
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/role/insert',
+      headers: {
+        'x-auth-token': t.adminToken,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      payload: zlib.gzipSync(JSON.stringify({ roleName: '压缩请求体', type: 0 })),
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ code: 400, msg: MSG.badJson, data: null })
+    expect(await roles()).toEqual(before)
   })
 })
 

@@ -22,24 +22,42 @@ export interface UnsafeInput {
 export const unsafeInputMessage = ({ field, problem }: UnsafeInput) => `参数 ${field} 不正确：${problem}`
 
 /** The first unsafe value in a parsed body, query or path parameters, or null. */
-export function findUnsafeInput(value: unknown, field = '', depth = 0): UnsafeInput | null {
-  const name = field || '请求参数'
+export function findUnsafeInput(value: unknown, field = ''): UnsafeInput | null {
+  const found = unsafeAt(value, 0)
+  if (!found) return null
+  const path = [field, ...found.keys.reverse()].filter((key) => key !== '').join('.')
+  return { field: path || '请求参数', problem: found.problem }
+}
+
+/**
+ * The walk behind `findUnsafeInput`. It runs on every request, twice, so on safe input (nearly all)
+ * it allocates nothing: the path of a problem is put together only once one is found, innermost key
+ * first.
+ */
+function unsafeAt(value: unknown, depth: number): { keys: string[]; problem: string } | null {
   if (typeof value === 'string') {
-    return CONTROL_CHARACTERS.test(value) ? { field: name, problem: '不能包含控制字符' } : null
+    return CONTROL_CHARACTERS.test(value) ? { keys: [], problem: '不能包含控制字符' } : null
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return { field: name, problem: '不是有效的数字' }
-    if (value > MAX_INT32 || value < MIN_INT32) return { field: name, problem: '数值超出范围' }
+    if (!Number.isFinite(value)) return { keys: [], problem: '不是有效的数字' }
+    if (value > MAX_INT32 || value < MIN_INT32) return { keys: [], problem: '数值超出范围' }
     return null
   }
   if (value === null || typeof value !== 'object') return null
-  if (depth >= MAX_DEPTH) return { field: name, problem: '嵌套层次过深' }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
-  for (const [key, child] of entries) {
-    const keyProblem = findUnsafeInput(key, field ? `${field}.${key}` : key, depth + 1)
-    if (keyProblem) return keyProblem
-    const found = findUnsafeInput(child, field ? `${field}.${key}` : key, depth + 1)
-    if (found) return found
+  if (depth >= MAX_DEPTH) return { keys: [], problem: '嵌套层次过深' }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unsafeAt(value[i], depth + 1)
+      if (found) return (found.keys.push(String(i)), found)
+    }
+    return null
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const found =
+      (CONTROL_CHARACTERS.test(key) ? { keys: [], problem: '不能包含控制字符' } : null) ??
+      unsafeAt((value as Record<string, unknown>)[key], depth + 1)
+    if (found) return (found.keys.push(key), found)
   }
   return null
 }

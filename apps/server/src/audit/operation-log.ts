@@ -4,6 +4,7 @@ import { queryRows, type Db, type DbOrTx } from '../db/connection'
 import { operationLogs } from '../db/audit-schema'
 import { runInTransaction } from './request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
+import { addOnSend, routeMethods } from '../lib/route-hooks'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -107,8 +108,7 @@ declare module 'fastify' {
 
 export function installOperationLog(api: FastifyInstance, db: Db) {
   api.addHook('onRoute', (route: RouteOptions) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (!methods.some((m) => isAuditedWrite(m, route.config as never))) return
+    if (!routeMethods(route).some((m) => isAuditedWrite(m, route.config as never))) return
     const handler = route.handler
     route.handler = async function audited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
       return db.transaction(async (tx) =>
@@ -126,21 +126,20 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
         }),
       )
     }
+    // Refusals and failures: the change rolled back (or never started), so the row stands alone.
+    // A callback hook, so that the usual case (a logged write) passes without a promise.
+    addOnSend(route, (req, reply, payload, done) => {
+      if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never))
+        return done(null, payload)
+      const status = reply.statusCode
+      const result =
+        status === 401 || status === 403 || status === 409 ? 'denied' : status >= 500 ? 'failed' : null
+      if (!result) return done(null, payload)
+      void writeRefusal(req, status, result, payload).then(() => done(null, payload))
+    })
   })
 
   api.addHook('onReady', async () => requireStaging(db))
-
-  // Refusals and failures: the change rolled back (or never started), so the row stands alone.
-  // A callback hook, so that the usual case (a read, or a logged write) passes without a promise.
-  api.addHook('onSend', (req, reply, payload, done) => {
-    if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never))
-      return done(null, payload)
-    const status = reply.statusCode
-    const result =
-      status === 401 || status === 403 || status === 409 ? 'denied' : status >= 500 ? 'failed' : null
-    if (!result) return done(null, payload)
-    void writeRefusal(req, status, result, payload).then(() => done(null, payload))
-  })
 
   async function writeRefusal(
     req: FastifyRequest,

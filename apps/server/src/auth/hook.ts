@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
+import { addOnSend, routeMayWrite } from '../lib/route-hooks'
 import { LastSeen } from './last-seen'
 import type { SessionUser } from './sessions'
 import { hashToken } from './tokens'
@@ -63,15 +64,19 @@ export function installAuthHooks(api: FastifyInstance) {
     else done()
   })
 
-  api.addHook('onSend', (req, _reply, payload, done) => {
-    // A read has nothing to wait for here: a callback hook lets it pass without a promise.
-    if (!mayWrite(req.method, req.routeOptions.config)) return done(null, payload)
-    // A write that changed sessions or access answers only once this instance has heard its
-    // notification, which every other instance is sent at the same moment: so the next request,
-    // wherever it lands, sees the change.
-    changes
-      .refreshIfChanged()
-      .then((changed) => (changed ? api.ctx.database.heardSoFar() : undefined))
-      .then(() => done(null, payload), done)
+  // Only a route that may write has anything to wait for after its answer: reads get no onSend hook.
+  api.addHook('onRoute', (route) => {
+    if (!routeMayWrite(route)) return
+    addOnSend(route, (req, _reply, payload, done) => {
+      // a read sent to the same route (GET of a route that also takes POST) passes at once
+      if (!mayWrite(req.method, req.routeOptions.config)) return done(null, payload)
+      // A write that changed sessions or access answers only once this instance has heard its
+      // notification, which every other instance is sent at the same moment: so the next request,
+      // wherever it lands, sees the change.
+      changes
+        .refreshIfChanged()
+        .then((changed) => (changed ? api.ctx.database.heardSoFar() : undefined))
+        .then(() => done(null, payload), done)
+    })
   })
 }
