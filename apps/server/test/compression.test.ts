@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { AuthzCheckResult, Envelope, MSG, RoleDetail } from '@amg/contract'
 import { mayGrowLarge } from '../src/lib/compression'
+import { roles as rolesTable } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 
 /** DESIGN.md §12: answers go out compressed when the client accepts it, and stay readable. */
@@ -74,7 +75,7 @@ describe('which answers can be compressed', () => {
   })
 
   it('a compressed request body is refused as unreadable, and nothing is written', async () => {
-    const roles = async () => (await t.db.execute(sql`select count(*)::int as n from roles`)).rows
+    const roles = async () => (await t.db.select({ n: sql<number>`count(*)::int` }).from(rolesTable))[0].n
     const before = await roles()
     const res = await t.app.inject({
       method: 'POST',
