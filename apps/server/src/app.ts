@@ -16,6 +16,7 @@ import { registerConsole } from './lib/console-static'
 import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
 import { installInputGuard } from './lib/input-guard'
 import { installCompression } from './lib/compression'
+import { routeMethods } from './lib/route-hooks'
 import { RequestLog } from './lib/request-log'
 import { API_DOCS_PREFIX, installSecurityHeaders } from './lib/security-headers'
 import { installOperationLog } from './audit/operation-log'
@@ -114,8 +115,7 @@ export async function buildApp({
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => {
-        const methods = Array.isArray(route.method) ? route.method : [route.method]
-        for (const method of methods) {
+        for (const method of routeMethods(route)) {
           if (method === 'HEAD') continue
           ctx.catalogue.add({
             method,

@@ -54,9 +54,8 @@ function unsafeAt(value: unknown, depth: number): { keys: string[]; problem: str
   }
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
-    const found =
-      (CONTROL_CHARACTERS.test(key) ? { keys: [], problem: '不能包含控制字符' } : null) ??
-      unsafeAt((value as Record<string, unknown>)[key], depth + 1)
+    // the key is text like any value, so it is checked as one
+    const found = unsafeAt(key, depth + 1) ?? unsafeAt((value as Record<string, unknown>)[key], depth + 1)
     if (found) return (found.keys.push(key), found)
   }
   return null

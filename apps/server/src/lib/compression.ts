@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import compress from '@fastify/compress'
 
 /** Below this many bytes an answer goes out as it is. */
-export const COMPRESS_THRESHOLD = 8192
+const COMPRESS_THRESHOLD = 8192
 
 /**
  * Whether a response schema lets an answer grow without bound: a list, or a map of any keys. An answer
