@@ -1,6 +1,7 @@
 export * from './envelope'
 export * from './messages'
 export * from './path-match'
+export * from './canonical-path'
 export * from './covers'
 export * from './input-safety'
 export * from './rules'

@@ -56,6 +56,17 @@ export const MSG = {
   // DESIGN.md §10: the call a check, explain or who-can asks about
   callMethodInvalid: '请求方法不正确',
   callPathSlash: '路径必须以 / 开头',
+  // DESIGN.md §10a: a path a service could read as another one is refused, not decided on
+  pathTooLong: '路径过长：不含查询串最多 2048 个字符',
+  pathFragment: '路径不能包含 #',
+  pathEncodedSlash: '路径不能包含反斜杠 \\ 或编码的斜杠（%2F、%5C）',
+  pathSemicolon: '路径不能包含分号 ;（含 %3B）',
+  pathDotSegment: '路径不能包含 . 或 .. 段（任何写法或编码）',
+  pathEmptySegment: '路径不能包含空段（//）',
+  pathControlChar: '路径不能包含控制字符（含编码的 %00 等）或未编码的空格',
+  pathBadEncoding: '路径的百分号编码不正确：须为 %XX，且解码后是合法的 UTF-8',
+  pathDoubleEncoding: '路径不能二次编码（如 %252e）',
+  pathLookAlike: '路径不能包含经 Unicode 规范化后会变成 / \\ ; ? # % 或 . 段的字符',
 } as const
 
 /** '上传文件大小不能超过 {maxSize}MB!' (SPEC.md §5). */
