@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest'
 import { hasCaddy, startCaddy, type RunningCaddy } from './helpers/caddy'
 import { gatewayCases, startGatewayBackends, type GatewayBackends } from './helpers/gateway'
+import { trustBoundaryCases } from './helpers/gateway-boundary'
 
 /**
  * DESIGN.md §10: Debian's Caddy with deploy/caddy/Caddyfile (forward_auth), in front of a tiny
@@ -25,4 +26,5 @@ describe.skipIf(!hasCaddy)(title, () => {
   })
 
   gatewayCases(() => ({ baseUrl: `http://127.0.0.1:${caddy.port}`, t: b.t, w: b.w }))
+  trustBoundaryCases(() => ({ port: caddy.port, b }))
 })

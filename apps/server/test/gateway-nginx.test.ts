@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from 'vitest'
 import { gatewayCases, startGatewayBackends, type GatewayBackends } from './helpers/gateway'
+import { trustBoundaryCases } from './helpers/gateway-boundary'
 import { hasNginx, startNginx, type RunningNginx } from './helpers/nginx'
 
 /**
@@ -21,4 +22,5 @@ describe.skipIf(!hasNginx)('nginx auth_request in front of a service', () => {
   })
 
   gatewayCases(() => ({ baseUrl: `http://127.0.0.1:${nginx.port}`, t: b.t, w: b.w }))
+  trustBoundaryCases(() => ({ port: nginx.port, b }))
 })

@@ -3,50 +3,66 @@ import net from 'node:net'
 import { expect, it } from 'vitest'
 import { createTestApp, type TestApp } from './app'
 import { seedAuthzWorld, type AuthzWorld } from './authz-world'
+import { auths } from '../../src/db/schema'
+import { startRecordingProxy, startStaticUpstream, type ReceivedCall } from './gateway-upstream'
 
 /**
- * What the gateway tests (DESIGN.md §10) share: the real app and a tiny upstream on free ports,
- * the committed templates filled in, waiting for a gateway process to listen, and the cases every
- * gateway must pass.
+ * What the gateway tests (DESIGN.md §10, §10a) share: the real app and a small upstream on free
+ * ports, the committed templates filled in, waiting for a gateway process to listen, and the cases
+ * every gateway must pass.
  */
 
 export { deployFile, fillTemplate, freePort, stopChild, waitForPort } from './processes'
+export { SECRET_TEXT, PUBLIC_TEXT, type ReceivedCall } from './gateway-upstream'
 
 export interface GatewayBackends {
   t: TestApp
   w: AuthzWorld
-  /** This access-management server, listening on a free port: `http://127.0.0.1:<port>`. */
+  /** A user holding one permission only: `GET /public/**`. */
+  publicUser: { id: number; token: string }
+  /**
+   * Where the gateway asks: this access-management server on a free port, behind a pass-through
+   * that notes the URI header of every question (`asked`), so a test knows what was decided on.
+   */
   amsUrl: string
-  /** The protected service: answers `{ userId, userName, path }` from the headers it is given. */
+  /** The URI each forward-auth question named (X-Original-URI or X-Forwarded-Uri), in order. */
+  asked: string[]
+  /** The protected service: a static file server (public/readme.txt, admin/secret.txt), else an echo. */
   upstreamUrl: string
+  /** What the upstream received, in order. */
+  received: ReceivedCall[]
   close(): Promise<void>
 }
 
-/** The real app (with the §10 world seeded) and the tiny upstream, both on real ports. */
+/** The real app (with the §10 world seeded) and the upstream, both on real ports. */
 export async function startGatewayBackends(): Promise<GatewayBackends> {
   const t = await createTestApp()
   const w = await seedAuthzWorld(t)
+  await t.db.insert(auths).values({
+    code: 'gw_public',
+    parentCode: 'access',
+    level: 2,
+    chName: '公开文件',
+    enName: 'gw_public',
+    type: 2,
+    urlPatternInfos: [{ method: 'GET', uri: '/public/**' }],
+  })
+  const publicUser = await t.userWithCodes(['gw_public'], 'gw_public_user')
   await t.app.listen({ port: 0, host: '127.0.0.1' })
   const amsPort = (t.app.server.address() as net.AddressInfo).port
-  const upstream = http.createServer((req, res) => {
-    res.setHeader('content-type', 'application/json')
-    res.end(
-      JSON.stringify({
-        userId: req.headers['x-auth-user-id'] ?? null,
-        userName: req.headers['x-auth-user-name'] ?? null,
-        path: req.url,
-      }),
-    )
-  })
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-  const upstreamPort = (upstream.address() as net.AddressInfo).port
+  const recorder = await startRecordingProxy(amsPort)
+  const upstream = await startStaticUpstream()
   return {
     t,
     w,
-    amsUrl: `http://127.0.0.1:${amsPort}`,
-    upstreamUrl: `http://127.0.0.1:${upstreamPort}`,
+    publicUser,
+    amsUrl: recorder.url,
+    asked: recorder.asked,
+    upstreamUrl: upstream.url,
+    received: upstream.received,
     async close() {
-      await new Promise((resolve) => upstream.close(resolve))
+      await upstream.close()
+      await recorder.close()
       await t.close()
     },
   }

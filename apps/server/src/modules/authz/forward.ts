@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { API_PREFIX, AUTH_HEADER, MSG, TOKEN_STORAGE_KEY } from '@amg/contract'
+import { API_PREFIX, AUTH_HEADER, canonicalPath, isPathRefusal, MSG, TOKEN_STORAGE_KEY } from '@amg/contract'
 import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors'
 import type { Authorizer } from '../../auth/authorizer'
 import type { SessionCache } from '../../auth/session-cache'
 import type { SessionUser } from '../../auth/sessions'
-import { normalizeMethod, stripQuery } from './service'
+import { normalizeMethod } from './service'
 
 /** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */
 export const FORWARD_URL = '/authz/forward'
@@ -16,14 +16,28 @@ export const FORWARD_MISSING_CALL =
 export const FORWARD_TWO_CALLS =
   '原始请求的方法或路径前后不一致（X-Original-* 与 X-Forwarded-* 指向不同的请求）'
 export const FORWARD_BAD_METHOD = '原始请求的方法不正确'
-export const FORWARD_BAD_URI = '原始请求的路径不正确，必须以 / 开头'
+export const FORWARD_URI_NOT_ASCII = '原始请求的路径含有未编码的非 ASCII 字符，须按 URL 编码（%XX）'
+export const FORWARD_TOKEN_COOKIES =
+  'Cookie 中的 Authorization 至多一个，且名称前后只能有空格或制表符（网关无法从转发的请求中去掉其余的）'
 
 const one = (value: string | string[] | undefined): string | undefined => {
   const v = Array.isArray(value) ? value[0] : value
   return v === undefined || v.trim() === '' ? undefined : v.trim()
 }
 
-const hasControlChar = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+/**
+ * Whether the URI's path (before any `?`) is ASCII. Header bytes reach us as Latin-1 and a service
+ * may read them as UTF-8, so a raw non-ASCII byte has no reading both sides agree on; clients
+ * percent-encode such characters.
+ */
+function rawPathIsAscii(uri: string): boolean {
+  for (let i = 0; i < uri.length; i++) {
+    const c = uri.charCodeAt(i)
+    if (c === 0x3f /* ? */) return true
+    if (c > 0x7e) return false
+  }
+  return true
+}
 
 /** One cookie's value from a Cookie header (no dependency: `name=value; name2=value2`). */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -43,8 +57,30 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined
 }
 
+/**
+ * The token must stop at the gateway (DESIGN.md §10a): the templates remove `x-auth-token`,
+ * `Authorization` and ONE cookie named `Authorization` (any case, spaces or tabs around the name,
+ * `;` or `,` before it) before passing a call on. A regular expression in nginx's `map` removes one
+ * match only, and a name padded with other whitespace (which `cookieValue` trims) is not removed at
+ * all: such a Cookie header is refused here, so that no call carrying it is let through.
+ */
+const ANY_TOKEN_COOKIE = /(?:^|[;,])\s*authorization\s*=/i
+const TWO_TOKEN_COOKIES = /(?:^|[;,])\s*authorization\s*=[\s\S]*?[;,]\s*authorization\s*=/i
+const STRIPPED_TOKEN_COOKIE = /(?:^|[;,])[ \t]*authorization[ \t]*=/i
+
+function refuseUnstrippableTokenCookies(cookie: string | undefined) {
+  if (!cookie || !/authorization/i.test(cookie)) return
+  if (
+    TWO_TOKEN_COOKIES.test(cookie) ||
+    (ANY_TOKEN_COOKIE.test(cookie) && !STRIPPED_TOKEN_COOKIE.test(cookie))
+  )
+    throw badRequest(FORWARD_TOKEN_COOKIES)
+}
+
 /** The end user's token: `x-auth-token`, `Authorization: Bearer …`, or the cookie `Authorization`. */
 export function forwardedToken(headers: IncomingHttpHeaders): string | undefined {
+  // untrimmed: a leading no-break space is whitespace to trim() but not to the gateways' expressions
+  refuseUnstrippableTokenCookies(headers.cookie)
   const own = one(headers[AUTH_HEADER])
   if (own) return own
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(one(headers.authorization) ?? '')
@@ -59,8 +95,9 @@ export function forwardedToken(headers: IncomingHttpHeaders): string | undefined
  * passes the client's other headers on, so a client could add the other pair naming a call it may
  * make: when both pairs are present they must name the same call, or the answer is 403 (a gateway
  * turns any other refusal into a 500). The path is
- * taken as the other service sees it — an `/api/` prefix is kept — and the query string is dropped.
- * Dot segments are refused: the upstream may resolve `/a/../admin` to `/admin` after we matched `/a/**`.
+ * taken as the other service sees it — an `/api/` prefix is kept — read by `canonicalPath` (the
+ * query string dropped, percent-decoded once), or refused with 400 when the service could read it
+ * as another path than the one decided on (`/public/..%2fadmin`).
  */
 export function forwardedCall(headers: IncomingHttpHeaders): { method: string; path: string } {
   const original = { method: one(headers['x-original-method']), uri: one(headers['x-original-uri']) }
@@ -75,10 +112,9 @@ export function forwardedCall(headers: IncomingHttpHeaders): { method: string; p
   const { method, uri } = named(original) ? original : forwarded
   if (!method || !uri) throw badRequest(FORWARD_MISSING_CALL)
   if (!/^[A-Za-z]{1,16}$/.test(method)) throw badRequest(FORWARD_BAD_METHOD)
-  const path = stripQuery(uri).split('#')[0]
-  if (!path.startsWith('/') || path.length > 2048 || hasControlChar(path)) throw badRequest(FORWARD_BAD_URI)
-  const dotSegment = path.split('/').some((seg) => /^(\.|%2e){1,2}$/i.test(seg))
-  if (dotSegment) throw badRequest(FORWARD_BAD_URI)
+  if (!rawPathIsAscii(uri)) throw badRequest(FORWARD_URI_NOT_ASCII)
+  const path = canonicalPath(uri)
+  if (isPathRefusal(path)) throw badRequest(path.refused)
   return { method: normalizeMethod(method), path }
 }
 

@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import {
+  canonicalPath,
+  isPathRefusal,
   matchesUrlPattern,
   MSG,
   type AuthzCheckBatchBody,
@@ -12,7 +14,7 @@ import {
 import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
-import { forbidden, notFound } from '../../lib/errors'
+import { badRequest, forbidden, notFound } from '../../lib/errors'
 import { distinctVia, loadSources, roleCodes } from './sources'
 
 export const AUTHZ_CHECK_CODE = 'authz:check'
@@ -24,8 +26,16 @@ export function normalizeMethod(method: string): string {
   return m === 'HEAD' ? 'GET' : m
 }
 
-/** The path without a query string (DESIGN.md §10: the query string is ignored). */
-export const stripQuery = (path: string) => path.split('?')[0]
+/**
+ * The path a question is about, read as forward auth reads a gateway's URI (DESIGN.md §10a: the
+ * query string ignored, percent-decoded once), or 400 when a service could read it as another path.
+ * `where` names the item of a batch.
+ */
+export function callPath(raw: string, where = ''): string {
+  const path = canonicalPath(raw)
+  if (isPathRefusal(path)) throw badRequest(`${where}${path.refused}`)
+  return path
+}
 
 /** Checking someone else needs `authz:check` (or super admin); checking yourself needs nothing more. */
 async function subjectOf(authz: Authorizer, callerId: number, userId: number | undefined): Promise<number> {
@@ -43,19 +53,21 @@ async function userStatus(db: Db, userId: number): Promise<number> {
 }
 
 export async function check(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBody) {
+  const path = callPath(body.path)
   const userId = await subjectOf(authz, callerId, body.userId)
   // the caller's own session proves them active: no query for a check of oneself
   const active = userId === callerId || (await userStatus(db, userId)) === 1
-  const allowed = active && (await authz.can(userId, normalizeMethod(body.method), stripQuery(body.path)))
+  const allowed = active && (await authz.can(userId, normalizeMethod(body.method), path))
   return { allowed, userId }
 }
 
 export async function checkBatch(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBatchBody) {
+  const paths = body.checks.map((c, i) => callPath(c.path, `第 ${i + 1} 项：`))
   const userId = await subjectOf(authz, callerId, body.userId)
   const active = (await userStatus(db, userId)) === 1
   const results: boolean[] = []
-  for (const c of body.checks)
-    results.push(active && (await authz.can(userId, normalizeMethod(c.method), stripQuery(c.path))))
+  for (const [i, c] of body.checks.entries())
+    results.push(active && (await authz.can(userId, normalizeMethod(c.method), paths[i])))
   return { results }
 }
 
@@ -68,9 +80,9 @@ export async function explain(
   authz: Authorizer,
   body: AuthzExplainBody,
 ): Promise<AuthzExplainResult> {
+  const path = callPath(body.path)
   const status = await userStatus(db, body.userId)
   const method = normalizeMethod(body.method)
-  const path = stripQuery(body.path)
   const sources = await loadSources(db, sql`= ${body.userId}`)
   const codes = await roleCodes(
     db,

@@ -3,7 +3,7 @@ import { matchesUrlPattern, type AuthzWhoCanBody, type AuthzWhoCanRow, type Page
 import { queryRows, type Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
 import { distinctVia, loadSources, sourcesQuery } from './sources'
-import { normalizeMethod, stripQuery } from './service'
+import { callPath, normalizeMethod } from './service'
 
 /**
  * Who may make a call, without resolving every user: the enabled nodes whose patterns match (in
@@ -17,7 +17,7 @@ export async function whoCan(
   body: AuthzWhoCanBody,
 ): Promise<PageResult<AuthzWhoCanRow>> {
   const method = normalizeMethod(body.method)
-  const path = stripQuery(body.path)
+  const path = callPath(body.path)
   const pageNum = body.pageNum ?? 1
   const pageSize = body.pageSize ?? 10
   const tree = await authz.loadEnabledTree()
