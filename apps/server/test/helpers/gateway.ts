@@ -1,4 +1,3 @@
-import http from 'node:http'
 import net from 'node:net'
 import { expect, it } from 'vitest'
 import { createTestApp, type TestApp } from './app'
