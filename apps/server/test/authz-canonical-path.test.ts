@@ -160,7 +160,7 @@ describe('the token cookies a gateway cannot strip are refused', () => {
     ['a leading no-break space', (tok: string) => `\u00a0Authorization=${tok}`],
   ])('refuses %s with 400, even with a valid token header', async (_, cookie) => {
     const tok = publicUser.token
-    for (const extra of [{}, { 'x-auth-token': tok }]) {
+    for (const extra of [{}, { 'x-auth-token': tok }] as Record<string, string>[]) {
       const res = await withCookie(cookie(tok), extra)
       expect(res.status).toBe(400)
       expect(res.body.msg).toBe(FORWARD_TOKEN_COOKIES)
