@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import { MSG, BEYOND_POWER_PREFIX } from '@amg/contract'
 import { roles, sessions, userRoles, users } from '../src/db/schema'
+import { operationLogs } from '../src/db/audit-schema'
 import { verifyPassword } from '../src/auth/password'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
@@ -304,16 +305,81 @@ describe('PUT /api/user/update', () => {
     await expect(t.login('pwreset', GOOD_PASSWORD)).resolves.toBeTruthy()
   })
 
-  it('a user setting their own password keeps the session in use and ends the others', async () => {
-    const editor = await t.userWithCodes(['user:edit'])
-    const [me] = await t.db.select().from(users).where(eq(users.id, editor.id))
-    const other = await t.login(me.nickName)
+  // DESIGN.md §6a: a stolen session must not become a takeover, so one's own password changes only
+  // through PUT /api/user/password with the old one.
+  it.each([
+    ['an administrator with user:edit', false],
+    ['the super admin', true],
+  ])('refuses %s setting their own password here with 403, changing nothing', async (_who, superAdmin) => {
+    const editor = superAdmin ? { id: adminId, token: t.adminToken } : await t.userWithCodes(['user:edit'])
+    const before = await userRow(editor.id)
+    const other = await t.login(before.nickName, superAdmin ? t.config.initialAdminPassword : undefined)
+    const sessionsBefore = await sessionCount(editor.id)
     const res = await update(
-      { id: editor.id, nickName: me.nickName, status: 1, password: GOOD_PASSWORD },
+      {
+        id: editor.id,
+        nickName: before.nickName,
+        realName: '改过的名字',
+        status: 1,
+        password: GOOD_PASSWORD,
+      },
       editor.token,
     )
-    expect(res.status).toBe(200)
+    expect(res.status).toBe(403)
+    expect(res.body).toEqual({ code: 403, msg: MSG.ownPasswordViaChange, data: null })
+    expect(await userRow(editor.id)).toEqual(before)
+    expect(await sessionCount(editor.id)).toBe(sessionsBefore)
+    expect((await t.call('GET', '/api/user/current', { token: other })).status).toBe(200)
+    // the refusal is a security event in the operation log
+    const [row] = await t.db.select().from(operationLogs).orderBy(desc(operationLogs.id)).limit(1)
+    expect(row).toMatchObject({
+      operatorId: editor.id,
+      result: 'denied',
+      status: 403,
+      msg: MSG.ownPasswordViaChange,
+    })
+    // a weak password is refused the same way: the rule is about whose password, not which
+    const weak = await update(
+      { id: editor.id, nickName: before.nickName, status: 1, password: 'x' },
+      editor.token,
+    )
+    expect(weak.body.msg).toBe(MSG.ownPasswordViaChange)
+  })
+
+  it('lets users change their other fields, with the password left empty', async () => {
+    const editor = await t.userWithCodes(['user:edit'])
+    const before = await userRow(editor.id)
+    for (const [i, password] of [undefined, '', null, '   '].entries()) {
+      const res = await update(
+        { id: editor.id, nickName: before.nickName, realName: `自己${i}`, status: 1, password },
+        editor.token,
+      )
+      expect(res.status, res.body.msg).toBe(200)
+    }
+    const after = await userRow(editor.id)
+    expect(after.realName).toBe('自己3')
+    expect(after.passwordHash).toBe(before.passwordHash)
     expect((await t.call('GET', '/api/user/current', { token: editor.token })).status).toBe(200)
+    // and may still reset another user's password, which ends that user's sessions
+    const id = await newUser('reset_by_peer')
+    const token = await t.login('reset_by_peer', t.config.initialUserPassword)
+    expect(
+      (await update({ id, nickName: 'reset_by_peer', status: 1, password: GOOD_PASSWORD }, editor.token))
+        .status,
+    ).toBe(200)
+    expect((await t.call('GET', '/api/user/current', { token })).status).toBe(401)
+  })
+
+  it('changes one own password through PUT /api/user/password with the old one', async () => {
+    const me = await t.userWithCodes([])
+    const other = await t.login((await userRow(me.id)).nickName)
+    const res = await t.call('PUT', '/api/user/password', {
+      token: me.token,
+      body: { oldPassword: TEST_USER_PASSWORD, newPassword: GOOD_PASSWORD },
+    })
+    expect(res.status).toBe(200)
+    expect(await verifyPassword(GOOD_PASSWORD, (await userRow(me.id)).passwordHash)).toBe(true)
+    expect((await t.call('GET', '/api/user/current', { token: me.token })).status).toBe(200)
     expect((await t.call('GET', '/api/user/current', { token: other })).status).toBe(401)
   })
 

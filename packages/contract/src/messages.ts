@@ -52,6 +52,8 @@ export const MSG = {
   badJson: '请求体不是合法的 JSON',
   badRequest: '请求参数不正确',
   oldPasswordWrong: '原密码不正确',
+  /** DESIGN.md §6a: one's own password changes only with the old one (PUT /api/user/password) */
+  ownPasswordViaChange: '不能在此修改自己的密码，请使用“修改密码”并输入原密码',
   payloadTooLarge: '请求内容过大',
   // DESIGN.md §10: the call a check, explain or who-can asks about
   callMethodInvalid: '请求方法不正确',

@@ -28,7 +28,7 @@ import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
-import { badRequest, conflict, notFound } from '../../lib/errors'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
@@ -218,14 +218,16 @@ export async function updateUser(
   operator: Operator,
   body: UserUpdateBody,
 ): Promise<void> {
+  const self = body.id === operator.id
+  const newPassword = isBlank(body.password) ? null : body.password!
+  // A stolen session must not become a takeover: one's own password changes only with the old one.
+  if (self && newPassword) throw forbidden(MSG.ownPasswordViaChange)
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameRequired)
   checkContact(body)
   const existing = await requireUser(db, body.id)
-  const self = body.id === operator.id
   if (self && body.status === 2) throw conflict(USER_MSG.freezeSelf)
   await ensureNickNameFree(db, nickName, body.id)
-  const newPassword = isBlank(body.password) ? null : body.password!
   const passwordHash = newPassword ? await hashPassword(newPassword) : undefined
   await guardedChange(db, async (tx) => {
     await power.require(tx, operator.id, { userIds: [body.id] })
@@ -242,8 +244,7 @@ export async function updateUser(
       })
       .where(eq(users.id, body.id))
     if (body.status === 2 && existing.status !== 2) await endUserSessions(tx, body.id)
-    else if (passwordHash)
-      await endUserSessions(tx, body.id, self ? (operator.token ?? undefined) : undefined)
+    else if (passwordHash) await endUserSessions(tx, body.id)
   }).catch(onNickNameTaken)
 }
 
