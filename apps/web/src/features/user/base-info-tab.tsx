@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type UserDetail } from '@amg/contract'
-import { Button, Form, Input, Select, Space, Spin } from 'antd'
+import { Button, Form, Input, Select, Space, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { toastSuccess } from '../../lib/feedback'
@@ -8,6 +8,7 @@ import { useBackToList } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { antdRules } from '../../lib/validation'
 import { updateUser, userDetail } from './api'
+import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
 import { USER_LIST_PATH } from './user-list'
 
@@ -21,9 +22,14 @@ interface BaseInfoValues {
 
 const orNull = (value?: string | null) => (value && value.trim() ? value.trim() : null)
 
+/** Shown instead of the password field on one's own base info (DESIGN.md §6a). */
+export const OWN_PASSWORD_HINT = '修改自己的密码需要输入原密码，请使用'
+
 /**
  * Base info tab (SPEC.md §2, §5): nickName, mobile and realName (only when isShow is set), password
  * (optional; left empty it stays unchanged) and status. Save answers '修改成功'; Back goes to /usermanage as it was left.
+ * On one's own base info there is no password field: the server refuses it there (a stolen session must
+ * not take the account over), and the tab offers 修改密码, which asks for the old password.
  */
 export function UserBaseInfoTab() {
   const userId = useUserIdParam()
@@ -35,6 +41,8 @@ export function UserBaseInfoTab() {
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const [form] = Form.useForm<BaseInfoValues>()
   const [saving, setSaving] = useState(false)
+  const [changingOwnPassword, setChangingOwnPassword] = useState(false)
+  const self = me !== null && me.id === userId
 
   const detail = useQuery({
     queryKey: ['user', 'detail', userId],
@@ -59,7 +67,7 @@ export function UserBaseInfoTab() {
         // hidden fields keep what the user has
         mobile: isShow ? orNull(values.mobile) : current.mobile,
         realName: isShow ? orNull(values.realName) : current.realName,
-        password: values.password ? values.password : undefined,
+        password: !self && values.password ? values.password : undefined,
         status: values.status!,
       })
       toastSuccess(MSG.updated)
@@ -98,9 +106,18 @@ export function UserBaseInfoTab() {
               <Input placeholder="请输入真实姓名" maxLength={64} />
             </Form.Item>
           )}
-          <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
-            <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
-          </Form.Item>
+          {self ? (
+            <Form.Item label="密码">
+              <Typography.Text type="secondary">{OWN_PASSWORD_HINT}</Typography.Text>
+              <Button type="link" onClick={() => setChangingOwnPassword(true)}>
+                修改密码
+              </Button>
+            </Form.Item>
+          ) : (
+            <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
+              <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
+            </Form.Item>
+          )}
           <Form.Item label="状态" name="status" rules={antdRules.userStatus}>
             <Select
               allowClear
@@ -119,6 +136,9 @@ export function UserBaseInfoTab() {
           </Form.Item>
         </Form>
       </Spin>
+      {self && (
+        <ChangePasswordDialog open={changingOwnPassword} onClose={() => setChangingOwnPassword(false)} />
+      )}
     </div>
   )
 }
