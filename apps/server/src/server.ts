@@ -1,13 +1,19 @@
+import fs from 'node:fs'
 import { loadConfig } from './config'
 import { openDatabase } from './db/connection'
 import { seedBase } from './db/seed'
 import { buildApp } from './app'
 import { configurePasswordHashing } from './auth/password'
+import { restrictNewFiles, securePrivateDir } from './db/private-files'
 
 /** Start the server: open (and migrate) the database, seed first-start data, listen. */
 async function main() {
   const config = loadConfig()
   configurePasswordHashing(config.passwordHashCost) // before seeding: the first admin hash too
+  // What the server writes is its own user's only (db/private-files.ts). The embedded database
+  // tightens its data directory as it opens; with PostgreSQL the directory holds the uploads.
+  restrictNewFiles()
+  if (config.databaseUrl && fs.existsSync(config.dataDir)) securePrivateDir(config.dataDir)
   const database = await openDatabase(
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl, stageAuditRows: true }

@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +12,7 @@ import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm'
 import pg from 'pg'
 import * as schema from './schema'
 import { acquireDataDirLock } from './data-dir-lock'
+import { securePrivateDir, tightenTree } from './private-files'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
@@ -79,14 +79,17 @@ async function openPglite(options: Exclude<OpenOptions, { databaseUrl: string }>
   let releaseLock = () => {}
   let client: PGlite
   if ('dataDir' in options) {
-    fs.mkdirSync(options.dataDir, { recursive: true })
+    securePrivateDir(options.dataDir)
     releaseLock = acquireDataDirLock(options.dataDir)
+    const pgliteDir = path.join(options.dataDir, 'pglite')
     try {
-      client = await PGlite.create(path.join(options.dataDir, 'pglite'), { extensions })
+      client = await PGlite.create(pgliteDir, { extensions })
     } catch (err) {
       releaseLock()
       throw err
     }
+    // A database initialised just now has its files at 0666 (PGlite sets them so); later ones follow the umask.
+    tightenTree(pgliteDir)
   } else {
     client = await PGlite.create({
       extensions,

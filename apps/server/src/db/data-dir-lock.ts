@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { PRIVATE_FILE_MODE } from './private-files'
 
 /**
  * The embedded database may be opened by one process only: two would corrupt it.
@@ -86,7 +87,7 @@ function isLive(owner: LockOwner): boolean {
  */
 function createExclusive(lockPath: string, content: string): boolean {
   const temp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`
-  fs.writeFileSync(temp, content, { flag: 'wx' })
+  fs.writeFileSync(temp, content, { flag: 'wx', mode: PRIVATE_FILE_MODE })
   try {
     fs.linkSync(temp, lockPath)
     return true
@@ -96,7 +97,7 @@ function createExclusive(lockPath: string, content: string): boolean {
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err
     // A file system without hard links: an exclusive create is the next best thing.
     try {
-      fs.writeFileSync(lockPath, content, { flag: 'wx' })
+      fs.writeFileSync(lockPath, content, { flag: 'wx', mode: PRIVATE_FILE_MODE })
       return true
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false

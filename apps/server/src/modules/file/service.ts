@@ -19,6 +19,7 @@ import {
 import type { Authorizer } from '../../auth/authorizer'
 import type { Db } from '../../db/connection'
 import { files } from '../../db/schema'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files'
 import { AppError, badRequest, notFound } from '../../lib/errors'
 
 /** Uploaded files live in DATA_DIR/files under random names; the database keeps their real names. */
@@ -58,7 +59,7 @@ export async function receiveUpload(
 ): Promise<ReceivedFile> {
   if (!req.isMultipart()) throw new AppError(415, FILE_MSG.notMultipart)
   const dir = filesDir(opts.dataDir)
-  await fsp.mkdir(dir, { recursive: true })
+  await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   let keepTime: string | undefined
   let stored: { storageName: string; target: string; fileName: string; mimeType: string } | undefined
   try {
@@ -96,7 +97,7 @@ export async function receiveUpload(
             ? part.mimetype
             : 'application/octet-stream',
       }
-      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }))
+      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_FILE_MODE }))
     }
     if (keepTime !== undefined && keepTime !== '' && !isKeepTime(keepTime))
       throw badRequest(FILE_MSG.keepTimeInvalid)
