@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import fc from 'fast-check'
+import { asc, eq } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
-import { THROTTLED_MSG } from '../src/auth/login-throttle'
+import { LoginThrottle, ThrottledError, THROTTLED_MSG } from '../src/auth/login-throttle'
+import { loginLogs } from '../src/db/audit-schema'
 import { loadConfig, parseTrustProxy, type Config } from '../src/config'
 import { createTestApp, type CallResult, type TestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
@@ -9,6 +12,7 @@ import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
 // Only Date is faked, to step over the waits; timers stay real for the database clients.
 const A = '198.51.100.1'
 const B = '198.51.100.2'
+const C = '198.51.100.3'
 
 let apps: TestApp[] = []
 const app = async (overrides: Partial<Config> = {}) => {
@@ -122,9 +126,77 @@ describe('sign-in throttling', () => {
     const t = await app()
     await t.userWithCodes([], 'sprayed')
     for (let i = 0; i < 20; i++) await failTimes(t, 1, `guess_${i}`, A)
+    // a wrong guess at a new account is refused like every throttled attempt, and counted
     expectThrottled(await signIn(t, 'guess_new', 'Wrong#Pass0', A))
+    expectThrottled(await signIn(t, 'sprayed', 'Wrong#Pass0', A))
+    // that account has now failed from this address: even the right password waits for the address
     expectThrottled(await signIn(t, 'sprayed', TEST_USER_PASSWORD, A))
     expect((await signIn(t, 'sprayed', TEST_USER_PASSWORD, B)).statusCode).toBe(200)
+  })
+
+  // DESIGN.md §11: one stranger behind a company's NAT must not lock every colleague out.
+  it('lets the right password through a throttled address for an account that has not failed from it', async () => {
+    const t = await app()
+    await t.userWithCodes([], 'colleague')
+    await t.userWithCodes([], 'typist')
+    await failTimes(t, 1, 'typist', A) // one typo from the office earlier
+    for (let i = 0; i < 19; i++) await failTimes(t, 1, `stranger_${i}`, A) // the address is now throttled
+    expectThrottled(await signIn(t, 'stranger_new', 'Wrong#Pass0', A))
+
+    const admin = await signIn(t, 'admin', TEST_ADMIN_PASSWORD, A)
+    expect(admin.statusCode).toBe(200)
+    expect(admin.json().data.token).toBeTruthy()
+    expect((await signIn(t, 'colleague', TEST_USER_PASSWORD, A)).statusCode).toBe(200)
+    // the account that failed from this address waits for the address, as the rule says
+    expectThrottled(await signIn(t, 'typist', TEST_USER_PASSWORD, A))
+    // signed in, the admin's pair has no failures: again and again it gets in
+    expect((await signIn(t, 'admin', TEST_ADMIN_PASSWORD, A)).statusCode).toBe(200)
+
+    // the address keeps being throttled for guesses: a failed pair waits, then counts and waits longer
+    const wait = expectThrottled(await signIn(t, 'stranger_0', 'Wrong#Pass0', A))
+    advance(wait)
+    expect((await signIn(t, 'stranger_0', 'Wrong#Pass0', A)).statusCode).toBe(401)
+    expect(expectThrottled(await signIn(t, 'stranger_0', 'Wrong#Pass0', A))).toBe(2 * wait)
+  })
+
+  it('answers a guess let through a throttled address exactly like any throttled attempt, and logs it so', async () => {
+    const t = await app()
+    await t.userWithCodes([], 'known_one')
+    // two addresses with the same history of guesses
+    for (let i = 0; i < 20; i++) for (const address of [A, C]) await failTimes(t, 1, `spray_${i}`, address)
+    const same = (res: Awaited<ReturnType<typeof signIn>>) => {
+      const { date: _date, ...headers } = res.headers
+      return { status: res.statusCode, body: res.json(), headers }
+    }
+    const checked = same(await signIn(t, 'known_one', 'Wrong#Pass0', A)) // a new pair: checked, wrong
+    const refused = same(await signIn(t, 'known_one', 'Wrong#Pass0', A)) // a failed pair: not checked
+    const unknown = same(await signIn(t, 'nobody_at_all', 'Wrong#Pass0', C)) // a new pair too: checked
+    expect(checked.status).toBe(429)
+    expect(refused).toEqual(checked)
+    expect(unknown).toEqual(checked)
+    const rows = await t.db
+      .select()
+      .from(loginLogs)
+      .where(eq(loginLogs.nickName, 'known_one'))
+      .orderBy(asc(loginLogs.id))
+    expect(rows.map((r) => r.result)).toEqual(['success', 'locked', 'locked'])
+  })
+
+  it('checks one attempt of a pair at a time on a throttled address', async () => {
+    const t = await app()
+    await t.userWithCodes([], 'double_click')
+    await t.userWithCodes([], 'other_victim')
+    for (let i = 0; i < 20; i++) await failTimes(t, 1, `noise_${i}`, A)
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => signIn(t, 'double_click', TEST_USER_PASSWORD, A)),
+    )
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 429, 429, 429, 429, 429])
+    const guesses = await Promise.all(
+      Array.from({ length: 6 }, () => signIn(t, 'other_victim', 'Wrong#Pass0', A)),
+    )
+    expect(guesses.map((r) => r.statusCode)).toEqual([429, 429, 429, 429, 429, 429])
+    // one of those was checked: the pair has failed, and the right password waits for the address
+    expectThrottled(await signIn(t, 'other_victim', TEST_USER_PASSWORD, A))
   })
 
   it('lets no more than the free failures through when many attempts arrive at once', async () => {
@@ -133,6 +205,65 @@ describe('sign-in throttling', () => {
     const statuses = answers.map((r) => r.statusCode)
     expect(statuses.filter((s) => s === 401)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(7)
+  })
+})
+
+describe('the throttle rule, for any sequence of attempts (property)', () => {
+  it('never refuses the right password of a pair without failures, and checks at most one guess per pair on a throttled address', () => {
+    const policy = { loginFreeFailures: 2, loginMaxWaitSeconds: 60 }
+    const forgetMs = 2 * policy.loginMaxWaitSeconds * 1000
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            name: fc.constantFrom('admin', 'bob', 'x', 'y', 'z', 'q'),
+            address: fc.constantFrom(A, B),
+            right: fc.boolean(),
+            seconds: fc.nat(3),
+          }),
+          { maxLength: 150 },
+        ),
+        (steps) => {
+          const throttle = new LoginThrottle(policy)
+          const lastFailure = new Map<string, number>() // per pair, as the test sees its answers
+          const checkedWhileThrottled = new Map<string, number>()
+          const hasFailed = (pair: string) => {
+            const last = lastFailure.get(pair)
+            if (last !== undefined && Date.now() - last > forgetMs) {
+              lastFailure.delete(pair)
+              checkedWhileThrottled.delete(pair)
+            }
+            return lastFailure.has(pair)
+          }
+          for (const step of steps) {
+            advance(step.seconds)
+            const pair = `${step.name}@${step.address}`
+            let attempt
+            try {
+              attempt = throttle.signIn(step.name, step.address)
+            } catch (refused) {
+              expect(refused).toBeInstanceOf(ThrottledError)
+              expect(step.right && !hasFailed(pair), 'the right password of a clean pair refused').toBe(false)
+              continue
+            }
+            if (step.right) {
+              attempt.succeeded()
+              lastFailure.delete(pair)
+              checkedWhileThrottled.delete(pair)
+              continue
+            }
+            hasFailed(pair)
+            lastFailure.set(pair, Date.now())
+            if (attempt.refusal(new Error('wrong')) instanceof ThrottledError) {
+              const checks = (checkedWhileThrottled.get(pair) ?? 0) + 1
+              checkedWhileThrottled.set(pair, checks)
+              expect(checks, 'a second guess of one pair checked on a throttled address').toBe(1)
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })
 

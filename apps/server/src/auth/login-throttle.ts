@@ -10,6 +10,13 @@ import { AppError } from '../lib/errors'
  * coming from another. Across all addresses an account is only *slowed* (a short pause before the
  * check, a few seconds at most), never refused, so a distributed guesser cannot lock it out either.
  *
+ * The address-wide count must not become a lock-out either: behind a company's NAT everyone shares
+ * one address, and one stranger's failures would refuse every colleague. So while only the address
+ * is throttled, an account+address pair that has not failed is still checked: the right password
+ * gets in, a wrong one is refused with the same 429 as any throttled attempt and counts, so that pair
+ * is refused without a check from then on. A guesser thus gets one more guess per account from a
+ * throttled address, never more.
+ *
  * Keys use the submitted name, not the user id, so unknown and known accounts are throttled alike.
  * The counters live in memory: with several server instances each one throttles on its own.
  */
@@ -68,6 +75,11 @@ class FailureCounter {
   waitMs(key: string, now: number): number {
     const e = this.live(key, now)
     return e ? Math.max(0, e.last + this.delayOf(e.failures) - now) : 0
+  }
+
+  /** Whether the key has failures on record. */
+  hasFailed(key: string, now: number): boolean {
+    return this.live(key, now) !== undefined
   }
 
   /** The pause the key's failures call for right now (used by the slowing counter). */
@@ -131,6 +143,11 @@ export interface Attempt {
   /** pause before checking the password: the account's failures from all addresses slow it down */
   pauseMs: number
   succeeded(): void
+  /**
+   * What a wrong password answers: `wrong` itself, or 429 when the address was throttled and the
+   * attempt was checked only because its account+address pair had not failed.
+   */
+  refusal(wrong: Error): Error
 }
 
 export class LoginThrottle {
@@ -168,8 +185,12 @@ export class LoginThrottle {
    */
   private begin(account: string, address: string, now = Date.now()): Attempt {
     const pair = `${account}\u0000${address}`
-    const wait = Math.max(this.byAccountAddress.waitMs(pair, now), this.byAddress.waitMs(address, now))
-    if (wait > 0) throw new ThrottledError(Math.ceil(wait / 1000))
+    const pairWait = this.byAccountAddress.waitMs(pair, now)
+    if (pairWait > 0) throw new ThrottledError(Math.ceil(pairWait / 1000))
+    const addressWait = this.byAddress.waitMs(address, now)
+    // A throttled address still lets a pair without failures be checked (see above).
+    if (addressWait > 0 && this.byAccountAddress.hasFailed(pair, now))
+      throw new ThrottledError(Math.ceil(addressWait / 1000))
     const pauseMs = this.byAccount.delayMs(account, now)
     this.byAccountAddress.fail(pair, now)
     this.byAddress.fail(address, now)
@@ -186,6 +207,11 @@ export class LoginThrottle {
         this.byAccountAddress.clear(pair)
         this.byAddress.undo(address)
         this.byAccount.undo(account)
+      },
+      refusal: (wrong) => {
+        if (addressWait <= 0) return wrong
+        // answered as every throttled attempt is, with the wait the address has now
+        return new ThrottledError(Math.max(1, Math.ceil(this.byAddress.waitMs(address, Date.now()) / 1000)))
       },
     }
   }

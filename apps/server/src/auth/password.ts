@@ -72,9 +72,31 @@ function parse(stored: string): Parsed | null {
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored)
-  if (!parsed) return false
+  return parsed ? verifyParsed(password, parsed) : false
+}
+
+async function verifyParsed(password: string, parsed: Parsed): Promise<boolean> {
   const key = await derive(password, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p })
   return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash)
+}
+
+/**
+ * A sign-in's check, taking about as long whoever the account (DESIGN.md §11): an unknown name (no
+ * stored hash) or an unreadable hash is checked against the dummy hash; a hash made below the current
+ * cost — an account that has not signed in since the cost was raised, which a frozen account never
+ * does — is checked alongside the dummy, so it does not answer sooner. How long a wrong password takes
+ * then says nothing about whether the account exists or what state it is in.
+ */
+export async function verifyPasswordEvenly(password: string, stored: string | undefined): Promise<boolean> {
+  const parsed = stored === undefined ? null : parse(stored)
+  const againstDummy = async () => verifyPassword(password, await dummyPasswordHash())
+  if (!parsed) {
+    await againstDummy()
+    return false
+  }
+  if (parsed.N >= 2 ** currentCost) return verifyParsed(password, parsed)
+  const [ok] = await Promise.all([verifyParsed(password, parsed), againstDummy()])
+  return ok
 }
 
 /** True when a stored (and just verified) hash was made below the current cost: rehash it. */
@@ -83,6 +105,9 @@ export function needsRehash(stored: string): boolean {
   return parsed !== null && parsed.N < 2 ** currentCost
 }
 
-/** A hash of nothing, checked against when the user is unknown so both failures take the same time. */
+/**
+ * A hash of a random password, checked against when the user is unknown so both failures take the same
+ * time. Made at start (the session routes ask for it when ready), so the first unknown name is not slower.
+ */
 let dummyHash: Promise<string> | undefined
 export const dummyPasswordHash = () => (dummyHash ??= hashPassword(randomBytes(12).toString('hex')))

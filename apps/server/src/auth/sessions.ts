@@ -4,7 +4,7 @@ import type { DbOrTx, Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
 import { pause, type LoginThrottle } from './login-throttle'
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password'
+import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
 import { hashToken, newToken } from './tokens'
 
 export interface SessionUser {
@@ -31,16 +31,19 @@ export interface SignIn {
 
 /**
  * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
- * An unknown user and a wrong password answer alike, throttling included; a hash made at an older
- * cost is replaced by one at the current cost once the password is known to be right.
+ * An unknown user, a frozen one and a wrong password answer alike, throttling included, until the
+ * password is right (DESIGN.md §11); a hash made at an older cost is replaced by one at the current
+ * cost once the password is known to be right.
  */
 export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrottle, attempt: SignIn) {
   const nickName = attempt.nickName.trim()
   const admitted = throttle.signIn(nickName, attempt.address)
   await pause(admitted.pauseMs)
   const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)
-  const passwordOk = await verifyPassword(attempt.password, user?.passwordHash ?? (await dummyPasswordHash()))
-  if (!user || !passwordOk) throw unauthorized(MSG.loginFailed)
+  // Unknown, frozen and active accounts alike: the same hash check, the same answer to a wrong
+  // password, the same counting. Only the right password learns that an account is frozen.
+  const passwordOk = await verifyPasswordEvenly(attempt.password, user?.passwordHash)
+  if (!user || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
   admitted.succeeded()
   if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined

@@ -47,7 +47,7 @@ export async function changeOwnPassword(
   await pause(admitted.pauseMs)
   const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId))
   if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash)))
-    throw badRequest(MSG.oldPasswordWrong)
+    throw admitted.refusal(badRequest(MSG.oldPasswordWrong))
   admitted.succeeded()
   if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
   const passwordHash = await hashPassword(body.newPassword)
