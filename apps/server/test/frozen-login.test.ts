@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { asc, eq } from 'drizzle-orm'
+import { MSG } from '@amg/contract'
+import { users } from '../src/db/schema'
+import { loginLogs } from '../src/db/audit-schema'
+import { hashPassword } from '../src/auth/password'
+import { THROTTLED_MSG } from '../src/auth/login-throttle'
+import { createTestApp, TEST_PASSWORD_HASH_COST, type TestApp } from './helpers/app'
+import { TEST_USER_PASSWORD } from './helpers/constants'
+
+/**
+ * DESIGN.md §11: a frozen account answers exactly like a wrong password until the password is right
+ * (then 账号已冻结): same status, body and headers, the same throttling, the same login-log result, and
+ * a password check that takes as long as for an unknown or an active account.
+ */
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+  await t.userWithCodes([], 'active_one')
+  await t.userWithCodes([], 'frozen_one')
+  await t.db.update(users).set({ status: 2 }).where(eq(users.nickName, 'frozen_one'))
+})
+afterAll(async () => t.close())
+
+const signIn = (nickName: string, password: string, remoteAddress: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login', payload: { nickName, password }, remoteAddress })
+
+/** What a client can see of an answer, the date aside. */
+const seen = (res: Awaited<ReturnType<typeof signIn>>) => {
+  const { date: _date, ...headers } = res.headers
+  return { status: res.statusCode, body: res.json(), headers }
+}
+
+const logRows = (nickName: string) =>
+  t.db
+    .select({ result: loginLogs.result, msg: loginLogs.msg })
+    .from(loginLogs)
+    .where(eq(loginLogs.nickName, nickName))
+    .orderBy(asc(loginLogs.id))
+
+describe('a frozen account with a wrong password', () => {
+  it('answers like an active or unknown account, before and while throttled, until the password is right', async () => {
+    // one address per account, so that each sees the same history
+    const accounts = [
+      ['frozen_one', '203.0.113.1'],
+      ['active_one', '203.0.113.2'],
+      ['never_existed', '203.0.113.3'],
+    ] as const
+    for (let round = 0; round < 7; round++) {
+      const [frozen, active, unknown] = await Promise.all(
+        accounts.map(([name, address]) => signIn(name, 'Wrong#Pass0', address).then(seen)),
+      )
+      expect(frozen).toEqual(active)
+      expect(frozen).toEqual(unknown)
+      expect(frozen.body).toEqual(
+        round < 5
+          ? { code: 401, msg: MSG.loginFailed, data: null }
+          : { code: 429, msg: THROTTLED_MSG, data: null },
+      )
+    }
+    // Throttled, the right password changes nothing: the frozen state stays hidden.
+    expect(seen(await signIn('frozen_one', TEST_USER_PASSWORD, '203.0.113.1'))).toEqual(
+      seen(await signIn('active_one', TEST_USER_PASSWORD, '203.0.113.2')),
+    )
+    // From an address with no failures, the right password is the only way to learn it.
+    const right = await signIn('frozen_one', TEST_USER_PASSWORD, '203.0.113.9')
+    expect(right.statusCode).toBe(403)
+    expect(right.json()).toEqual({ code: 403, msg: MSG.loginFrozen, data: null })
+  })
+
+  it('leaves the same login-log rows as a wrong password of an active account', async () => {
+    await signIn('frozen_one', 'Wrong#Pass1', '203.0.113.20')
+    await signIn('active_one', 'Wrong#Pass1', '203.0.113.21')
+    await signIn('frozen_one', TEST_USER_PASSWORD, '203.0.113.20')
+    const frozen = await logRows('frozen_one')
+    const active = await logRows('active_one')
+    expect(frozen.at(-2)).toEqual(active.at(-1))
+    expect(frozen.at(-2)).toEqual({ result: 'failure', msg: MSG.loginFailed })
+    expect(frozen.at(-1)).toEqual({ result: 'frozen', msg: MSG.loginFrozen })
+  })
+
+  it('costs a full password check, for unknown, frozen and active accounts alike', async () => {
+    // A hash made at a lower cost than the current one: a frozen account never signs in, so its
+    // hash is never brought up to date, and must not be checked faster than an unknown name.
+    const cheap = await hashPassword(TEST_USER_PASSWORD, TEST_PASSWORD_HASH_COST)
+    const slow = await createTestApp({ passwordHashCost: TEST_PASSWORD_HASH_COST + 2 })
+    try {
+      await slow.db.insert(users).values({ nickName: 'old_frozen', passwordHash: cheap, status: 2 })
+      await slow.db.insert(users).values({ nickName: 'old_active', passwordHash: cheap, status: 1 })
+      const fastest = async (nickName: string, address: string) => {
+        let best = Infinity
+        for (let i = 0; i < 4; i++) {
+          const started = performance.now()
+          const res = await slow.app.inject({
+            method: 'POST',
+            url: '/api/login',
+            payload: { nickName, password: `Wrong#Pass${i}` },
+            remoteAddress: address,
+          })
+          best = Math.min(best, performance.now() - started)
+          expect(res.statusCode).toBe(401)
+        }
+        return best
+      }
+      const unknown = await fastest('nobody_here', '203.0.113.30')
+      const frozen = await fastest('old_frozen', '203.0.113.31')
+      const active = await fastest('old_active', '203.0.113.32')
+      // A check at 4× the work of the stored hash's: skipping it, or checking only the cheap hash,
+      // would answer in a fraction of the time.
+      expect(frozen).toBeGreaterThan(0.6 * unknown)
+      expect(active).toBeGreaterThan(0.6 * unknown)
+    } finally {
+      await slow.close()
+    }
+  }, 180_000)
+})
