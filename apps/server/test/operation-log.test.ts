@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { desc, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { asc, desc, eq, sql } from 'drizzle-orm'
+import { anonymousRefusalsMsg, MSG } from '@amg/contract'
+import { AnonymousRefusals, MAX_SOURCES_PER_MINUTE, sourceOf } from '../src/audit/anonymous-refusals'
 import { operationLogs, type AuditChange } from '../src/db/audit-schema'
 import { queryRows } from '../src/db/connection'
 import { sweepLogs } from '../src/modules/log/service'
@@ -194,9 +196,18 @@ describe('rows for refused writes', () => {
     const duplicate = await admin('POST', '/api/user/insert', { body: { nickName: 'admin' } })
     expect(duplicate.status).toBe(409)
     expect(await lastRow()).toMatchObject({ result: 'denied', status: 409, msg: duplicate.body.msg })
-    const anonymous = await t.call('DELETE', '/api/user/delete', { query: { userId: 1 } })
+    const anonymous = await t.call('DELETE', '/api/user/delete', {
+      query: { userId: 1 },
+      remoteAddress: '192.0.2.77',
+    })
     expect(anonymous.status).toBe(401)
-    expect(await lastRow()).toMatchObject({ result: 'denied', status: 401, operatorId: null })
+    expect(await lastRow()).toMatchObject({
+      result: 'denied',
+      status: 401,
+      operatorId: null,
+      ip: '192.0.2.77',
+      msg: anonymousRefusalsMsg(MSG.unauthorized, 1),
+    })
   })
 
   it('a 400 (bad input) is not a security event and leaves no row', async () => {
@@ -344,5 +355,119 @@ describe('retention', () => {
     })
     expect(await sweepLogs(t.db, 365)).toBe(1)
     expect(await rowCount()).toBe(before)
+  })
+})
+
+describe('anonymous refusals: one row per source and minute (DESIGN.md §11)', () => {
+  const rowsFrom = (ip: string) =>
+    t.db.select().from(operationLogs).where(eq(operationLogs.ip, ip)).orderBy(asc(operationLogs.id))
+  const anonymousWrite = (i: number, remoteAddress: string, userAgent = 'flood/1.0') => {
+    const calls: [string, string, CallOptions][] = [
+      ['PUT', '/api/user/update', { body: { id: 1, nickName: 'x', status: 1 } }],
+      ['POST', '/api/user/insert', { body: { nickName: `flood_${i}` } }],
+      ['DELETE', '/api/user/delete', { query: { userId: 1 } }],
+      ['POST', '/api/role/insert', { body: { roleName: 'r' } }],
+    ]
+    const [method, url, opts] = calls[i % calls.length]
+    // half of them with a token that names no session: no less anonymous
+    const headers = { 'user-agent': userAgent, ...(i % 2 ? { 'x-auth-token': `forged-${i}` } : {}) }
+    return t.call(method, url, { ...opts, headers, remoteAddress })
+  }
+
+  it('200 anonymous writes leave one row a minute that counts them, with capped fields', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const flood = '198.51.100.40'
+      const agent = `Mozilla/5.0 ${'x'.repeat(600)}`
+      for (let batch = 0; batch < 10; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => anonymousWrite(batch * 20 + i, flood, agent)),
+        )
+        for (const res of answers) expect(res.body).toEqual({ code: 401, msg: MSG.unauthorized, data: null })
+      }
+      let rows = await rowsFrom(flood)
+      expect(rows).toHaveLength(1)
+      expect(rows[0]).toMatchObject({
+        operatorId: null,
+        operatorName: null,
+        ip: flood,
+        // the minute's first request, whichever of the batch came first
+        path: expect.stringMatching(/^\/api\/(user\/(update|insert|delete)|role\/insert)$/),
+        result: 'denied',
+        status: 401,
+        resourceId: null,
+        msg: anonymousRefusalsMsg(MSG.unauthorized, 1), // the count comes when the minute is over
+      })
+      expect(rows[0].userAgent).toBe(agent.slice(0, 128))
+      // another source in the same minute has its own row
+      await anonymousWrite(0, '198.51.100.41')
+      expect(await rowsFrom('198.51.100.41')).toHaveLength(1)
+
+      // A minute later: the first minute's row says how many, and a new minute has a row of its own.
+      vi.setSystemTime(Date.now() + 60_000)
+      expect((await anonymousWrite(1, flood)).status).toBe(401)
+      expect((await anonymousWrite(2, flood)).status).toBe(401)
+      rows = await rowsFrom(flood)
+      expect(rows.map((r) => r.msg)).toEqual([
+        anonymousRefusalsMsg(MSG.unauthorized, 200),
+        anonymousRefusalsMsg(MSG.unauthorized, 1),
+      ])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a signed-in caller refused with 403 still leaves a row for each refusal', async () => {
+    const weak = await t.userWithCodes(['user'], 'audit_each_403')
+    const address = '198.51.100.42'
+    for (let i = 0; i < 3; i++) {
+      const res = await t.call('POST', '/api/user/insert', {
+        token: weak.token,
+        body: { nickName: `nope_${i}` },
+        remoteAddress: address,
+      })
+      expect(res.status).toBe(403)
+    }
+    const rows = await rowsFrom(address)
+    expect(rows).toHaveLength(3)
+    expect(rows.every((r) => r.operatorId === weak.id && r.msg === MSG.forbidden)).toBe(true)
+  })
+
+  it('counts an IPv6 client per /64, and folds sources past the limit into one row', async () => {
+    expect(sourceOf('203.0.113.5')).toBe('203.0.113.5')
+    expect(sourceOf('::ffff:203.0.113.5')).toBe('203.0.113.5')
+    expect(sourceOf('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa:bb::/64')
+    expect(sourceOf('2001:0db8:00aa:00bb::ffff')).toBe('2001:db8:aa:bb::/64')
+    expect(sourceOf('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(sourceOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(sourceOf('::1')).toBe('0:0:0:0::/64')
+    expect(sourceOf('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64')
+
+    const errors: Error[] = []
+    const refusals = new AnonymousRefusals(t.db, (err) => errors.push(err))
+    const firstRefusal = () => ({
+      userAgent: 'rotating',
+      method: 'POST',
+      path: '/api/user/insert',
+      summary: '新建用户',
+      resourceType: '用户管理',
+      status: 401,
+      msg: MSG.unauthorized,
+    })
+    const now = Date.now()
+    const before = (await t.db.select({ id: operationLogs.id }).from(operationLogs)).length
+    // one IPv6 client rotating through its /64: one source
+    for (let i = 0; i < 50; i++) await refusals.record(`2001:db8:77:1::${i.toString(16)}`, firstRefusal, now)
+    // then many sources, up to the limit, and more
+    for (let i = 0; i < MAX_SOURCES_PER_MINUTE + 30; i++)
+      await refusals.record(`10.${i >> 8}.${i & 255}.9`, firstRefusal, now)
+    const after = (await t.db.select({ id: operationLogs.id }).from(operationLogs)).length
+    expect(after - before).toBe(MAX_SOURCES_PER_MINUTE + 1) // the limit's rows and one for the rest
+    await refusals.close() // stopping writes the counts
+    expect((await rowsFrom('2001:db8:77:1::/64'))[0].msg).toBe(anonymousRefusalsMsg(MSG.unauthorized, 50))
+    const rest = await rowsFrom('*')
+    expect(rest).toHaveLength(1)
+    expect(rest[0].msg).toBe(anonymousRefusalsMsg(MSG.unauthorized, 31))
+    expect(errors).toEqual([])
   })
 })

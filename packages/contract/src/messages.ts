@@ -71,6 +71,12 @@ export const MSG = {
   pathLookAlike: '路径不能包含经 Unicode 规范化后会变成 / \\ ; ? # % 或 . 段的字符',
 } as const
 
+/**
+ * The msg of the operation-log row that stands for a minute of anonymous writes refused with 401 from
+ * one source (DESIGN.md §11): the refusal and how many there were.
+ */
+export const anonymousRefusalsMsg = (msg: string, count: number) => `${msg}（该来源本分钟内共 ${count} 次）`
+
 /** '上传文件大小不能超过 {maxSize}MB!' (SPEC.md §5). */
 export const uploadTooLarge = (maxSizeMb: number) => `上传文件大小不能超过 ${maxSizeMb}MB!`
 

@@ -5,6 +5,7 @@ import { operationLogs } from '../db/audit-schema'
 import { runInTransaction } from './request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 import { addOnSend, routeMethods } from '../lib/route-hooks'
+import { AnonymousRefusals } from './anonymous-refusals'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -12,7 +13,8 @@ import { addOnSend, routeMethods } from '../lib/route-hooks'
  * audit triggers staged them (described when read: audit/changes.ts) — is written in that same
  * transaction, by one insert that takes the staged rows where the triggers left them. A module cannot forget to log, and a
  * crash can never leave a change without its row or a row without its change. Writes refused with
- * 401, 403 or 409, and failures (5xx), get a row of their own before the answer leaves.
+ * 401, 403 or 409, and failures (5xx), get a row of their own before the answer leaves — except
+ * anonymous ones (401 without a session), which share one row per source and minute.
  */
 
 /** Which routes are writes: any method but GET/HEAD, unless public (sign-in has its own log) or marked read-only. */
@@ -87,6 +89,17 @@ async function writeRow(
   })
 }
 
+/** The msg of an answer on its way out (the envelope as JSON text). */
+function msgOf(payload: unknown): string | null {
+  if (typeof payload !== 'string') return null
+  try {
+    const msg = (JSON.parse(payload) as { msg?: unknown }).msg
+    return typeof msg === 'string' ? msg : null
+  } catch {
+    return null
+  }
+}
+
 /** The operation log needs every connection to stage changes (db/connection.ts `stageAuditRows`). */
 async function requireStaging(db: Db): Promise<void> {
   const [row] = await queryRows<{ on: string | null }>(
@@ -107,6 +120,9 @@ declare module 'fastify' {
 }
 
 export function installOperationLog(api: FastifyInstance, db: Db) {
+  const anonymous = new AnonymousRefusals(db, (err) =>
+    api.log.error({ err: { message: err.message } }, 'operation log row of anonymous refusals not written'),
+  )
   api.addHook('onRoute', (route: RouteOptions) => {
     if (!routeMethods(route).some((m) => isAuditedWrite(m, route.config as never))) return
     const handler = route.handler
@@ -132,6 +148,19 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
       if (req.auditLogged || !isAuditedWrite(req.method, req.routeOptions.config as never))
         return done(null, payload)
       const status = reply.statusCode
+      // Without a session: one row per source and minute, counting them (audit/anonymous-refusals.ts).
+      if (status === 401 && !req.user) {
+        const first = anonymous.record(req.ip ?? '', () => ({
+          userAgent: req.headers['user-agent'] ?? null,
+          method: req.method,
+          path: req.url.split('?')[0],
+          ...routeFacts(req),
+          status,
+          msg: msgOf(payload) ?? '',
+        }))
+        req.auditLogged = true
+        return first ? void first.then(() => done(null, payload)) : done(null, payload)
+      }
       const result =
         status === 401 || status === 403 || status === 409 ? 'denied' : status >= 500 ? 'failed' : null
       if (!result) return done(null, payload)
@@ -140,6 +169,7 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
   })
 
   api.addHook('onReady', async () => requireStaging(db))
+  api.addHook('onClose', async () => anonymous.close())
 
   async function writeRefusal(
     req: FastifyRequest,
@@ -147,14 +177,8 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     result: 'denied' | 'failed',
     payload: unknown,
   ) {
-    let msg: string | null = null
     try {
-      msg = typeof payload === 'string' ? ((JSON.parse(payload) as { msg?: string }).msg ?? null) : null
-    } catch {
-      msg = null
-    }
-    try {
-      await writeRow(db, req, { result, status, msg })
+      await writeRow(db, req, { result, status, msg: msgOf(payload) })
       req.auditLogged = true
     } catch (err) {
       req.log.error({ err: { message: (err as Error).message } }, 'operation log row not written')
