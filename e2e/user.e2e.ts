@@ -463,6 +463,71 @@ describe('deleting users (SPEC.md §2, §8)', () => {
   })
 })
 
+/** The seeded super-admin role (type 1). */
+async function superRoleId(): Promise<number> {
+  const res = await api<{ list: { id: number; type: number }[] }>('POST', '/role/listall', {
+    token: admin,
+    body: { pageNum: 1, pageSize: 100 },
+  })
+  return res.data.list.find((r) => r.type === 1)!.id
+}
+
+// DESIGN.md §6a: one's own password changes only with the old one; the base info offers no field for it.
+describe('own base info', () => {
+  it('has no password field, points to 修改密码 (old password asked) and saves without a password', async () => {
+    const nickName = `e2e-self-${RUN}`
+    const id = await createUserApi(nickName, { password: 'SelfEdit@2024xy' })
+    const linked = await api('PUT', '/rel/user-rel-role', {
+      token: admin,
+      body: { id, roleIds: String(await superRoleId()) },
+    })
+    expect(linked.status, linked.msg).toBe(200)
+    const own = await newPage(browser)
+    await signIn(own, { nickName, password: 'SelfEdit@2024xy' })
+    const updates: string[] = []
+    own.on('request', (r) => {
+      if (r.url().includes('/api/user/update')) updates.push(r.postData() ?? '')
+    })
+    for (const mode of ['light', 'dark'] as const) {
+      await own.evaluate(
+        (value) => localStorage.setItem('amg.appearance', value),
+        JSON.stringify({ mode, density: 'default' }),
+      )
+      await own.goto(`/usermanage/userinfo/userbaseinfo?id=${id}&title=${nickName}&isShow=1`)
+      await poll(() => own.getByPlaceholder('请输入用户昵称').inputValue()).toBe(nickName)
+      const passwordItem = own.locator('.ant-form-item').filter({ hasText: '修改自己的密码需要输入原密码' })
+      await passwordItem.waitFor()
+      expect(await own.getByPlaceholder('请输入新密码').count()).toBe(0)
+      await shot(own, `user-baseinfo-self-${mode}`)
+      await passwordItem.getByRole('button', { name: '修改密码' }).click()
+      const dialog = own.getByRole('dialog').filter({ hasText: '修改密码' })
+      await dialog.getByPlaceholder('请输入原密码').waitFor()
+      await shot(own, `user-baseinfo-self-dialog-${mode}`)
+      await button(dialog, '取消').click()
+      await dialog.waitFor({ state: 'hidden' })
+    }
+    await own.getByPlaceholder('请输入真实姓名').fill('自己改的')
+    await button(own, '保存').click()
+    await toast(own, MSG.updated).waitFor()
+    expect(updates).toHaveLength(1)
+    expect(JSON.parse(updates[0])).not.toHaveProperty('password')
+    expect((await api('GET', `/user/detail?userId=${id}`, { token: admin })).data.realName).toBe('自己改的')
+    // the server refuses it anyway
+    const token = await apiLogin({ nickName, password: 'SelfEdit@2024xy' })
+    const refused = await api('PUT', '/user/update', {
+      token,
+      body: { id, nickName, status: 1, password: 'Takeover@2024xy' },
+    })
+    expect([refused.status, refused.msg]).toEqual([403, MSG.ownPasswordViaChange])
+    // another user's base info keeps its password field
+    const other = await createUserApi(`${nickName}-b`)
+    await own.goto(`/usermanage/userinfo/userbaseinfo?id=${other}&title=b`)
+    await own.getByPlaceholder('请输入新密码').waitFor()
+    await own.context().close()
+    for (const userId of [other, id]) await api('DELETE', `/user/delete?userId=${userId}`, { token: admin })
+  })
+})
+
 describe('change own password (header dialog)', () => {
   it('checks the rules, refuses a wrong old password, changes it and the initial-password warning goes', async () => {
     const nickName = `e2e-pw-${RUN}`

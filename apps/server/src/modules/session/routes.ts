@@ -24,8 +24,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
   // One throttle per app: sign-in and password change share the per-address count.
   const throttle = new LoginThrottle(config)
-  // the hash an unknown name is checked against, made before the first sign-in so that it is not slower
-  app.addHook('onReady', async () => void (await dummyPasswordHash()))
+  // the hash an unknown name is checked against, made as the server starts (without holding the start
+  // up), so that the first unknown name is not answered slower than a known one
+  app.addHook('onReady', async () => void dummyPasswordHash())
 
   app.post(
     '/login',
