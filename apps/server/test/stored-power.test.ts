@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { BEYOND_POWER_PREFIX, SUPER_ADMIN_POWER_NAME } from '@amg/contract'
-import {
-  auths,
-  positions,
-  roleAuths,
-  roles,
-  userGroupRoles,
-  userGroups,
-  userGroupUsers,
-  userRoles,
-} from '../src/db/schema'
+import { auths, positions, roleAuths, roles, userGroups, userGroupUsers, userRoles } from '../src/db/schema'
 import { LAST_SUPER_ADMIN_MSG } from '../src/auth/super-admin-guard'
 import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
 import { seedCompany, WEAK_CODES, type Company } from './helpers/company'
 import { accessSnapshot } from './helpers/snapshot'
+import { OFF_NODE, seedDormant, UNDER_OFF, type DormantWorld } from './helpers/dormant'
 
 /**
  * DESIGN.md §6a, "Stored power counts whatever its status": a disabled permission node (or one under
@@ -29,76 +21,6 @@ import { accessSnapshot } from './helpers/snapshot'
 let t: TestApp
 let c: Company
 let w: DormantWorld
-
-interface DormantWorld {
-  /** a disabled node whose power is 上传文件's (POST /file-manage/upload-one-step) */
-  offNode: string
-  /** a disabled node without power of its own, and an enabled node under it (下载文件's power) */
-  offParent: string
-  underOff: string
-  /** an enabled role holding 用户管理 and both dormant nodes */
-  dormantRole: number
-  /** a disabled group carrying dormantRole */
-  dormantGroup: number
-  /** an administrator holding every seeded node, live; not a super admin */
-  equal: { id: number; token: string }
-}
-
-const OFF_NODE = '停用上传'
-const UNDER_OFF = '目录下载'
-
-async function seedDormant(): Promise<DormantWorld> {
-  const admin = (body: Record<string, unknown>) =>
-    t.call<string>('POST', '/api/auth/insert', { token: t.adminToken, body: form(body) })
-  const seeded = (await t.db.select({ code: auths.code }).from(auths)).map((a) => a.code)
-  const offNode = (
-    await admin({
-      chName: OFF_NODE,
-      parentCode: 'file',
-      status: 2,
-      urlPatternInfos: [{ method: 'POST', uri: '/file-manage/upload-one-step' }],
-    })
-  ).body.data
-  const offParent = (await admin({ chName: '停用目录', parentCode: null, status: 2 })).body.data
-  const underOff = (
-    await admin({
-      chName: UNDER_OFF,
-      parentCode: offParent,
-      status: 1,
-      urlPatternInfos: [{ method: 'GET', uri: '/file-manage/download' }],
-    })
-  ).body.data
-  const [role] = await t.db
-    .insert(roles)
-    .values({ roleName: '休眠角色', type: 3, status: 1 })
-    .returning({ id: roles.id })
-  await t.db
-    .insert(roleAuths)
-    .values(['user', offNode, underOff].map((authCode) => ({ roleId: role.id, authCode })))
-  const [group] = await t.db
-    .insert(userGroups)
-    .values({ groupName: '休眠用户组', status: 2 })
-    .returning({ id: userGroups.id })
-  await t.db.insert(userGroupRoles).values({ groupId: group.id, roleId: role.id })
-  const equal = await t.userWithCodes(seeded, 'equal_admin')
-  await t.app.ctx.authz.invalidate()
-  return { offNode, offParent, underOff, dormantRole: role.id, dormantGroup: group.id, equal }
-}
-
-/** A permission form (the permission screens' fields). */
-function form(over: Record<string, unknown>) {
-  return {
-    chName: '新权限',
-    enName: 'newAuth',
-    parentCode: 'user',
-    seq: 9,
-    status: 1,
-    type: 3,
-    frontEndAccessList: '',
-    urlPatternInfos: [],
-    ...over,
-  }
-}
 
 /** The stored node as the edit form sends it, with changes. */
 async function storedForm(code: string, over: Record<string, unknown>) {
@@ -121,7 +43,7 @@ async function storedForm(code: string, over: Record<string, unknown>) {
 beforeEach(async () => {
   t = await createTestApp()
   c = await seedCompany(t)
-  w = await seedDormant()
+  w = await seedDormant(t, { equal: true })
 })
 afterEach(() => t.close())
 
@@ -143,7 +65,7 @@ async function expectAllowed(token: string, call: Call) {
 }
 
 const limited = () => c.limited.token
-const equal = () => w.equal.token
+const equal = () => w.equal!.token
 const BOTH_DORMANT = `${OFF_NODE}、${UNDER_OFF}`
 
 const roleForm = (id: number, roleName: string, status: number, authCodes?: string[]) => ({
