@@ -175,7 +175,7 @@ describe('impact of a role change', () => {
       await save()
       await dialog().waitFor()
       expect(await dialog().getByTestId('impact-dormant').textContent()).toBe(
-        `已停用、启用后生效的权限（1）：这些权限点现已停用，该角色仍持有它们，一旦启用，上述用户即获得其权限。${names.node}`,
+        `已停用、启用后生效的权限（1）：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。${names.node}`,
       )
       expect(await dialog().getByTestId('impact-gained').count()).toBe(0)
       await dialogShot(`role-impact-dormant-${mode}`)

@@ -92,7 +92,7 @@ describe('RoleForm: the impact of a changed permission set (DESIGN.md §10)', ()
     await save()
     const dialog = await screen.findByRole('dialog')
     expect(within(dialog).getByTestId('impact-dormant')).toHaveTextContent(
-      '已停用、启用后生效的权限（1）：这些权限点现已停用，该角色仍持有它们，一旦启用，上述用户即获得其权限。新建用户',
+      '已停用、启用后生效的权限（1）：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。新建用户',
     )
     expect(within(dialog).queryByTestId('impact-gained')).not.toBeInTheDocument()
     expect(onSubmit).not.toHaveBeenCalled()

@@ -99,7 +99,7 @@ export function RoleImpactDialog({
             title="已停用、启用后生效的权限"
             color="warning"
             nodes={preview.impact.dormant}
-            note="：这些权限点现已停用，该角色仍持有它们，一旦启用，上述用户即获得其权限。"
+            note="：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。"
           />
         </Flex>
       ) : preview ? (
