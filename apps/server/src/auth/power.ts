@@ -1,10 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import {
-  beyondPowerMessage,
-  coversPower,
-  SUPER_ADMIN_POWER_NAME,
-  type Power,
-} from '@amg/contract'
+import { beyondPowerMessage, coversPower, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, TreeNode } from './authorizer'
