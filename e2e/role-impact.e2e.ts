@@ -16,7 +16,7 @@ let page: Page
 let token: string
 const s = Date.now().toString(36)
 const created = createdData()
-const names = { role: `ri${s}角色`, adminRole: `ri${s}内置`, user: `ri${s}用户` }
+const names = { role: `ri${s}角色`, adminRole: `ri${s}内置`, user: `ri${s}用户`, node: `ri${s}停用` }
 const ids = {} as Record<'role' | 'adminRole' | 'user', number>
 const impactCalls: unknown[] = []
 
@@ -147,5 +147,44 @@ describe('impact of a role change', () => {
     await toast(page, '修改成功')
     await poll(() => held(ids.adminRole)).toEqual(['loginlog', 'monitor', 'online'])
     await useTheme('light')
+  })
+
+  it('a disabled node added to the role is listed as power that comes alive once enabled (both themes)', async () => {
+    const code = await ok(
+      api<string>('POST', '/auth/insert', {
+        token,
+        body: {
+          chName: names.node,
+          enName: `ri${s}off`,
+          parentCode: 'monitor',
+          seq: 99,
+          status: 2,
+          type: 3,
+          frontEndAccessList: '',
+          urlPatternInfos: [{ method: 'GET', uri: `/ri${s}/secret` }],
+        },
+      }),
+    )
+    created.remember(`/auth/delete?authCode=${code}`)
+    const before = await held(ids.role)
+    for (const mode of ['light', 'dark'] as const) {
+      await page.goto(`/rolemanage/roleinfo?title=修改角色&isDisable=false&id=${ids.role}&isShow=true`)
+      if (mode === 'dark') await useTheme('dark')
+      await tree(page).waitFor()
+      await treeBox(page, names.node).click()
+      await save()
+      await dialog().waitFor()
+      expect(await dialog().getByTestId('impact-dormant').textContent()).toBe(
+        `已停用、启用后生效的权限（1）：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。${names.node}`,
+      )
+      expect(await dialog().getByTestId('impact-gained').count()).toBe(0)
+      await dialogShot(`role-impact-dormant-${mode}`)
+      await dialog()
+        .getByRole('button', { name: /取\s*消/ })
+        .click()
+      await dialog().waitFor({ state: 'hidden' })
+    }
+    await useTheme('light')
+    expect(await held(ids.role)).toEqual(before)
   })
 })

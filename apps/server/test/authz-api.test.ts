@@ -210,7 +210,7 @@ describe('POST /api/authz/role-impact', () => {
   it('counts the active holders and shows nothing gained or lost for the same codes', async () => {
     const res = await impact(w.groupRole, ['role'])
     expect(res.status).toBe(200)
-    expect(res.body.data).toEqual({ users: 1, gained: [], lost: [] })
+    expect(res.body.data).toEqual({ users: 1, gained: [], lost: [], dormant: [] })
   })
 
   it('shows what a change gains and loses', async () => {
@@ -219,6 +219,7 @@ describe('POST /api/authz/role-impact', () => {
       users: 1,
       gained: [{ code: 'org', chName: '部门管理' }],
       lost: [{ code: 'role', chName: '角色管理' }],
+      dormant: [],
     })
     expect((await impact(w.positionRole, [])).body.data.users).toBe(1)
   })

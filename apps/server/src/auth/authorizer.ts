@@ -23,6 +23,11 @@ export interface TreeNode {
   urlPatternInfos: UrlPattern[]
 }
 
+interface Trees {
+  stored: Map<string, TreeNode>
+  enabled: Map<string, TreeNode>
+}
+
 const allows = (access: EffectiveAccess, method: string, path: string) =>
   access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
 
@@ -36,7 +41,7 @@ const allows = (access: EffectiveAccess, method: string, path: string) =>
  */
 export class Authorizer {
   private readonly cache = new Map<number, EffectiveAccess>()
-  private enabledTree: Map<string, TreeNode> | undefined
+  private trees: Trees | undefined
   private readonly guard: KeepGuard
 
   constructor(
@@ -59,7 +64,7 @@ export class Authorizer {
   clear() {
     this.guard.changed()
     this.cache.clear()
-    this.enabledTree = undefined
+    this.trees = undefined
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
@@ -135,9 +140,22 @@ export class Authorizer {
     }
   }
 
+  /**
+   * Every stored node by code, whatever its status: the power check counts stored power (DESIGN.md
+   * §6a), since a disabled node gives its power the moment someone enables it. Shared by every user.
+   */
+  async loadStoredTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
+    return (await this.loadTrees(tx)).stored
+  }
+
   /** Enabled nodes only: a disabled node disables its whole subtree. Shared by every user. */
   async loadEnabledTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
-    if (this.enabledTree) return this.enabledTree
+    return (await this.loadTrees(tx)).enabled
+  }
+
+  /** Both views of the tree from one read, kept together (inside a transaction: read, never kept). */
+  private async loadTrees(tx?: DbOrTx): Promise<Trees> {
+    if (this.trees) return this.trees
     const token = this.guard.token()
     const rows: TreeNode[] = await (tx ?? this.db)
       .select({
@@ -159,7 +177,8 @@ export class Authorizer {
       return !!parent && isEnabled(parent, seen)
     }
     for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
-    if (!tx && this.guard.mayKeep(token)) this.enabledTree = enabled
-    return enabled
+    const trees = { stored: byCode, enabled }
+    if (!tx && this.guard.mayKeep(token)) this.trees = trees
+    return trees
   }
 }

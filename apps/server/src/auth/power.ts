@@ -1,11 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import {
-  beyondPowerMessage,
-  coversPower,
-  SUPER_ADMIN_POWER_NAME,
-  type Power,
-  type UrlPattern,
-} from '@amg/contract'
+import { beyondPowerMessage, coversPower, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, TreeNode } from './authorizer'
@@ -19,24 +13,28 @@ export interface NodePower extends Power {
  * What a change gives to or takes from anyone (DESIGN.md §6a). Every grant path names its stake
  * and calls `PowerGuard.require`; nothing else decides.
  *
- * The stake is read widely on purpose: a user's power counts every role they reach directly or
- * through any group or position, enabled or not, because a disabled group carrying the super-admin
- * role becomes super power the moment a stronger administrator enables it. Only disabled permission
- * nodes give nothing, since enabling a node is itself a checked change.
+ * The stake is stored power, whatever its status: a user's power counts every role they reach
+ * directly or through any group or position, enabled or not, and a role's power counts every node
+ * it holds, enabled or not. A disabled node, role, group or position gives its power the moment
+ * someone enables it; were it left out here, a weaker administrator could plant power that a
+ * stronger one later switches on without seeing it. Enabling something names what it switches on
+ * (the role, the group, the position, the node's subtree), so that is checked the same way.
  */
 export interface Stake {
   /** roles whose power moves: linked, unlinked, created, changed or deleted (type 1: all power) */
   roleIds?: readonly number[]
-  /** users changed in any way: their whole power */
+  /**
+   * users changed in any way: their whole power. The caller is left out: changing oneself moves
+   * only the power the change names besides (a role, a group, a position), never the caller's own,
+   * which their live power covers and which dormant parts of it no change to a user wakes.
+   */
   userIds?: readonly number[]
   /** groups joined, left, enabled, disabled or deleted: the roles they carry */
   groupIds?: readonly number[]
   /** positions held, left, enabled, disabled or deleted: the roles they carry */
   positionIds?: readonly number[]
-  /** enabled permission nodes by code (a role's contents) */
+  /** permission nodes by code, as stored whatever their status (a role's contents, a subtree) */
   authCodes?: readonly string[]
-  /** permission nodes as stored, whatever their status (a subtree about to change) */
-  storedNodeCodes?: readonly string[]
   /** permission nodes as they will be */
   nodes?: readonly NodePower[]
   /** the change creates, promotes or changes a super-admin role: all power */
@@ -73,11 +71,14 @@ export class PowerGuard {
     if (missing.length) throw forbidden(beyondPowerMessage(missing))
   }
 
-  /** Names of the permissions the caller lacks for this stake (empty: allowed). */
+  /**
+   * Names of the permissions the caller lacks for this stake (empty: allowed). The caller holds
+   * their live power only (effective, enabled: DESIGN.md §6); dormant power is no licence to grant.
+   */
   async missing(tx: DbOrTx, callerId: number, stake: Stake): Promise<string[]> {
     const caller = await this.authz.resolve(callerId, tx)
     if (caller.superAdmin) return []
-    const resolved = await this.resolve(tx, stake)
+    const resolved = await this.resolve(tx, callerId, stake)
     if (resolved.allPower) return [SUPER_ADMIN_POWER_NAME]
     const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
     return resolved.nodes.filter((node) => !coversPower(held, node)).map((node) => node.chName)
@@ -85,7 +86,8 @@ export class PowerGuard {
 
   /**
    * For pickers: per owner (a role, a group or a position) the names of what the caller lacks to
-   * grant the roles it carries; owners the caller may grant map to an empty list.
+   * grant the roles it carries, stored power counted as `require` counts it; owners the caller may
+   * grant map to an empty list.
    */
   async missingPerOwner(
     tx: DbOrTx,
@@ -111,7 +113,7 @@ export class PowerGuard {
       tx,
       sql`select role_id, auth_code from role_auths where role_id in (${ids(allRoleIds)})`,
     )
-    const tree = await this.authz.loadEnabledTree(tx)
+    const tree = await this.authz.loadStoredTree(tx)
     const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
     const coveredByCode = new Map<string, boolean>()
     const lackedPerRole = new Map<number, string[]>()
@@ -138,7 +140,7 @@ export class PowerGuard {
     return answer
   }
 
-  private async resolve(tx: DbOrTx, stake: Stake): Promise<ResolvedStake> {
+  private async resolve(tx: DbOrTx, callerId: number, stake: Stake): Promise<ResolvedStake> {
     if (stake.allPower) return { allPower: true, nodes: [] }
     const roleSources: SQL[] = []
     if (stake.roleIds?.length)
@@ -149,8 +151,9 @@ export class PowerGuard {
       roleSources.push(
         sql`select role_id from position_roles where position_id in (${ids(stake.positionIds)})`,
       )
-    if (stake.userIds?.length) {
-      const users = ids(stake.userIds)
+    const userIds = (stake.userIds ?? []).filter((id) => id !== callerId)
+    if (userIds.length) {
+      const users = ids(userIds)
       roleSources.push(sql`select role_id from user_roles where user_id in (${users})`)
       roleSources.push(sql`select gr.role_id from user_group_roles gr
         join user_group_users gu on gu.group_id = gr.group_id where gu.user_id in (${users})`)
@@ -169,31 +172,11 @@ export class PowerGuard {
       if (rows.some((r) => Number(r.type) === 1)) return { allPower: true, nodes: [] }
       for (const r of rows) if (r.auth_code) codes.add(r.auth_code)
     }
-    const tree = await this.authz.loadEnabledTree(tx)
+    const tree = codes.size ? await this.authz.loadStoredTree(tx) : new Map<string, TreeNode>()
     const nodes: NodePower[] = []
     for (const code of [...codes].sort()) {
       const node = tree.get(code)
       if (node) nodes.push(nodePower(node))
-    }
-    if (stake.storedNodeCodes?.length) {
-      const stored = await queryRows<{
-        ch_name: string
-        front_end_access: string[]
-        url_pattern_infos: UrlPattern[]
-      }>(
-        tx,
-        sql`select ch_name, front_end_access, url_pattern_infos from auths
-          where code in (${sql.join(
-            stake.storedNodeCodes.map((c) => sql`${c}`),
-            sql`, `,
-          )}) order by code`,
-      )
-      for (const n of stored)
-        nodes.push({
-          chName: n.ch_name,
-          frontEnd: n.front_end_access ?? [],
-          backEnd: n.url_pattern_infos ?? [],
-        })
     }
     nodes.push(...(stake.nodes ?? []))
     return { allPower: false, nodes }

@@ -36,7 +36,7 @@ beforeEach(() => {
   post.mockImplementation(async (url: string) => {
     if (url === '/auth/tree') return TREE
     if (url === '/authz/role-impact')
-      return { users: 3, gained: [{ code: 'user:add', chName: '新建用户' }], lost: [] }
+      return { users: 3, gained: [{ code: 'user:add', chName: '新建用户' }], lost: [], dormant: [] }
     throw new Error(`unexpected ${url}`)
   })
 })
@@ -79,6 +79,27 @@ describe('RoleForm: the impact of a changed permission set (DESIGN.md §10)', ()
     expect(onSubmit.mock.calls[0][0].authCodes).toEqual(['access', 'user', 'user:add'])
   })
 
+  it('shows the disabled nodes the role would hold, even when no one gains anything now', async () => {
+    post.mockImplementation(async (url: string) =>
+      url === '/auth/tree'
+        ? TREE
+        : { users: 2, gained: [], lost: [], dormant: [{ code: 'user:add', chName: '新建用户' }] },
+    )
+    const onSubmit = vi.fn()
+    renderForm(onSubmit)
+    await screen.findByText('新建用户')
+    await userEvent.click(checkbox('新建用户'))
+    await save()
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByTestId('impact-dormant')).toHaveTextContent(
+      '已停用、启用后生效的权限（1）：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。新建用户',
+    )
+    expect(within(dialog).queryByTestId('impact-gained')).not.toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+    await userEvent.click(within(dialog).getByRole('button', { name: /确认保存/ }))
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce())
+  })
+
   it('cancel leaves the form as it is, unsaved', async () => {
     const onSubmit = vi.fn()
     renderForm(onSubmit)
@@ -94,10 +115,18 @@ describe('RoleForm: the impact of a changed permission set (DESIGN.md §10)', ()
   })
 
   it.each([
-    ['only disabled or unknown codes moved', { users: 2, gained: [], lost: [] }],
+    [
+      'only unknown codes moved, or disabled ones left the set',
+      { users: 2, gained: [], lost: [], dormant: [] },
+    ],
     [
       'no active user holds the role',
-      { users: 0, gained: [{ code: 'user:add', chName: '新建用户' }], lost: [] },
+      {
+        users: 0,
+        gained: [{ code: 'user:add', chName: '新建用户' }],
+        lost: [],
+        dormant: [{ code: 'user:edit', chName: '修改用户' }],
+      },
     ],
   ])('saves without a dialog when %s', async (_case, impact) => {
     post.mockImplementation(async (url: string) => (url === '/auth/tree' ? TREE : impact))

@@ -17,27 +17,36 @@ export function samePermissionSet(a: readonly string[], b: readonly string[]): b
 }
 
 /**
- * Nothing to confirm: no active user holds the role, or only disabled or unknown codes moved, so
- * no one gains or loses anything (the confirmation is there to stop a surprise to users' power).
+ * Nothing to confirm: no active user holds the role, or no one gains or loses anything and the new
+ * set holds no disabled node (the confirmation is there to stop a surprise to users' power, and a
+ * disabled node is power that arrives later, when someone enables it).
  */
 export const changesNoOne = (impact: AuthzRoleImpactResult) =>
-  impact.users === 0 || (impact.gained.length === 0 && impact.lost.length === 0)
+  impact.users === 0 ||
+  (impact.gained.length === 0 && impact.lost.length === 0 && impact.dormant.length === 0)
+
+type ImpactKind = 'gained' | 'lost' | 'dormant'
 
 function NodeTags({
+  kind,
   title,
   color,
   nodes,
+  note,
 }: {
+  kind: ImpactKind
   title: string
   color: string
   nodes: AuthzRoleImpactResult['gained']
+  note?: string
 }) {
   if (!nodes.length) return null
   return (
-    <div data-testid={`impact-${color === 'success' ? 'gained' : 'lost'}`}>
+    <div data-testid={`impact-${kind}`}>
       <Typography.Text strong>
         {title}（{nodes.length}）
       </Typography.Text>
+      {note ? <Typography.Text type="secondary">{note}</Typography.Text> : null}
       {/* a whole subtree may move at once: the list scrolls rather than pushing the buttons away */}
       <Flex wrap gap={6} style={{ marginTop: 6, maxHeight: 160, overflow: 'auto' }}>
         {nodes.map((n) => (
@@ -54,7 +63,8 @@ export type RoleImpactPreview = { impact: AuthzRoleImpactResult } | { error: str
 
 /**
  * The confirmation before a role's changed permission set is saved (DESIGN.md §10): how many
- * active users hold the role and what they gain and lose. Cancel leaves the form as it is.
+ * active users hold the role, what they gain and lose, and the disabled nodes the role would hold
+ * (power that comes alive once enabled). Cancel leaves the form as it is.
  */
 export function RoleImpactDialog({
   preview,
@@ -82,8 +92,15 @@ export function RoleImpactDialog({
             此修改将影响 <Typography.Text strong>{preview.impact.users}</Typography.Text>{' '}
             个用户（直接、经用户组或岗位持有该角色的正常用户）。
           </Typography.Paragraph>
-          <NodeTags title="新增权限" color="success" nodes={preview.impact.gained} />
-          <NodeTags title="移除权限" color="error" nodes={preview.impact.lost} />
+          <NodeTags kind="gained" title="新增权限" color="success" nodes={preview.impact.gained} />
+          <NodeTags kind="lost" title="移除权限" color="error" nodes={preview.impact.lost} />
+          <NodeTags
+            kind="dormant"
+            title="已停用、启用后生效的权限"
+            color="warning"
+            nodes={preview.impact.dormant}
+            note="：这些权限点已停用，保存后角色将持有它们，一旦启用，上述用户即获得这些权限。"
+          />
         </Flex>
       ) : preview ? (
         <Typography.Paragraph type="warning" data-testid="role-impact">

@@ -106,5 +106,7 @@ export const AuthzRoleImpactResult = Type.Object({
   users: Type.Integer(),
   gained: Type.Array(NodeRef),
   lost: Type.Array(NodeRef),
+  /** disabled nodes (or under a disabled ancestor) in the new set: power that comes alive once enabled */
+  dormant: Type.Array(NodeRef),
 })
 export type AuthzRoleImpactResult = Static<typeof AuthzRoleImpactResult>

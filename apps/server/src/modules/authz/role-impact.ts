@@ -11,7 +11,9 @@ export const ROLE_NOT_FOUND = '角色不存在'
 /**
  * What saving `authCodes` on a role would change, before it is saved: how many active users hold
  * the role (directly, via an enabled group or position) and which enabled nodes they gain or lose.
- * Disabled or unknown codes give no power either way, so they are left out of both lists.
+ * Disabled codes give no power yet, so they are left out of both lists; they are listed apart as
+ * `dormant` (every disabled node of the new set), the stored power that comes alive the moment the
+ * node is enabled (DESIGN.md §6a). Unknown codes are left out everywhere.
  */
 export async function roleImpact(
   db: Db,
@@ -37,6 +39,7 @@ export async function roleImpact(
             where pr.role_id = ${role.id})`,
   )
   const tree = await authz.loadEnabledTree()
+  const stored = await authz.loadStoredTree()
   const before = new Set((await roleCodes(db, [role.id])).get(role.id) ?? [])
   const after = new Set(body.authCodes)
   const ref = (code: string) => ({ code, chName: tree.get(code)!.chName })
@@ -48,5 +51,9 @@ export async function roleImpact(
     .filter((c) => tree.has(c) && !after.has(c))
     .sort()
     .map(ref)
-  return { users: Number(holders[0]?.users ?? 0), gained, lost }
+  const dormant = [...after]
+    .filter((c) => stored.has(c) && !tree.has(c))
+    .sort()
+    .map((code) => ({ code, chName: stored.get(code)!.chName }))
+  return { users: Number(holders[0]?.users ?? 0), gained, lost, dormant }
 }

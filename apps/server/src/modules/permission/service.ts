@@ -198,7 +198,7 @@ export async function updateAuth(
       const [current] = await tx.select().from(auths).where(eq(auths.code, body.code))
       if (!current) throw notFound(AUTH_NOT_FOUND)
       await power.require(tx, operatorId, {
-        storedNodeCodes: await subtreeCodes(tx, current.code),
+        authCodes: await subtreeCodes(tx, current.code),
         nodes: [nodePower(data)],
       })
       let level = current.level
@@ -253,7 +253,7 @@ export async function deleteAuth(db: Db, power: PowerGuard, code: string, operat
       .where(eq(auths.parentCode, code))
       .limit(1)
     if (child) throw conflict(DELETE_HAS_CHILDREN)
-    await power.require(tx, operatorId, { storedNodeCodes: [code] })
+    await power.require(tx, operatorId, { authCodes: [code] })
     await tx.delete(auths).where(eq(auths.code, code))
   })
 }

@@ -208,7 +208,8 @@ interface NewRole {
 
 /**
  * The power check of a role's contents (DESIGN.md §6a): what the role held before (`roleId`) and
- * what it will hold (`codes`); a super-admin role is all power, for super admins only.
+ * what it will hold (`codes`), disabled nodes included, whatever the role's own status (enabling a
+ * role switches all of it on); a super-admin role is all power, for super admins only.
  */
 const roleStake = (roleId: number | null, codes: string[] | undefined, type: number): Stake => ({
   allPower: type === ROLE_TYPE.superAdmin,
