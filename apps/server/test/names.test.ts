@@ -237,7 +237,10 @@ describe('every name field refuses invisible, format and look-alike characters (
   })
 
   it('the other update routes refuse the same way', async () => {
-    const role = await t.call('POST', '/api/role/insert', { token: t.adminToken, body: { roleName: `r${uniq()}` } })
+    const role = await t.call('POST', '/api/role/insert', {
+      token: t.adminToken,
+      body: { roleName: `r${uniq()}` },
+    })
     const group = await t.call('POST', '/api/user_groups/insert', {
       token: t.adminToken,
       body: { groupName: `g${uniq()}`, status: 1 },
@@ -257,8 +260,16 @@ describe('every name field refuses invisible, format and look-alike characters (
         { id: role.body.data, roleName: 'ro\u202eot', status: 1, type: 2 },
         NAME_LABELS.roleName,
       ],
-      ['/api/user_groups/update', { id: group.body.data, groupName: 'g\u2060x', status: 1 }, NAME_LABELS.groupName],
-      ['/api/station/update', { id: station.body.data, stationName: 's\ufeffx', type: 1 }, NAME_LABELS.stationName],
+      [
+        '/api/user_groups/update',
+        { id: group.body.data, groupName: 'g\u2060x', status: 1 },
+        NAME_LABELS.groupName,
+      ],
+      [
+        '/api/station/update',
+        { id: station.body.data, stationName: 's\ufeffx', type: 1 },
+        NAME_LABELS.stationName,
+      ],
       [
         '/api/org/update',
         { id: org.body.data, organizationName: 'o\u00adx', description: null },
@@ -304,18 +315,28 @@ describe('names are stored NFKC-normalised', () => {
   }
 
   it('a full-width hyphen in a department name is the hyphen the rule refuses', async () => {
-    const res = await send(FIELDS.find((f) => f.table === 'organizations')!, `研发－${uniq()}`)
+    const res = await send(
+      FIELDS.find((f) => f.table === 'organizations')!,
+      `研发－${uniq()}`,
+    )
     expect(res.body).toEqual({ code: 400, msg: MSG.orgNameNoHyphen, data: null })
   })
 
   it('a name that normalises to an existing one is a duplicate', async () => {
-    const res = await t.call('POST', '/api/user/insert', { token: t.adminToken, body: { nickName: 'ａｄｍｉｎ' } })
+    const res = await t.call('POST', '/api/user/insert', {
+      token: t.adminToken,
+      body: { nickName: 'ａｄｍｉｎ' },
+    })
     expect(res.status).toBe(409)
     const roleName = `dup${uniq()}`
-    expect((await t.call('POST', '/api/role/insert', { token: t.adminToken, body: { roleName } })).status).toBe(200)
+    expect(
+      (await t.call('POST', '/api/role/insert', { token: t.adminToken, body: { roleName } })).status,
+    ).toBe(200)
     const again = await t.call('POST', '/api/role/insert', {
       token: t.adminToken,
-      body: { roleName: ` ${roleName.replace(/[a-z0-9]/g, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0))}` },
+      body: {
+        roleName: ` ${roleName.replace(/[a-z0-9]/g, (c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0))}`,
+      },
     })
     expect(again.status).toBe(409)
   })
@@ -329,7 +350,9 @@ describe('names are stored NFKC-normalised', () => {
 
 describe('sign-in and searches normalise the typed name the same way', () => {
   it('ａｄｍｉｎ signs in as admin; admin + zero width space is an unknown account', async () => {
-    const full = await t.call('POST', '/api/login', { body: { nickName: 'ａｄｍｉｎ', password: TEST_ADMIN_PASSWORD } })
+    const full = await t.call('POST', '/api/login', {
+      body: { nickName: 'ａｄｍｉｎ', password: TEST_ADMIN_PASSWORD },
+    })
     expect(full.status).toBe(200)
     expect(full.body.data.user.nickName).toBe('admin')
     const spaced = await t.call('POST', '/api/login', {
@@ -351,9 +374,15 @@ describe('sign-in and searches normalise the typed name the same way', () => {
   })
 
   it('list searches find names typed in another compatibility form', async () => {
-    const users = await t.call('POST', '/api/user/list', { token: t.adminToken, body: { nickName: 'ａｄｍｉｎ' } })
+    const users = await t.call('POST', '/api/user/list', {
+      token: t.adminToken,
+      body: { nickName: 'ａｄｍｉｎ' },
+    })
     expect(users.body.data.list.map((u: { nickName: string }) => u.nickName)).toContain('admin')
-    const roles = await t.call('POST', '/api/role/listall', { token: t.adminToken, body: { roleName: '超级管理员\u3000' } })
+    const roles = await t.call('POST', '/api/role/listall', {
+      token: t.adminToken,
+      body: { roleName: '超级管理员\u3000' },
+    })
     expect(roles.body.data.list.length).toBeGreaterThan(0)
   })
 

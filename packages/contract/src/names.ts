@@ -43,8 +43,7 @@ export const NAME_LABELS = {
 export const MAX_STACKED_MARKS = 4
 
 // Checked on the NFKC form, where every other space (U+00A0, U+2000–U+200A, U+3000, …) is already U+0020.
-const INVISIBLE =
-  /(?! )[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{White_Space}]/u
+const INVISIBLE = /(?! )[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{White_Space}]/u
 const UNUSABLE = /[\p{Co}\p{Cn}\p{Cs}]/u
 const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Greek}/u, /\p{Script=Cyrillic}/u]
 const LETTER = /\p{L}/gu

@@ -29,7 +29,8 @@ export const OptionalName = (label: string, maxLength = 64) =>
 export const NameSearch = (maxLength = 64) => Type.String({ maxLength, [NAME_SEARCH_KEYWORD]: true })
 
 /** An optional search box over names, null meaning no filter. */
-export const OptionalNameSearch = (maxLength = 64) => Type.Optional(Type.Union([Type.Null(), NameSearch(maxLength)]))
+export const OptionalNameSearch = (maxLength = 64) =>
+  Type.Optional(Type.Union([Type.Null(), NameSearch(maxLength)]))
 
 export const OptionalText = (maxLength = 255) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))

@@ -1,7 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { NAME_LABELS } from '../names'
-import { DateTime, Id, IdList, NameText, OperatorVo, OptionalNameSearch, PageQuery, withMessage } from './common'
+import {
+  DateTime,
+  Id,
+  IdList,
+  NameText,
+  OperatorVo,
+  OptionalNameSearch,
+  PageQuery,
+  withMessage,
+} from './common'
 
 /** Job title types: 1 普通职位 is the only one the product knows. */
 export const STATION_TYPES = { ordinary: 1 } as const

@@ -17,7 +17,6 @@ import {
 
 /** Users and their links (DESIGN.md §5). Passwords travel only inward; no answer carries one. */
 
-
 /** 1 正常, 2 冻结 — one integer schema so a wrong value answers with the field's own message. */
 export const UserStatus = Type.Integer({
   minimum: 1,

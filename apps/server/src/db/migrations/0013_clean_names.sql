@@ -72,6 +72,9 @@ UPDATE auths SET
 WHERE ch_name <> coalesce(nullif(left(amg_clean_name(ch_name), 64), ''), code)
    OR en_name <> coalesce(nullif(left(amg_clean_name(en_name), 64), ''), code);
 --> statement-breakpoint
+-- the operation log's filter by operator id: operators with look-alike names are told apart by id
+CREATE INDEX "operation_logs_operator_id_time_idx" ON "operation_logs" USING btree ("operator_id","time");
+--> statement-breakpoint
 DROP FUNCTION amg_name_with_id(text, text);
 --> statement-breakpoint
 DROP FUNCTION amg_clean_name(text);
