@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { NAME_LABELS } from '../names'
-import { DateTime, MESSAGE_KEYWORD, NameText, OptionalText, RequiredText } from './common'
+import { DateTime, MESSAGE_KEYWORD, NameText, OptionalText } from './common'
 
 /** Methods a back-end pattern may name; `*` (or `ALL`) matches every method. */
 export const URL_PATTERN_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*', 'ALL'] as const
