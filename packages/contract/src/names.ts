@@ -42,8 +42,13 @@ export const NAME_LABELS = {
 /** Marks combining with the letter before them; more than this many in a row is stacking. */
 export const MAX_STACKED_MARKS = 4
 
-// Checked on the NFKC form, where every other space (U+00A0, U+2000–U+200A, U+3000, …) is already U+0020.
-const INVISIBLE = /(?! )[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{White_Space}]/u
+/**
+ * One invisible character: controls, format, default-ignorable, line and paragraph separators, white
+ * space but the plain space. Checked on the NFKC form, where most other spaces (U+00A0, U+2000–U+200A,
+ * U+3000, …) are already U+0020. Migration 0013 removes the same set from the names stored before.
+ */
+export const INVISIBLE_CHARACTER =
+  /(?! )[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{White_Space}]/u
 const UNUSABLE = /[\p{Co}\p{Cn}\p{Cs}]/u
 const LOOK_ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Greek}/u, /\p{Script=Cyrillic}/u]
 const LETTER = /\p{L}/gu
@@ -83,7 +88,7 @@ export function checkName(value: unknown, label: string): string | null {
   if (typeof value !== 'string') return null
   const name = normalizeName(value)
   if (name === '') return null
-  if (INVISIBLE.test(name)) return nameMessages.invisible(label)
+  if (INVISIBLE_CHARACTER.test(name)) return nameMessages.invisible(label)
   if (UNUSABLE.test(name)) return nameMessages.unusable(label)
   const scripts = lookAlikeScripts(name)
   if (scripts & (scripts - 1)) return nameMessages.mixedScripts(label)
