@@ -12,6 +12,9 @@ let browser: Browser
 let page: Page
 let admin: string
 
+/** The operator cell: the name, then the id (DESIGN.md §11). */
+const ADMIN_OPERATOR = /^admin\s*ID \d+$/
+
 /** expect.poll with room for a loaded machine. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
@@ -100,7 +103,7 @@ describe('操作日志 /operlog', () => {
 
     // newest first: the refused insert leads, with its tag and status
     await poll(async () => (await tableRows(page, 'operation-log-table'))[0]?.slice(1, 9)).toEqual([
-      'admin',
+      expect.stringMatching(ADMIN_OPERATOR),
       expect.any(String),
       '新建用户',
       '用户管理',
@@ -190,7 +193,7 @@ describe('操作日志 /operlog', () => {
     await button(page, '查询').click()
     await poll(async () => {
       const rows = await tableRows(page, 'operation-log-table')
-      return rows.length > 0 && rows.every((r) => r[1] === 'admin' && r[6] === '拒绝')
+      return rows.length > 0 && rows.every((r) => ADMIN_OPERATOR.test(r[1]) && r[6] === '拒绝')
     }).toBe(true)
 
     // a range from the picker's presets: sent as ISO times, kept in the URL
@@ -225,12 +228,105 @@ describe('操作日志 /operlog', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean)
     expect(lines[0]).toBe(
-      '编号,时间,操作人,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
+      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
     )
     expect(lines.length).toBeGreaterThan(1)
     // only the filtered operation
     expect(lines.slice(1).every((l) => l.includes(',修改用户,'))).toBe(true)
     await toast(page, '导出成功').waitFor()
+  })
+})
+
+describe('操作日志: operators told apart by id, personal fields only for who may read users', () => {
+  it('two operators with look-alike names show different ids; picking an id filters by it', async () => {
+    const tag = `${RUN}${Date.now().toString(36).slice(-4)}`
+    const roleId = await call<number>('POST', '/role/insert', {
+      roleName: `lookrole_${tag}`,
+      authCodes: ['role', 'role:add'],
+    })
+    const names = [`look_${tag}`, `look_${tag}1`]
+    const ids: number[] = []
+    for (const [i, nickName] of names.entries()) {
+      const id = await call<number>('POST', '/user/insert', { nickName, status: 1, password: PASSWORD })
+      ids.push(id)
+      await call('PUT', '/rel/user-rel-role', { id, roleIds: [roleId] })
+      const token = await apiLogin({ nickName, password: PASSWORD })
+      await call('POST', '/role/insert', { roleName: `lookmade_${tag}_${i}` }, token)
+    }
+    await page.goto(`/operlog?operatorName=look_${tag}`)
+    await poll(async () => (await tableRows(page, 'operation-log-table')).map((r) => r[1]).sort()).toEqual(
+      [`${names[0]}ID ${ids[0]}`, `${names[1]}ID ${ids[1]}`].sort(),
+    )
+    await shot(page, 'operlog-operator-ids')
+    await page
+      .getByTestId('operator-id')
+      .filter({ hasText: `ID ${ids[0]}` })
+      .click()
+    await page.waitForURL(new RegExp(`operatorId=${ids[0]}`))
+    await poll(async () => (await tableRows(page, 'operation-log-table')).map((r) => r[1])).toEqual([
+      `${names[0]}ID ${ids[0]}`,
+    ])
+    expect(await page.getByLabel('操作人 ID', { exact: true }).inputValue()).toBe(String(ids[0]))
+    // the detail names the operator by id too
+    await button(page, '详情').first().click()
+    const drawer = page.getByTestId('operation-log-detail')
+    await expect.poll(() => drawer.getByTestId('operator-id').textContent()).toBe(`ID ${ids[0]}`)
+    await page.locator('.ant-drawer-close').click()
+  })
+
+  it('a reader who may not read users sees （无权查看） for a mobile and real name; the admin sees them', async () => {
+    const tag = `${RUN}${Date.now().toString(36).slice(-4)}`
+    const target = `pf_${tag}`
+    const userId = await call<number>('POST', '/user/insert', {
+      nickName: target,
+      status: 1,
+      mobile: '13800000001',
+      realName: '王小明',
+    })
+    const roleId = await call<number>('POST', '/role/insert', {
+      roleName: `logonly_${tag}`,
+      authCodes: ['operlog'],
+    })
+    const readerName = `logonly_${tag}`
+    const readerId = await call<number>('POST', '/user/insert', {
+      nickName: readerName,
+      status: 1,
+      password: PASSWORD,
+    })
+    await call('PUT', '/rel/user-rel-role', { id: readerId, roleIds: [roleId] })
+
+    const openDetail = async (p: Page) => {
+      await p.goto(`/operlog?summary=${encodeURIComponent('新建用户')}`)
+      const row = p
+        .getByTestId('operation-log-table')
+        .locator('tr.ant-table-row')
+        .filter({ has: p.locator('td', { hasText: new RegExp(`^${userId}$`) }) })
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1)
+      await button(row, '详情').click()
+      await p.getByTestId('changes-table').waitFor()
+      return tableRows(p, 'changes-table')
+    }
+    const reader = await newPage(browser)
+    await signIn(reader, { nickName: readerName, password: PASSWORD })
+    const masked = await openDetail(reader)
+    expect(masked.map((r) => r.slice(-3))).toEqual(
+      expect.arrayContaining([
+        ['手机号', '（无权查看）', '（无权查看）'],
+        ['真实姓名', '（无权查看）', '（无权查看）'],
+      ]),
+    )
+    expect(JSON.stringify(masked)).not.toContain('13800000001')
+    await shot(reader, 'operlog-detail-masked')
+    await reader.context().close()
+
+    const shown = await openDetail(page)
+    expect(shown.map((r) => r.slice(-3))).toEqual(
+      expect.arrayContaining([
+        ['手机号', '（空）', '13800000001'],
+        ['真实姓名', '（空）', '王小明'],
+      ]),
+    )
+    await page.locator('.ant-drawer-close').click()
   })
 })
 

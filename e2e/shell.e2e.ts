@@ -100,6 +100,18 @@ const MENU_SCREENS: { group?: string; label: string; url: string; crumbs: string
   },
 ]
 
+/** The lists the sub-screens lead back to, by their crumb. */
+const LIST_PATHS: Record<string, string> = {
+  用户管理: '/usermanage',
+  权限点管理: '/authmanage',
+  角色管理: '/rolemanage',
+  用户组管理: '/usergroupmanage',
+  部门管理: '/orgmanage',
+  职位管理: '/stationmanage',
+  岗位管理: '/positionmanage',
+  内置角色管理: '/adminrolemanage',
+}
+
 // The screens below the menu's: deep links (query kept by the redirects), breadcrumb and heading.
 const SUB_SCREENS: {
   open: string
@@ -293,12 +305,21 @@ describe('console shell as admin', () => {
     await page.context().close()
   })
 
+  // some twenty screens in one browser: on a loaded machine this needs more than the default budget
   it('every other route of SPEC.md §2: redirects keep the query, tabs are nested routes, breadcrumbs lead back', async () => {
     const page = await newPage(browser)
     await signIn(page)
     for (const screen of SUB_SCREENS) {
       await page.goto(screen.open)
       await expectScreen(page, screen.url, screen.crumbs, screen.heading)
+      // the list's crumb is a link back to the list on every sub-screen
+      const list = LIST_PATHS[screen.crumbs[0]]
+      if (list && screen.crumbs.length > 1) {
+        const href = await page
+          .locator('.ant-breadcrumb a', { hasText: screen.crumbs[0] })
+          .getAttribute('href')
+        expect(href, screen.open).toMatch(new RegExp(`^${list}(\\?|$)`))
+      }
       if (screen.back) {
         await page.locator('.ant-breadcrumb a', { hasText: screen.back }).click()
         await page
@@ -356,7 +377,7 @@ describe('console shell as admin', () => {
     expect(await page.getByRole('tab').allTextContents()).toEqual(['基本信息', '关联角色', '关联用户'])
     expect(await page.getByRole('tab', { selected: true }).textContent()).toBe('基本信息')
     await page.context().close()
-  })
+  }, 180_000)
 })
 
 describe('console shell for a user with a limited role', () => {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { API_PREFIX, MESSAGE_KEYWORD } from '@amg/contract'
+import { API_PREFIX, MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '@amg/contract'
 import type { Config } from './config'
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
@@ -15,6 +15,7 @@ import { Links } from './modules/links/service'
 import { registerConsole } from './lib/console-static'
 import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
 import { installInputGuard } from './lib/input-guard'
+import { installNameGuard } from './lib/name-guard'
 import { installCompression } from './lib/compression'
 import { routeMethods } from './lib/route-hooks'
 import { RequestLog } from './lib/request-log'
@@ -64,7 +65,14 @@ export async function buildApp({
       : false,
     // coerceTypes true, not Fastify's default 'array': an array where a scalar is expected is refused,
     // never taken apart into its first item
-    ajv: { customOptions: { verbose: true, keywords: [MESSAGE_KEYWORD], coerceTypes: true } },
+    // the contract's own keywords: texts of messages and the marks of name fields (lib/name-guard.ts)
+    ajv: {
+      customOptions: {
+        verbose: true,
+        keywords: [MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD],
+        coerceTypes: true,
+      },
+    },
     bodyLimit: 1024 * 1024,
     // one line per request, reads only at debug (lib/request-log.ts)
     logController: new RequestLog(),
@@ -127,6 +135,7 @@ export async function buildApp({
       })
       installAuthHooks(api)
       installInputGuard(api)
+      installNameGuard(api)
       if (audit) installOperationLog(api, database.db)
       for (const module of apiModules) await api.register(module)
     },

@@ -1,4 +1,5 @@
 import { MSG } from './messages'
+import { normalizeName } from './names'
 
 /** Field rules of SPEC.md §5 that both the server and the console check. Each returns the message or null. */
 
@@ -24,10 +25,13 @@ export function isValidPassword(value: string): boolean {
   return classes.filter((re) => re.test(value)).length >= 3
 }
 
-/** Department name: required and without '-' (it joins the full path name). */
+/**
+ * Department name: required and without '-' (it joins the full path name), looked for in the stored
+ * form of the name, where a full-width '－' is '-' (names.ts).
+ */
 export function checkOrgName(value: unknown): string | null {
   if (isBlank(value)) return MSG.orgNameRequired
-  if (String(value).includes('-')) return MSG.orgNameNoHyphen
+  if (normalizeName(String(value)).includes('-')) return MSG.orgNameNoHyphen
   return null
 }
 

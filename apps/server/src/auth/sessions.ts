@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
-import { MSG } from '@amg/contract'
+import { MSG, normalizeName } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
@@ -36,7 +36,9 @@ export interface SignIn {
  * cost once the password is known to be right.
  */
 export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrottle, attempt: SignIn) {
-  const nickName = attempt.nickName.trim()
+  // the one form names are stored in (names.ts), so a full-width or spaced-out name finds its account
+  // and counts against the same throttle; a name with invisible characters matches no account
+  const nickName = normalizeName(attempt.nickName)
   const admitted = throttle.signIn(nickName, attempt.address)
   await pause(admitted.pauseMs)
   const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)

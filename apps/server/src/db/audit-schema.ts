@@ -58,6 +58,8 @@ export const operationLogs = pgTable(
     index('operation_logs_time_idx').on(t.time, t.id),
     // text_pattern_ops: the operator and summary filters match from the start (LIKE 'x%')
     index('operation_logs_operator_time_idx').on(t.operatorName.op('text_pattern_ops'), t.time),
+    // the filter by operator id (two look-alike names told apart, migration 0013)
+    index('operation_logs_operator_id_time_idx').on(t.operatorId, t.time),
     index('operation_logs_summary_time_idx').on(t.summary.op('text_pattern_ops'), t.time),
     index('operation_logs_resource_time_idx').on(t.resourceType, t.time),
     index('operation_logs_result_time_idx').on(t.result, t.time),

@@ -1,5 +1,5 @@
-import { Breadcrumb } from 'antd'
-import { Link, useLocation, useMatches } from 'react-router'
+import { Breadcrumb, ConfigProvider, theme } from 'antd'
+import { Link, useLocation, useMatches, type UIMatch } from 'react-router'
 import { listUrl } from '../lib/list-memory'
 
 /** A breadcrumb step after the home link; `path` makes it a link. */
@@ -15,21 +15,38 @@ export interface ScreenHandle {
 
 export const HOME_CRUMB = '首页'
 
-/** Every screen's breadcrumb starts with a home link to /body (SPEC.md §2). */
+/** The trail of the deepest matched route that declares one. */
+export function trailOf(matches: readonly UIMatch[], search: URLSearchParams): Crumb[] {
+  const handle = [...matches].reverse().find((m) => (m.handle as ScreenHandle | undefined)?.crumbs)
+    ?.handle as ScreenHandle | undefined
+  if (!handle) return []
+  return typeof handle.crumbs === 'function' ? handle.crumbs(search) : handle.crumbs
+}
+
+/**
+ * Every screen's breadcrumb starts with a home link to /body (SPEC.md §2); on a sub-screen the
+ * list's crumb is a link back to the list, as it was left (its search, filters and page). Links
+ * wear the theme's link colour, so they read as links and not as the plain text of the last crumb.
+ */
 export function Breadcrumbs() {
   const matches = useMatches()
   const location = useLocation()
-  const handle = [...matches].reverse().find((m) => (m.handle as ScreenHandle | undefined)?.crumbs)
-    ?.handle as ScreenHandle | undefined
-  const search = new URLSearchParams(location.search)
-  const trail = handle ? (typeof handle.crumbs === 'function' ? handle.crumbs(search) : handle.crumbs) : []
+  const { token } = theme.useToken()
+  const trail = trailOf(matches, new URLSearchParams(location.search))
   const items = [
     { key: 'home', title: <Link to="/body">{HOME_CRUMB}</Link> },
     ...trail.map((c, i) => ({
       key: `${i}-${c.title}`,
-      // a list's crumb leads back to the list as it was left (its search, filters and page)
       title: c.path && i < trail.length - 1 ? <Link to={listUrl(c.path)}>{c.title}</Link> : c.title,
     })),
   ]
-  return <Breadcrumb items={items} style={{ marginBottom: 16 }} data-testid="breadcrumb" />
+  return (
+    <ConfigProvider
+      theme={{
+        components: { Breadcrumb: { linkColor: token.colorLink, linkHoverColor: token.colorLinkHover } },
+      }}
+    >
+      <Breadcrumb items={items} style={{ marginBottom: 16 }} data-testid="breadcrumb" />
+    </ConfigProvider>
+  )
 }

@@ -124,7 +124,12 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/orgmanage/orgaddform" replace /> },
           { path: 'orgaddform', element: <OrgAddFormPage />, handle: crumbs(ORG, { title: '新增部门' }) },
-          { path: 'orgeditform', element: <RedirectKeepQuery to="/orgmanage/editform/orgbaseinfo" /> },
+          {
+            path: 'orgeditform',
+            element: <RedirectKeepQuery to="/orgmanage/editform/orgbaseinfo" />,
+            // its own trail too, so that no sub-screen shows the list's crumb as plain text, even for a moment
+            handle: crumbs(ORG, { title: '修改部门' }),
+          },
           {
             path: 'editform',
             element: <OrgEditFormPage />,

@@ -1,4 +1,5 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox'
+import { NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '../names'
 
 /**
  * `x-message` carries the exact Chinese text shown when a field fails its schema; the server's
@@ -12,6 +13,24 @@ export const withMessage = <T extends TSchema>(schema: T, message: string): T =>
 /** A required, non-blank string of bounded length with its own message. */
 export const RequiredText = (message: string, maxLength = 64) =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', [MESSAGE_KEYWORD]: message })
+
+/**
+ * A name a person types (names.ts): required, normalised before it is checked, refused with a
+ * message naming the field (`label`) when it holds invisible or look-alike characters.
+ */
+export const NameText = (message: string, label: string, maxLength = 64) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', [MESSAGE_KEYWORD]: message, [NAME_KEYWORD]: label })
+
+/** An optional name (a user's realName): null or blank clears it. */
+export const OptionalName = (label: string, maxLength = 64) =>
+  Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength, [NAME_KEYWORD]: label })]))
+
+/** A search box over names: normalised like a name, never refused (names.ts). */
+export const NameSearch = (maxLength = 64) => Type.String({ maxLength, [NAME_SEARCH_KEYWORD]: true })
+
+/** An optional search box over names, null meaning no filter. */
+export const OptionalNameSearch = (maxLength = 64) =>
+  Type.Optional(Type.Union([Type.Null(), NameSearch(maxLength)]))
 
 export const OptionalText = (maxLength = 255) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))

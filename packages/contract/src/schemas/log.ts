@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { LOGIN_RESULTS, OPERATION_RESULTS } from '../log-results'
-import { Id, MAX_PAGE_NUM, Page } from './common'
+import { Id, MAX_PAGE_NUM, OptionalNameSearch, Page } from './common'
 
 /** DESIGN.md §9: the operation log, the login log and the online sessions. */
 
@@ -15,7 +15,10 @@ const TimeFilter = Type.Optional(
 )
 
 export const OperationLogFilters = {
-  operatorName: Filter(),
+  /** matched from the start, on the normalised name (names.ts) */
+  operatorName: OptionalNameSearch(),
+  /** exactly one operator: two with look-alike names are told apart by id */
+  operatorId: Type.Optional(Type.Union([Type.Null(), Id])),
   resourceType: Filter(),
   summary: Filter(128),
   result: Type.Optional(
@@ -68,7 +71,7 @@ export const LogIdQuery = Type.Object({ id: Id })
 
 export const LoginLogListBody = Type.Object({
   ...Paging,
-  nickName: Filter(),
+  nickName: OptionalNameSearch(),
   result: Type.Optional(
     Type.Union([Type.Null(), Type.Literal(''), ...LOGIN_RESULTS.map((r) => Type.Literal(r))]),
   ),
@@ -90,7 +93,7 @@ export const LoginLogRow = Type.Object({
 export type LoginLogRow = Static<typeof LoginLogRow>
 export const LoginLogPage = LogPage(LoginLogRow)
 
-export const OnlineSessionListBody = Type.Object({ ...Paging, nickName: Filter() })
+export const OnlineSessionListBody = Type.Object({ ...Paging, nickName: OptionalNameSearch() })
 export type OnlineSessionListBody = Static<typeof OnlineSessionListBody>
 
 export const OnlineSessionRow = Type.Object({

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { Id, IdList, MESSAGE_KEYWORD, withMessage } from './common'
+import { NAME_KEYWORD, NAME_LABELS } from '../names'
+import { Id, IdList, MESSAGE_KEYWORD, OptionalNameSearch, withMessage } from './common'
 
 /**
  * Department name (SPEC.md §5): required ('请输入部门名称') and without '-' ("部门名称不能包含'-'").
@@ -14,6 +15,7 @@ export const OrgName = Type.Unsafe<string>({
     withMessage(Type.String({ pattern: '^[^-]*$' }), MSG.orgNameNoHyphen),
   ],
   [MESSAGE_KEYWORD]: MSG.orgNameRequired,
+  [NAME_KEYWORD]: NAME_LABELS.organizationName,
   description: "部门名称，不能包含'-'",
 })
 
@@ -54,7 +56,7 @@ export type OrgIdQuery = Static<typeof OrgIdQuery>
 
 export const PositionSimpleDTO = Type.Object({
   stationId: Id,
-  stationName: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+  stationName: OptionalNameSearch(),
 })
 
 export const PositionSimpleVo = Type.Object({

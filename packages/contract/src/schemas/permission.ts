@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, MESSAGE_KEYWORD, OptionalText, RequiredText } from './common'
+import { NAME_LABELS } from '../names'
+import { DateTime, MESSAGE_KEYWORD, NameText, OptionalText } from './common'
 
 /** Methods a back-end pattern may name; `*` (or `ALL`) matches every method. */
 export const URL_PATTERN_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*', 'ALL'] as const
@@ -16,8 +17,8 @@ const codeText = Type.String({ maxLength: 64 })
 
 /** The permission form (SPEC.md §5, §7). `level` is accepted but recomputed from the parent. */
 const AuthFields = {
-  chName: RequiredText(MSG.chNameRequired, 64),
-  enName: RequiredText(MSG.enNameRequired, 64),
+  chName: NameText(MSG.chNameRequired, NAME_LABELS.chName),
+  enName: NameText(MSG.enNameRequired, NAME_LABELS.enName),
   description: OptionalText(500),
   frontEndAccessList: Type.Optional(
     Type.Union(

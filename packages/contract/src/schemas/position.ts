@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { Grantable, Id, IdList, LargePage, MAX_PAGE_NUM, Page, PageQuery } from './common'
+import {
+  Grantable,
+  Id,
+  IdList,
+  LargePage,
+  MAX_PAGE_NUM,
+  NameSearch,
+  OptionalNameSearch,
+  Page,
+  PageQuery,
+} from './common'
 
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
 
@@ -25,7 +35,7 @@ export const PositionPage = LargePage(PositionRow)
 
 export const PositionForOrgBody = Type.Object({
   orgId: Id,
-  stationName: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  stationName: OptionalNameSearch(),
   ...PageQuery,
 })
 export type PositionForOrgBody = Static<typeof PositionForOrgBody>
@@ -57,7 +67,7 @@ export type PositionUserLinkBody = Static<typeof PositionUserLinkBody>
 
 export const PositionRoleListQuery = Type.Object({
   positionId: Id,
-  roleName: Type.Optional(Type.String({ maxLength: 64 })),
+  roleName: Type.Optional(NameSearch()),
   ...PageQuery,
 })
 export type PositionRoleListQuery = Static<typeof PositionRoleListQuery>
@@ -69,7 +79,7 @@ export const PositionUserListQuery = Type.Object({
   pagesize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  nickName: Type.Optional(Type.String({ maxLength: 64 })),
+  nickName: Type.Optional(NameSearch()),
 })
 export type PositionUserListQuery = Static<typeof PositionUserListQuery>
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
+import { NAME_LABELS } from '../names'
 import {
   DateTime,
   Grantable,
@@ -8,7 +9,8 @@ import {
   OperatorVo,
   OptionalText,
   PageQuery,
-  RequiredText,
+  NameText,
+  OptionalNameSearch,
 } from './common'
 
 /** Role types (SPEC.md §6): 1 super admin, 2 built-in, 3 ordinary. */
@@ -38,7 +40,7 @@ const AuthCodes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
  * linked to that group, position or user (the candidates of the "link roles" popover).
  */
 export const RoleNameListBody = Type.Object({
-  roleName: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  roleName: OptionalNameSearch(),
   status: OptionalStatus,
   userGroupId: OptionalId,
   positionId: OptionalId,
@@ -58,7 +60,7 @@ export type RoleSimple = Static<typeof RoleSimple>
 /** POST /role/listall; empty or absent `types` means every type. */
 export const RoleListBody = Type.Object({
   ...PageQuery,
-  roleName: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  roleName: OptionalNameSearch(),
   status: OptionalStatus,
   types: Type.Optional(
     Type.Union([Type.Array(Type.Integer({ minimum: 1, maximum: 3 }), { maxItems: 3 }), Type.Null()]),
@@ -87,7 +89,7 @@ export const RoleIdQuery = Type.Object({ id: Id })
 export const RoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
   description: OptionalText(500),
-  roleName: RequiredText(MSG.roleNameRequired, 64),
+  roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
 })
 export type RoleInsertBody = Static<typeof RoleInsertBody>
 
@@ -95,7 +97,7 @@ export const RoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
   description: OptionalText(500),
-  roleName: RequiredText(MSG.roleNameRequired, 64),
+  roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,
 })
 export type RoleUpdateBody = Static<typeof RoleUpdateBody>
@@ -104,7 +106,7 @@ export type RoleUpdateBody = Static<typeof RoleUpdateBody>
 export const AdminRoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
   description: OptionalText(500),
-  roleName: RequiredText(MSG.roleNameRequired, 64),
+  roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   type: Type.Optional({ ...AdminType, default: 2 }),
   status: Type.Optional({ ...RequiredStatus, default: 1 }),
 })
@@ -114,7 +116,7 @@ export const AdminRoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
   description: OptionalText(500),
-  roleName: RequiredText(MSG.roleNameRequired, 64),
+  roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,
   type: AdminType,
 })

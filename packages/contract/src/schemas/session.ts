@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
+import { NAME_SEARCH_KEYWORD } from '../names'
 import { RequiredText } from './common'
 
+/** The typed name is normalised like a stored one (names.ts): `ａｄｍｉｎ` signs in as `admin`. */
 export const LoginBody = Type.Object({
-  nickName: RequiredText(MSG.nickNameRequired, 64),
+  nickName: { ...RequiredText(MSG.nickNameRequired, 64), [NAME_SEARCH_KEYWORD]: true },
   password: Type.String({ minLength: 1, maxLength: 128, [`x-message`]: '请输入密码' }),
 })
 export type LoginBody = Static<typeof LoginBody>

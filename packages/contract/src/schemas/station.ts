@@ -1,6 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, IdList, OperatorVo, PageQuery, RequiredText, withMessage } from './common'
+import { NAME_LABELS } from '../names'
+import {
+  DateTime,
+  Id,
+  IdList,
+  NameText,
+  OperatorVo,
+  OptionalNameSearch,
+  PageQuery,
+  withMessage,
+} from './common'
 
 /** Job title types: 1 普通职位 is the only one the product knows. */
 export const STATION_TYPES = { ordinary: 1 } as const
@@ -10,7 +20,7 @@ export const StationType = withMessage(
   MSG.stationTypeRequired,
 )
 
-const NameFilter = Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })]))
+const NameFilter = OptionalNameSearch()
 
 export const StationSimpleBody = Type.Object({
   stationName: NameFilter,
@@ -67,7 +77,7 @@ export const StationIdQuery = Type.Object({ stationId: withMessage(Id, '请选�
 export type StationIdQuery = Static<typeof StationIdQuery>
 
 export const StationInsertBody = Type.Object({
-  stationName: RequiredText(MSG.stationNameRequired, 64),
+  stationName: NameText(MSG.stationNameRequired, NAME_LABELS.stationName),
   type: StationType,
   /** departments to create positions for: [1,2] or "1,2" */
   orgIds: Type.Optional(Type.Union([Type.Null(), IdList])),
@@ -76,7 +86,7 @@ export type StationInsertBody = Static<typeof StationInsertBody>
 
 export const StationUpdateBody = Type.Object({
   id: Id,
-  stationName: RequiredText(MSG.stationNameRequired, 64),
+  stationName: NameText(MSG.stationNameRequired, NAME_LABELS.stationName),
   type: StationType,
   /** when present (even empty), the job title's positions are kept in step with it */
   orgIds: Type.Optional(Type.Union([Type.Null(), IdList])),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
+import { NAME_LABELS } from '../names'
 import {
   Grantable,
   DateTime,
@@ -11,7 +12,9 @@ import {
   Page,
   MAX_PAGE_NUM,
   PageQuery,
-  RequiredText,
+  NameSearch,
+  NameText,
+  OptionalNameSearch,
   withMessage,
 } from './common'
 
@@ -24,7 +27,7 @@ const OptionalFilter = (maxLength = 64) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]))
 
 export const UserGroupListBody = Type.Object({
-  groupName: OptionalFilter(),
+  groupName: OptionalNameSearch(),
   description: OptionalFilter(500),
   status: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()])),
   ...PageQuery,
@@ -53,7 +56,7 @@ export const UserGroupEnableQuery = Type.Object({
 })
 
 export const UserGroupInsertBody = Type.Object({
-  groupName: RequiredText(MSG.groupNameRequired, 64),
+  groupName: NameText(MSG.groupNameRequired, NAME_LABELS.groupName),
   status: StatusField,
   description: OptionalText(500),
   roleIds: Type.Optional(Type.Union([IdList, Type.Null()])),
@@ -63,7 +66,7 @@ export type UserGroupInsertBody = Static<typeof UserGroupInsertBody>
 
 export const UserGroupUpdateBody = Type.Object({
   id: Id,
-  groupName: RequiredText(MSG.groupNameRequired, 64),
+  groupName: NameText(MSG.groupNameRequired, NAME_LABELS.groupName),
   status: StatusField,
   description: OptionalText(500),
 })
@@ -83,7 +86,7 @@ export const GroupUserListQuery = Type.Object({
   pagesize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  nickName: Type.Optional(Type.String({ maxLength: 64 })),
+  nickName: Type.Optional(NameSearch()),
 })
 export type GroupUserListQuery = Static<typeof GroupUserListQuery>
 
@@ -107,7 +110,7 @@ export const RelRolePage = Page(RelRoleRow)
 
 export const GroupRoleListQuery = Type.Object({
   userGroupId: Id,
-  roleName: Type.Optional(Type.String({ maxLength: 64 })),
+  roleName: Type.Optional(NameSearch()),
   ...PageQuery,
 })
 export type GroupRoleListQuery = Static<typeof GroupRoleListQuery>
@@ -118,7 +121,7 @@ export const GroupUserLinkBody = Type.Object({ userGroupsId: Id, userIds: IdList
 export type GroupUserLinkBody = Static<typeof GroupUserLinkBody>
 
 export const UserGroupNameListBody = Type.Object({
-  groupName: OptionalFilter(),
+  groupName: OptionalNameSearch(),
   /** with a user id: the groups that user is NOT in (the candidates of the user's "link groups" popover) */
   userId: Type.Optional(Type.Union([Id, Type.Null()])),
 })

@@ -1,10 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, IdList, LargePage, MESSAGE_KEYWORD, Page, PageQuery, RequiredText } from './common'
+import { NAME_LABELS } from '../names'
+import {
+  DateTime,
+  Id,
+  IdList,
+  LargePage,
+  MESSAGE_KEYWORD,
+  NameSearch,
+  NameText,
+  OptionalName,
+  OptionalNameSearch,
+  Page,
+  PageQuery,
+} from './common'
 
 /** Users and their links (DESIGN.md §5). Passwords travel only inward; no answer carries one. */
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()])
 
 /** 1 正常, 2 冻结 — one integer schema so a wrong value answers with the field's own message. */
 export const UserStatus = Type.Integer({
@@ -21,10 +32,10 @@ const MobileInput = Type.Optional(
 const PasswordInput = Type.Optional(
   Type.Union([Type.String({ maxLength: 128, [MESSAGE_KEYWORD]: MSG.passwordPolicy }), Type.Null()]),
 )
-const RealNameInput = Type.Optional(Nullable(Type.String({ maxLength: 64 })))
+const RealNameInput = OptionalName(NAME_LABELS.realName)
 
 export const UserListBody = Type.Object({
-  nickName: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  nickName: OptionalNameSearch(),
   status: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()])),
   ...PageQuery,
 })
@@ -47,7 +58,7 @@ export const UserPage = LargePage(UserRow)
  * userGroupId or positionId it leaves out the users already in that group / holding that position.
  */
 export const UserNameListBody = Type.Object({
-  nickName: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  nickName: OptionalNameSearch(),
   userGroupId: Type.Optional(Type.Union([Type.Null(), Id])),
   positionId: Type.Optional(Type.Union([Type.Null(), Id])),
   ...PageQuery,
@@ -72,7 +83,7 @@ export const UserDetail = Type.Object({
 export type UserDetail = Static<typeof UserDetail>
 
 export const UserInsertBody = Type.Object({
-  nickName: RequiredText(MSG.nickNameBlank, 64),
+  nickName: NameText(MSG.nickNameBlank, NAME_LABELS.nickName),
   status: Type.Optional(UserStatus),
   password: PasswordInput,
   mobile: MobileInput,
@@ -82,7 +93,7 @@ export type UserInsertBody = Static<typeof UserInsertBody>
 
 export const UserUpdateBody = Type.Object({
   id: Id,
-  nickName: RequiredText(MSG.nickNameRequired, 64),
+  nickName: NameText(MSG.nickNameRequired, NAME_LABELS.nickName),
   status: UserStatus,
   password: PasswordInput,
   mobile: MobileInput,
@@ -115,7 +126,7 @@ export type UserUnRelPositionBody = Static<typeof UserUnRelPositionBody>
 
 export const UserRoleListQuery = Type.Object({
   userId: Id,
-  roleName: Type.Optional(Type.String({ maxLength: 64 })),
+  roleName: Type.Optional(NameSearch()),
   ...PageQuery,
 })
 export type UserRoleListQuery = Static<typeof UserRoleListQuery>
@@ -131,7 +142,7 @@ export const UserRolePage = Page(UserRoleRow)
 
 export const UserGroupListQuery = Type.Object({
   userId: Id,
-  groupName: Type.Optional(Type.String({ maxLength: 64 })),
+  groupName: Type.Optional(NameSearch()),
   ...PageQuery,
 })
 export type UserGroupListQuery = Static<typeof UserGroupListQuery>

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   Envelope,
@@ -11,13 +12,19 @@ import {
   OperationLogPage,
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { currentUser } from '../../lib/context'
+import { mayReadUsers } from '../../audit/personal-fields'
 import { exportOperations, listLogins, listOperations, operationDetail, sweepLogs } from './service'
 
 const tags = ['系统监控']
 
 /** The operation and login logs (DESIGN.md §9): read and export only; no route edits or deletes a row. */
 export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app.ctx
+  const { db, config, authz } = app.ctx
+  // users' personal fields in the changes show only to a reader who may read users (personal-fields.ts)
+  const readerOf = async (req: FastifyRequest) => ({
+    mayReadUsers: await mayReadUsers(authz, currentUser(req).id),
+  })
 
   // Retention: rows older than AUDIT_RETENTION_DAYS go, once at start and every six hours.
   if (config.auditRetentionDays > 0) {
@@ -55,7 +62,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(OperationLogDetail) },
       },
     },
-    async (req) => ok(await operationDetail(db, req.query.id)),
+    async (req) => ok(await operationDetail(db, req.query.id, await readerOf(req))),
   )
 
   app.get(
@@ -69,6 +76,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
+      const reader = await readerOf(req)
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
       const name = encodeURIComponent(`操作日志-${stamp}.csv`)
       return reply
@@ -77,7 +85,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'content-disposition',
           `attachment; filename="operation-log-${stamp}.csv"; filename*=UTF-8''${name}`,
         )
-        .send(Readable.from(exportOperations(db, req.query)))
+        .send(Readable.from(exportOperations(db, req.query, reader)))
     },
   )
 

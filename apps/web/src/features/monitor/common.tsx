@@ -157,3 +157,43 @@ export function FilterBar({
     </Space>
   )
 }
+
+/**
+ * An operator as the log names it: the name, then the id (DESIGN.md §11), so that two operators whose
+ * names look alike are told apart. With `onPickId` the id filters the log by that operator.
+ */
+export function OperatorName({
+  id,
+  name,
+  onPickId,
+}: {
+  id: number | null
+  name: string | null
+  onPickId?: (id: number) => void
+}) {
+  if (id === null && !name) return <>—</>
+  const idText = id === null ? null : `ID ${id}`
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'baseline', gap: 6, maxWidth: '100%' }}>
+      <Typography.Text ellipsis={{ tooltip: name }} style={{ minWidth: 0 }}>
+        {name ?? '—'}
+      </Typography.Text>
+      {idText &&
+        (onPickId ? (
+          <Tooltip title="只看此操作人">
+            <Typography.Link
+              data-testid="operator-id"
+              style={{ flex: 'none', fontSize: '0.9em' }}
+              onClick={() => onPickId(id!)}
+            >
+              {idText}
+            </Typography.Link>
+          </Tooltip>
+        ) : (
+          <Typography.Text data-testid="operator-id" type="secondary" style={{ flex: 'none' }}>
+            {idText}
+          </Typography.Text>
+        ))}
+    </span>
+  )
+}

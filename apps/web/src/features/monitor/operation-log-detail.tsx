@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Descriptions, Drawer, Skeleton, Typography } from 'antd'
 import { OPERATION_LOG_KEY, fetchOperationLog } from './api'
 import { ChangesTable } from './changes-table'
-import { OPERATION_RESULT, ResultTag, formatDateTime } from './common'
+import { OPERATION_RESULT, OperatorName, ResultTag, formatDateTime } from './common'
 
 /** The detail drawer of one operation: the request's facts, then its changes (字段 / 修改前 / 修改后). */
 export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
@@ -24,7 +24,11 @@ export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; o
             column={2}
             items={[
               { key: 'time', label: '时间', children: formatDateTime(log.time) },
-              { key: 'operator', label: '操作人', children: log.operatorName ?? '—' },
+              {
+                key: 'operator',
+                label: '操作人',
+                children: <OperatorName id={log.operatorId} name={log.operatorName} />,
+              },
               { key: 'summary', label: '操作', children: log.summary ?? '—' },
               { key: 'resourceType', label: '资源类型', children: log.resourceType ?? '—' },
               {

@@ -1,7 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons'
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { OPERATION_RESULTS, type OperationLogRow } from '@amg/contract'
-import { Button, Input, Select, Table, Typography, type TableColumnsType } from 'antd'
+import { Button, Input, InputNumber, Select, Table, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { Pagination } from '../../components/pagination'
 import { hasAuthCode } from '../../lib/access'
@@ -13,6 +13,7 @@ import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs, type Operati
 import {
   FilterBar,
   OPERATION_RESULT,
+  OperatorName,
   RESOURCE_TYPES,
   ResultTag,
   TimeRangeFilter,
@@ -29,13 +30,23 @@ export const EXPORT_CODE = 'operlog:export'
 /** The filters, kept in the URL query (lib/list-state.ts). */
 const FILTERS = {
   operatorName: 'text',
+  // one operator exactly, by id: two operators with look-alike names are told apart
+  operatorId: 'id',
   summary: 'text',
   resourceType: 'text',
   result: 'text',
   from: 'text',
   to: 'text',
 } as const
-const EMPTY = { operatorName: '', summary: '', resourceType: '', result: '', from: '', to: '' }
+const EMPTY = {
+  operatorName: '',
+  operatorId: undefined as number | undefined,
+  summary: '',
+  resourceType: '',
+  result: '',
+  from: '',
+  to: '',
+}
 
 const dash = (value: string | null) => value || '—'
 
@@ -75,7 +86,18 @@ export function OperationLogPage() {
 
   const columns: TableColumnsType<OperationLogRow> = [
     { title: '时间', dataIndex: 'time', width: 170, render: formatDateTime },
-    { title: '操作人', dataIndex: 'operatorName', width: 120, ellipsis: true, render: dash },
+    {
+      title: '操作人',
+      key: 'operator',
+      width: 170,
+      render: (_, row) => (
+        <OperatorName
+          id={row.operatorId}
+          name={row.operatorName}
+          onPickId={(operatorId) => list.setFilters({ operatorId })}
+        />
+      ),
+    },
     { title: 'IP', dataIndex: 'ip', width: 130, render: dash },
     { title: '操作', dataIndex: 'summary', width: 150, ellipsis: true, render: dash },
     { title: '资源类型', dataIndex: 'resourceType', width: 110, render: dash },
@@ -130,6 +152,20 @@ export function OperationLogPage() {
           onChange={(e) => set({ operatorName: e.target.value })}
           onPressEnter={search}
           style={{ width: 160 }}
+        />
+        <InputNumber
+          placeholder="操作人 ID"
+          aria-label="操作人 ID"
+          min={1}
+          max={2147483647}
+          precision={0}
+          controls={false}
+          value={draft.operatorId ?? null}
+          onChange={(value) =>
+            set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
+          }
+          onPressEnter={search}
+          style={{ width: 110 }}
         />
         <Input
           allowClear

@@ -102,7 +102,7 @@ export function UserBaseInfoTab() {
             </Form.Item>
           )}
           {isShow && (
-            <Form.Item label="真实姓名" name="realName">
+            <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
               <Input placeholder="请输入真实姓名" maxLength={64} />
             </Form.Item>
           )}

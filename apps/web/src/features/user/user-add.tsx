@@ -60,7 +60,7 @@ export function UserAddPage() {
         <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
           <Input placeholder="请输入用户昵称" maxLength={64} />
         </Form.Item>
-        <Form.Item label="真实姓名" name="realName">
+        <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
           <Input placeholder="请输入真实姓名" maxLength={64} />
         </Form.Item>
         <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { render, screen, waitFor, act } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Button, Form, Input } from 'antd'
-import { MSG, checkMobile, checkOrgName, checkPassword } from '@amg/contract'
+import { MSG, NAME_LABELS, checkMobile, checkOrgName, checkPassword, nameMessages } from '@amg/contract'
 import {
   antdRules,
   rules,
@@ -15,6 +15,27 @@ import {
 } from '.'
 
 describe('ready rule sets from the contract (SPEC.md §5)', () => {
+  it('every name field refuses invisible and look-alike characters with the server message', async () => {
+    const fields: [keyof typeof rules, string][] = [
+      ['nickName', NAME_LABELS.nickName],
+      ['realName', NAME_LABELS.realName],
+      ['roleName', NAME_LABELS.roleName],
+      ['groupName', NAME_LABELS.groupName],
+      ['orgName', NAME_LABELS.organizationName],
+      ['stationName', NAME_LABELS.stationName],
+      ['chName', NAME_LABELS.chName],
+      ['enName', NAME_LABELS.enName],
+    ]
+    for (const [field, label] of fields) {
+      expect(await validateValue('admin\u200b', rules[field]), field).toBe(nameMessages.invisible(label))
+      expect(await validateValue('\u202eadmin', rules[field]), field).toBe(nameMessages.invisible(label))
+      expect(await validateValue('\u0430dmin', rules[field]), field).toBe(nameMessages.mixedScripts(label))
+      // a compatibility form is a name: the server stores it normalised
+      expect(await validateValue('ａｄｍｉｎ', rules[field]), field).toBeNull()
+    }
+    expect(await validateValue('', rules.realName)).toBeNull()
+  })
+
   it('required messages', async () => {
     const cases: [keyof typeof rules, string][] = [
       ['roleName', MSG.roleNameRequired],
@@ -53,6 +74,8 @@ describe('ready rule sets from the contract (SPEC.md §5)', () => {
 
   it("department name: required and no '-'", async () => {
     expect(await validateValue('研发-一部', rules.orgName)).toBe(MSG.orgNameNoHyphen)
+    // the full-width hyphen is '-' once normalised, as the server stores it
+    expect(await validateValue('研发－一部', rules.orgName)).toBe(MSG.orgNameNoHyphen)
     expect(checkOrgName('研发-一部')).toBe(MSG.orgNameNoHyphen)
     expect(await validateValue('研发部', rules.orgName)).toBeNull()
   })
