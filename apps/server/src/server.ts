@@ -1,4 +1,4 @@
-import { loadConfig } from './config'
+import { databaseOptions, hashingLimits, loadConfig } from './config'
 import { openDatabase } from './db/connection'
 import { seedBase } from './db/seed'
 import { buildApp } from './app'
@@ -7,12 +7,9 @@ import { configurePasswordHashing } from './auth/password'
 /** Start the server: open (and migrate) the database, seed first-start data, listen. */
 async function main() {
   const config = loadConfig()
-  configurePasswordHashing(config.passwordHashCost) // before seeding: the first admin hash too
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { databaseUrl: config.databaseUrl, stageAuditRows: true }
-      : { dataDir: config.dataDir, stageAuditRows: true },
-  )
+  // before seeding: the first admin hash too
+  configurePasswordHashing(config.passwordHashCost, hashingLimits(config))
+  const database = await openDatabase(databaseOptions(config))
   await seedBase(database.db, config)
   const app = await buildApp({ config, database })
   const shutdown = async (signal: string) => {
