@@ -10,6 +10,7 @@ import { users } from '../src/db/schema'
 import { createTestApp, TEST_PASSWORD_HASH_COST, type CallResult, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
 import { eventually, failOnUncaughtErrors, PgFaults, sleep } from './helpers/pg-faults'
+import { startServer } from './helpers/server-process'
 
 /**
  * PostgreSQL drops the server's connections (pg_terminate_backend from an administrator connection:
@@ -233,4 +234,82 @@ describe.skipIf(!inject('pgTemplate'))('connections dropped under the server (Po
       await database.close()
     }
   })
+})
+
+describe.skipIf(!inject('pgTemplate'))('a served process whose connections are dropped (PostgreSQL)', () => {
+  beforeAll(async () => {
+    await faults.open()
+    t = await createTestApp()
+  })
+  afterAll(async () => {
+    await t?.close()
+    await faults.close()
+  })
+
+  it('stays up through terminations during writes with and without a password hash, and loses nothing acknowledged', async () => {
+    const server = await startServer({ DATABASE_URL: t.databaseUrl!, PASSWORD_HASH_COST: '17' })
+    try {
+      const token = await server.login()
+      const acknowledged: number[] = []
+      const statuses: number[] = []
+      const insert = async (body: object) => {
+        const res = await fetch(`${server.base}/user/insert`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-auth-token': token },
+          body: JSON.stringify(body),
+        })
+        const answer = (await res.json()) as { code: number; msg: string; data: number }
+        statuses.push(res.status)
+        if (res.status === 200) acknowledged.push(answer.data)
+        else {
+          expect(answer).toEqual({ code: 503, msg: MSG.serviceUnavailable, data: null })
+          expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+        }
+      }
+      // the filed reproduction: a user with a password, the backends terminated within 300 ms
+      for (let round = 0; round < 3; round++) {
+        const pending = insert({ nickName: `proc_pw_${round}`, password: 'Good#Pass2026x' })
+        await sleep(150)
+        await faults.terminate(t.databaseUrl!)
+        await pending
+        expect(server.alive()).toBe(true)
+      }
+      // writers without a hash (their transactions open most of the time) under repeated terminations
+      let stop = false
+      const writer = async (w: number) => {
+        for (let i = 0; !stop; i++) await insert({ nickName: `proc_w${w}_${i}` })
+      }
+      const writers = [0, 1, 2].map(writer)
+      for (let i = 0; i < 6; i++) {
+        await sleep(250)
+        await faults.terminate(t.databaseUrl!)
+      }
+      stop = true
+      await Promise.all(writers)
+
+      expect(server.alive()).toBe(true)
+      expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
+      expect(acknowledged.length).toBeGreaterThan(3)
+      await eventually(async () => (await fetch(`${server.base}/health`)).status === 200, 'health')
+      const stored = await t.db.select({ id: users.id }).from(users).where(inArray(users.id, acknowledged))
+      expect(stored.length).toBe(acknowledged.length)
+      const logged = await t.db
+        .select({ resourceId: operationLogs.resourceId })
+        .from(operationLogs)
+        .where(
+          and(
+            eq(operationLogs.summary, '新建用户'),
+            eq(operationLogs.result, 'success'),
+            inArray(
+              operationLogs.resourceId,
+              acknowledged.map((id) => String(id)),
+            ),
+          ),
+        )
+      expect(logged.length).toBe(acknowledged.length)
+      expect(server.stderr()).not.toMatch(/Unhandled 'error' event|uncaught/i)
+    } finally {
+      await server.stop()
+    }
+  }, 180_000)
 })
