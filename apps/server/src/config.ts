@@ -116,16 +116,21 @@ export const hashingLimits = (config: Config) => ({
   maxWaitSeconds: config.passwordHashMaxWaitSeconds,
 })
 
+/** What the served app sets on PostgreSQL (db/connection.ts): its sessions' limits and the outage grace. */
+export const postgresSettings = (config: Config) => ({
+  sessionLimits: {
+    statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutSeconds * 1000,
+  },
+  outageGraceMs: config.dbOutageGraceSeconds * 1000,
+})
+
 /** How the server opens its database: PostgreSQL with the session limits, or the embedded one. */
 export const databaseOptions = (config: Config) =>
   config.databaseUrl
     ? {
         databaseUrl: config.databaseUrl,
         stageAuditRows: true,
-        sessionLimits: {
-          statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
-          idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutSeconds * 1000,
-        },
-        outageGraceMs: config.dbOutageGraceSeconds * 1000,
+        ...postgresSettings(config),
       }
     : { dataDir: config.dataDir, stageAuditRows: true }

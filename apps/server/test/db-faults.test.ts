@@ -8,7 +8,7 @@ import { configurePasswordHashing, hashPassword, hashQueue } from '../src/auth/p
 import { operationLogs } from '../src/db/audit-schema'
 import { users } from '../src/db/schema'
 import { createTestApp, TEST_PASSWORD_HASH_COST, type CallResult, type TestApp } from './helpers/app'
-import { TEST_USER_PASSWORD } from './helpers/constants'
+import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
 import { eventually, failOnUncaughtErrors, PgFaults, sleep } from './helpers/pg-faults'
 import { startServer } from './helpers/server-process'
 
@@ -192,6 +192,73 @@ describe.skipIf(!inject('pgTemplate'))('connections dropped under the server (Po
     // and sign-in works again for all of them
     for (const nickName of names) expect((await t.login(nickName)).length).toBeGreaterThan(10)
   }, 120_000)
+
+  it("the server's sessions carry statement_timeout and idle_in_transaction_session_timeout", async () => {
+    const [row] = await queryRows<{ statement: string; idle: string }>(
+      t.db,
+      sql`select current_setting('statement_timeout') as statement,
+                 current_setting('idle_in_transaction_session_timeout') as idle`,
+    )
+    expect(row).toEqual({ statement: '30s', idle: '30s' })
+
+    // at limits low enough to trip: a statement running past one is cancelled and answered 503, and a
+    // transaction left idle past the other loses its session, which fails that transaction alone
+    const database = await openDatabase({
+      databaseUrl: t.databaseUrl!,
+      stageAuditRows: true,
+      sessionLimits: { statementTimeoutMs: 300, idleInTransactionTimeoutMs: 300 },
+    })
+    const limited = await buildApp({ config: t.config, database, logger: false })
+    try {
+      await t.db.execute(sql`
+        create or replace function test_slow_user() returns trigger language plpgsql as $$
+        begin
+          if new.nick_name like 'slow%' then perform pg_sleep(2); end if;
+          return new;
+        end $$`)
+      await t.db.execute(sql`
+        create trigger test_slow_user before insert on users for each row execute function test_slow_user()`)
+      const token = (
+        await limited.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { nickName: 'admin', password: TEST_ADMIN_PASSWORD },
+        })
+      ).json().data.token
+      const slow = await limited.inject({
+        method: 'POST',
+        url: '/api/user/insert',
+        headers: { 'x-auth-token': token },
+        payload: { nickName: 'slow_timeout' },
+      })
+      expect(slow.statusCode).toBe(503)
+      expect(slow.json()).toEqual({ code: 503, msg: MSG.serviceUnavailable, data: null })
+      expect(await t.db.select().from(users).where(eq(users.nickName, 'slow_timeout'))).toEqual([])
+
+      const idle = await database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`select 1`)
+          await sleep(800)
+          await tx.execute(sql`select 1`)
+        })
+        .then(
+          () => 'committed',
+          (err: unknown) => err,
+        )
+      expect(isDatabaseUnavailable(idle)).toBe(true)
+      const fine = await limited.inject({
+        method: 'POST',
+        url: '/api/user/insert',
+        headers: { 'x-auth-token': token },
+        payload: { nickName: 'fast_after_timeout' },
+      })
+      expect(fine.statusCode, fine.body).toBe(200)
+    } finally {
+      await t.db.execute(sql`drop trigger if exists test_slow_user on users`)
+      await limited.close()
+      await database.close()
+    }
+  })
 
   it('a lost LISTEN reconnects: a change made on one instance reaches the other again', async () => {
     const database = await openDatabase({ databaseUrl: t.databaseUrl!, stageAuditRows: true })
