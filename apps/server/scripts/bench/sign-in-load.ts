@@ -25,10 +25,7 @@ export async function measureSignInLoad(
 ): Promise<SignInLoadFigures> {
   const seconds = options.seconds ?? 5
   const rounds = options.rounds ?? 3
-  const server = await startAccessServer(options.databaseUrl, {
-    PASSWORD_HASH_COST: String(HASH_COST),
-    INITIAL_ADMIN_PASSWORD: 'Bench@123456',
-  })
+  const server = await startAccessServer(options.databaseUrl, { PASSWORD_HASH_COST: String(HASH_COST) })
   try {
     const base = server.url
     const json = { 'content-type': 'application/json', 'x-auth-token': server.token }
