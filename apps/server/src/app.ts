@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_PREFIX, MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '@amg/contract'
-import type { Config } from './config'
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
@@ -11,6 +10,7 @@ import { ChangeWatch } from './auth/change-watch'
 import { SessionCache } from './auth/session-cache'
 import { PowerGuard } from './auth/power'
 import { configurePasswordHashing } from './auth/password'
+import { hashingLimits, type Config } from './config'
 import { Links } from './modules/links/service'
 import { registerConsole } from './lib/console-static'
 import { installClientErrorHandler, installErrorHandler } from './lib/error-handler'
@@ -46,7 +46,7 @@ export async function buildApp({
   logStream,
   audit = true,
 }: BuildOptions): Promise<FastifyInstance> {
-  configurePasswordHashing(config.passwordHashCost)
+  configurePasswordHashing(config.passwordHashCost, hashingLimits(config))
   const forwardFastPath = new ForwardFastPath()
   const app = Fastify({
     serverFactory: forwardFastPath.serverFactory,

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -17,6 +18,16 @@ export interface Config {
   loginMaxWaitSeconds: number
   /** log2 of scrypt's N for new password hashes */
   passwordHashCost: number
+  /** how many passwords are hashed at once (each takes a core for a moment); the rest wait their turn */
+  passwordHashConcurrency: number
+  /** the longest a password check may wait for its turn before the request is answered 503 */
+  passwordHashMaxWaitSeconds: number
+  /** PostgreSQL: `statement_timeout` of the server's sessions (0: none) */
+  dbStatementTimeoutSeconds: number
+  /** PostgreSQL: `idle_in_transaction_session_timeout` of the server's sessions (0: none) */
+  dbIdleInTransactionTimeoutSeconds: number
+  /** PostgreSQL: how long warm sessions and decisions keep answering while change notices cannot be heard */
+  dbOutageGraceSeconds: number
   /** which proxies may name the client address in X-Forwarded-For (Fastify's `trustProxy`) */
   trustProxy: TrustProxy
   uploadMaxMb: number
@@ -41,6 +52,12 @@ const int = (value: string | undefined, fallback: number): number => {
   if (!Number.isFinite(n) || n < 0) throw new Error(`配置项取值不是合法的数字: ${value}`)
   return n
 }
+/**
+ * One core fewer than the machine has, at least one: hashing never takes every core from the requests
+ * that only need a decision from memory.
+ */
+export const defaultHashConcurrency = () => Math.max(1, os.availableParallelism() - 1)
+
 const bool = (value: string | undefined): boolean => value === 'true' || value === '1'
 
 // proxy-addr's names for well-known ranges, accepted by Fastify beside addresses and CIDRs
@@ -75,6 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginFreeFailures: int(env.LOGIN_FREE_FAILURES, 5),
     loginMaxWaitSeconds: int(env.LOGIN_MAX_WAIT_SECONDS, 900),
     passwordHashCost: int(env.PASSWORD_HASH_COST, 17),
+    passwordHashConcurrency: int(env.PASSWORD_HASH_CONCURRENCY, 0) || defaultHashConcurrency(),
+    passwordHashMaxWaitSeconds: int(env.PASSWORD_HASH_MAX_WAIT_SECONDS, 10),
+    dbStatementTimeoutSeconds: int(env.DB_STATEMENT_TIMEOUT_SECONDS, 30),
+    dbIdleInTransactionTimeoutSeconds: int(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS, 30),
+    dbOutageGraceSeconds: int(env.DB_OUTAGE_GRACE_SECONDS, 60),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     uploadMaxMb: int(env.UPLOAD_MAX_MB, 50),
     showOperatorUser: bool(env.SHOW_OPERATOR_USER),
@@ -87,3 +109,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   }
 }
+
+/** The hashing limits of `configurePasswordHashing` (auth/password.ts). */
+export const hashingLimits = (config: Config) => ({
+  concurrency: config.passwordHashConcurrency,
+  maxWaitSeconds: config.passwordHashMaxWaitSeconds,
+})
+
+/** What the served app sets on PostgreSQL (db/connection.ts): its sessions' limits and the outage grace. */
+export const postgresSettings = (config: Config) => ({
+  sessionLimits: {
+    statementTimeoutMs: config.dbStatementTimeoutSeconds * 1000,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutSeconds * 1000,
+  },
+  outageGraceMs: config.dbOutageGraceSeconds * 1000,
+})
+
+/** How the server opens its database: PostgreSQL with the session limits, or the embedded one. */
+export const databaseOptions = (config: Config) =>
+  config.databaseUrl
+    ? {
+        databaseUrl: config.databaseUrl,
+        stageAuditRows: true,
+        ...postgresSettings(config),
+      }
+    : { dataDir: config.dataDir, stageAuditRows: true }

@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { loadConfig } from './config'
+import { databaseOptions, hashingLimits, loadConfig } from './config'
 import { openDatabase } from './db/connection'
 import { seedBase } from './db/seed'
 import { buildApp } from './app'
@@ -9,16 +9,13 @@ import { restrictNewFiles, securePrivateDir } from './db/private-files'
 /** Start the server: open (and migrate) the database, seed first-start data, listen. */
 async function main() {
   const config = loadConfig()
-  configurePasswordHashing(config.passwordHashCost) // before seeding: the first admin hash too
+  // before seeding: the first admin hash too
+  configurePasswordHashing(config.passwordHashCost, hashingLimits(config))
   // What the server writes is its own user's only (db/private-files.ts). The embedded database
   // tightens its data directory as it opens; with PostgreSQL the directory holds the uploads.
   restrictNewFiles()
   if (config.databaseUrl && fs.existsSync(config.dataDir)) securePrivateDir(config.dataDir)
-  const database = await openDatabase(
-    config.databaseUrl
-      ? { databaseUrl: config.databaseUrl, stageAuditRows: true }
-      : { dataDir: config.dataDir, stageAuditRows: true },
-  )
+  const database = await openDatabase(databaseOptions(config))
   await seedBase(database.db, config)
   const app = await buildApp({ config, database })
   const shutdown = async (signal: string) => {

@@ -49,6 +49,10 @@ export const MSG = {
   forbidden: '没有权限执行此操作',
   notFoundApi: '接口不存在',
   serverError: '服务器内部错误，请稍后再试',
+  /** the database cannot be reached right now (503, with Retry-After) */
+  serviceUnavailable: '服务暂时不可用，请稍后重试',
+  /** password hashing is queued beyond its bound (503, with Retry-After) */
+  serviceBusy: '服务繁忙，请稍后重试',
   badJson: '请求体不是合法的 JSON',
   badRequest: '请求参数不正确',
   oldPasswordWrong: '原密码不正确',

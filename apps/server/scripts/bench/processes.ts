@@ -73,7 +73,10 @@ export async function startProcess(
 }
 
 /** The access-management server itself on a fresh database: an embedded one in a temporary folder, or DATABASE_URL's. */
-export async function startAccessServer(databaseUrl?: string): Promise<Running & { token: string }> {
+export async function startAccessServer(
+  databaseUrl?: string,
+  env: Record<string, string> = {},
+): Promise<Running & { token: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-bench-'))
   const password = 'Bench@123456'
   const running = await startProcess(
@@ -83,6 +86,7 @@ export async function startAccessServer(databaseUrl?: string): Promise<Running &
       INITIAL_ADMIN_PASSWORD: password,
       PASSWORD_HASH_COST: '14',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
     },
     '/api/health',
   )

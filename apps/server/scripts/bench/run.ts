@@ -13,6 +13,7 @@ import pg from 'pg'
 import { measureThroughput } from './throughput'
 import { measureDecision } from './decision'
 import { measureGatewayLatency } from './gateway-latency'
+import { measureSignInLoad } from './sign-in-load'
 import { measureAudit } from '../measure-audit'
 import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
@@ -72,6 +73,27 @@ async function main() {
     table(
       ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
       throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
+    ),
+  )
+
+  const signIns = await measureSignInLoad({ seconds })
+  out(
+    `### Forward auth while ${signIns.signIns.concurrent} sign-ins hash passwords (scrypt N=2^${signIns.hashCost}, PGlite, medians of 3 interleaved rounds)`,
+  )
+  out(
+    table(
+      ['forward auth', 'req/s', 'p99 ms', 'of quiet', 'sign-ins/s', 'sign-ins refused (503)'],
+      [
+        ['quiet', signIns.quiet.reqPerSec, signIns.quiet.p99Ms, '100%', '–', '–'],
+        [
+          `with ${signIns.signIns.concurrent} sign-ins`,
+          signIns.withSignIns.reqPerSec,
+          signIns.withSignIns.p99Ms,
+          `${signIns.throughputPct}%`,
+          signIns.signIns.perSecond,
+          signIns.signIns.refused,
+        ],
+      ],
     ),
   )
 

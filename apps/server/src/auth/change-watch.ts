@@ -27,6 +27,16 @@ export class ChangeWatch {
     this.watched.push(sequence)
   }
 
+  /**
+   * Drops everything watched, without looking: after a write whose changes cannot be looked up (the
+   * database went away), what may be stale is dropped rather than kept. The next look re-reads every
+   * counter.
+   */
+  dropAll() {
+    for (const w of this.watched) w.onChange()
+    this.seen.clear()
+  }
+
   /** Answers whether anything watched changed since the last look. */
   async refreshIfChanged(): Promise<boolean> {
     const columns = this.watched.map(

@@ -67,16 +67,27 @@ export function installAuthHooks(api: FastifyInstance) {
   // Only a route that may write has anything to wait for after its answer: reads get no onSend hook.
   api.addHook('onRoute', (route) => {
     if (!routeMayWrite(route)) return
-    addOnSend(route, (req, _reply, payload, done) => {
+    addOnSend(route, (req, reply, payload, done) => {
       // a read sent to the same route (GET of a route that also takes POST) passes at once
       if (!mayWrite(req.method, req.routeOptions.config)) return done(null, payload)
+      // A write that failed before its commit (a bug, or the database away) changed nothing: no look,
+      // which during an outage would only wait for a connection that is not there.
+      // (`auditLogged`: the handler finished and its log row was written, so the commit was reached.)
+      const wrote = req.auditLogged === true || reply.statusCode < 400
+      if (reply.statusCode >= 500 && !wrote) return done(null, payload)
       // A write that changed sessions or access answers only once this instance has heard its
       // notification, which every other instance is sent at the same moment: so the next request,
       // wherever it lands, sees the change.
       changes
         .refreshIfChanged()
         .then((changed) => (changed ? api.ctx.database.heardSoFar() : undefined))
-        .then(() => done(null, payload), done)
+        // The database went away after the write: what it changed cannot be looked up, so every cache
+        // is dropped instead (a refusal changed nothing: warm caches keep answering during an outage),
+        // and the answer leaves as it is: a committed change is never reported as a failure.
+        .catch(() => {
+          if (wrote) changes.dropAll()
+        })
+        .then(() => done(null, payload))
     })
   })
 }

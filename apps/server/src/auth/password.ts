@@ -1,4 +1,6 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { HashQueue } from './hash-queue'
 
 /**
  * Passwords are stored as scrypt hashes: `scrypt$N$r$p$salt$hash` (base64url), never in clear.
@@ -15,15 +17,27 @@ const KEY_LENGTH = 32
 
 let currentCost = DEFAULT_HASH_COST
 
+/** Every hash and check of this process waits its turn here (hash-queue.ts). */
+export const hashQueue = new HashQueue(Math.max(1, availableParallelism() - 1), 10_000)
+
+export interface HashingLimits {
+  /** hashes run at once (PASSWORD_HASH_CONCURRENCY) */
+  concurrency: number
+  /** the longest a hash waits for its turn before 503 (PASSWORD_HASH_MAX_WAIT_SECONDS) */
+  maxWaitSeconds: number
+}
+
 /**
- * Sets the cost (log2 N) of new hashes for this process; the server calls it once at start with
- * PASSWORD_HASH_COST. Tests use a lower cost so that the many passwords they hash stay fast.
+ * Sets the cost (log2 N) of new hashes for this process, and how many run at once; the server calls
+ * it once at start with PASSWORD_HASH_COST. Tests use a lower cost so that the many passwords they
+ * hash stay fast.
  */
-export function configurePasswordHashing(cost: number) {
+export function configurePasswordHashing(cost: number, limits?: HashingLimits) {
   if (!Number.isInteger(cost) || cost < MIN_HASH_COST || cost > MAX_HASH_COST)
     throw new Error(`PASSWORD_HASH_COST 必须是 ${MIN_HASH_COST} 到 ${MAX_HASH_COST} 之间的整数: ${cost}`)
   if (cost !== currentCost) dummyHash = undefined // the dummy must cost what a real check costs
   currentCost = cost
+  if (limits) hashQueue.configure(limits.concurrency, limits.maxWaitSeconds * 1000)
 }
 
 export const passwordHashCost = () => currentCost
@@ -32,15 +46,12 @@ export const passwordHashCost = () => currentCost
 const maxmemFor = (N: number, r: number) => 128 * N * r + 16 * 1024 * 1024
 
 const derive = (password: string, salt: Buffer, opts: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(
-      password.normalize('NFKC'),
-      salt,
-      KEY_LENGTH,
-      { ...opts, maxmem: maxmemFor(opts.N, opts.r) },
-      (err, key) => (err ? reject(err) : resolve(key)),
-    ),
-  )
+  hashQueue.scrypt({
+    password: password.normalize('NFKC'),
+    salt,
+    keyLength: KEY_LENGTH,
+    options: { ...opts, maxmem: maxmemFor(opts.N, opts.r) },
+  })
 
 /** Hashes at the configured cost, or at `cost` (log2 N) when given. */
 export async function hashPassword(password: string, cost = currentCost): Promise<string> {

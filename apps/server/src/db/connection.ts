@@ -68,10 +68,23 @@ export type OpenOptions = (
    * nothing. Set per connection rather than per transaction: one round trip less on every write.
    */
   stageAuditRows?: boolean
+  /** PostgreSQL only: limits on the server's own sessions (the served app sets them; scripts need none) */
+  sessionLimits?: SessionLimits
+  /**
+   * PostgreSQL only: while the listener is lost, how long caches keep answering what they hold before
+   * everything is dropped (0: at once). Default 60 s.
+   */
+  outageGraceMs?: number
+}
+
+/** `statement_timeout` and `idle_in_transaction_session_timeout` of the pool's sessions, in ms (0: none). */
+export interface SessionLimits {
+  statementTimeoutMs: number
+  idleInTransactionTimeoutMs: number
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options.stageAuditRows ?? false)
+  if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options)
   return openPglite(options)
 }
 
@@ -131,16 +144,64 @@ async function openPglite(options: Exclude<OpenOptions, { databaseUrl: string }>
   }
 }
 
-async function openPostgres(url: string, stageAuditRows: boolean): Promise<Database> {
+/** How long getting a connection may take before the request is answered 503. */
+const CONNECT_TIMEOUT_MS = 5_000
+/** How long the health check waits for `select 1`. */
+const PING_TIMEOUT_MS = 3_000
+const DEFAULT_OUTAGE_GRACE_MS = 60_000
+
+const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the database did not answer in time')), ms)
+    work.then(resolve, reject).finally(() => clearTimeout(timer))
+  })
+
+/** `-c name=value` startup settings of the pool's sessions. */
+function sessionSettings(stageAuditRows: boolean, limits: SessionLimits | undefined): string | undefined {
+  const settings: string[] = []
+  if (stageAuditRows) settings.push('-c amg.audit=on')
+  if (limits) {
+    settings.push(`-c statement_timeout=${Math.round(limits.statementTimeoutMs)}`)
+    settings.push(`-c idle_in_transaction_session_timeout=${Math.round(limits.idleInTransactionTimeoutMs)}`)
+  }
+  return settings.length ? settings.join(' ') : undefined
+}
+
+async function openPostgres(
+  url: string,
+  { stageAuditRows = false, sessionLimits, outageGraceMs = DEFAULT_OUTAGE_GRACE_MS }: OpenOptions,
+): Promise<Database> {
+  // Migrations first, on a connection of their own: a long index build must not meet the limits below.
+  const migrator = new pg.Client({ connectionString: url })
+  migrator.on('error', () => {}) // a failure surfaces as the failed migration
+  await migrator.connect()
+  try {
+    await migratePg(drizzlePg({ client: migrator }), { migrationsFolder })
+  } finally {
+    await migrator.end().catch(() => {})
+  }
+
+  const options = sessionSettings(stageAuditRows, sessionLimits)
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    ...(stageAuditRows ? { options: '-c amg.audit=on' } : {}),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    ...(options ? { options } : {}),
   })
-  pool.on('error', () => {}) // idle client errors are retried on next checkout
+  // A connection can die at any moment: a restart, a failover, a pooler or network reset, or one of the
+  // session timeouts above. node-postgres reports it as an 'error' event on the client, and an 'error'
+  // event nobody hears ends the process. The pool hears its idle clients; every client also gets a
+  // listener of its own for the time it is checked out (a request's transaction running JavaScript
+  // between two statements): its next statement then fails, the request answers 503, and the pool
+  // drops the dead client when it is released, so the next request gets a fresh connection.
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
-  await migratePg(drizzlePg({ client: pool }), { migrationsFolder })
   const listeners: ((payload: string) => void)[] = []
+  const tellAll = (payload: string) => {
+    for (const l of listeners) l(payload)
+  }
   const barriers = new Map<string, () => void>()
   listeners.push((payload) => barriers.get(payload)?.())
   let listener: pg.Client | undefined
@@ -156,28 +217,52 @@ async function openPostgres(url: string, stageAuditRows: boolean): Promise<Datab
     setTimeout(() => {
       reconnectPending = false
       listen().catch(reconnectSoon)
-    }, 1000)
+    }, 1000).unref()
+  }
+  // While the listener is lost, changes made elsewhere go unheard. Caches keep nothing new meanwhile
+  // (hearsEveryChange is false), but what they hold keeps answering for a grace period, so signed-in
+  // users and gateways are not refused during a restart or failover of a few seconds. Everything is
+  // dropped once the listener is back, or when the grace runs out first.
+  let graceTimer: NodeJS.Timeout | undefined
+  const lost = () => {
+    listening = false
+    if (outageGraceMs <= 0) tellAll('*')
+    else
+      graceTimer ??= setTimeout(() => {
+        graceTimer = undefined
+        if (!listening) tellAll('*')
+      }, outageGraceMs).unref()
+    reconnectSoon()
   }
   const listen = async () => {
-    const client = new pg.Client({ connectionString: url })
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    })
     client.on('notification', (msg) => {
-      if (msg.channel === EVENTS_CHANNEL) for (const l of listeners) l(msg.payload ?? '')
+      if (msg.channel === EVENTS_CHANNEL) tellAll(msg.payload ?? '')
     })
     client.on('error', () => {
       // a client that never became the listener failed its connect, which listen's caller handles
       if (client !== listener || !listening) return
-      // A lost listener means missed notifications: tell listeners to drop their caches, then reconnect.
-      listening = false
       client.end().catch(() => {})
-      for (const l of listeners) l('*')
-      reconnectSoon()
+      lost()
     })
-    await client.connect()
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`)
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`)
+    } catch (err) {
+      client.end().catch(() => {})
+      throw err
+    }
+    if (closed) return void client.end().catch(() => {})
     listener = client
     listening = true
+    clearTimeout(graceTimer)
+    graceTimer = undefined
     // whatever changed while nobody listened
-    for (const l of listeners) l('*')
+    tellAll('*')
   }
   await listen()
 
@@ -210,10 +295,11 @@ async function openPostgres(url: string, stageAuditRows: boolean): Promise<Datab
       await new Promise((resolve) => setImmediate(resolve))
     },
     async ping() {
-      await pool.query('select 1')
+      await withTimeout(pool.query('select 1'), PING_TIMEOUT_MS)
     },
     async close() {
       closed = true
+      clearTimeout(graceTimer)
       await listener?.end().catch(() => {})
       await pool.end()
     },

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { MESSAGE_KEYWORD, MSG } from '@amg/contract'
-import { AppError } from './errors'
+import { AppError, UnavailableError } from './errors'
+import { isDatabaseUnavailable } from '../db/unavailable'
+
+/** What a 503 for a lost or unreachable database tells the client: try again in a few seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5
 
 interface AjvError {
   keyword: string
@@ -90,7 +94,15 @@ export function installErrorHandler(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError & { cause?: { code?: string } }, req, reply) => {
     const send = (status: number, msg: string) => reply.status(status).send({ code: status, msg, data: null })
+    if (error instanceof UnavailableError) reply.header('retry-after', String(error.retryAfterSeconds))
     if (error instanceof AppError) return send(error.status, error.message)
+    // Before the SQLSTATE checks below: a lost connection is the server's trouble, not the input's.
+    // The request's transaction is gone with it (rolled back), so nothing of the request is kept.
+    if (isDatabaseUnavailable(error)) {
+      req.log.warn({ err: loggableError(error) }, 'database unavailable')
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+      return send(503, MSG.serviceUnavailable)
+    }
     if (error.validation) return send(400, error.message)
     const pgCode = error.cause?.code ?? (error as { code?: string }).code
     if (pgCode === PG_UNIQUE) return send(409, '数据已存在，不能重复添加')

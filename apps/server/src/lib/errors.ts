@@ -8,6 +8,16 @@ export class AppError extends Error {
   }
 }
 
+/** 503: the server cannot answer right now; the client may try again after `retryAfterSeconds`. */
+export class UnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, message)
+  }
+}
+
 export const badRequest = (msg: string) => new AppError(400, msg)
 export const unauthorized = (msg: string) => new AppError(401, msg)
 export const forbidden = (msg: string) => new AppError(403, msg)

@@ -7,7 +7,7 @@ import { inject } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { eq } from 'drizzle-orm'
 import { buildApp } from '../../src/app'
-import { loadConfig, type Config } from '../../src/config'
+import { loadConfig, postgresSettings, type Config } from '../../src/config'
 import { openDatabase, type Database, type Db } from '../../src/db/connection'
 import { roleAuths, roles, userRoles, users } from '../../src/db/schema'
 import { hashPassword } from '../../src/auth/password'
@@ -52,6 +52,16 @@ export interface TestApp {
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const pgTemplate = inject('pgTemplate')
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-data-'))
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      initialAdminPassword: TEST_ADMIN_PASSWORD,
+      initialUserPassword: TEST_USER_PASSWORD,
+      passwordHashCost: TEST_PASSWORD_HASH_COST,
+      ...overrides,
+    },
+  )
   let database: Database
   let dropDatabase = async () => {}
   let databaseUrl: string | undefined
@@ -72,7 +82,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     }
     await admin.end()
     databaseUrl = withDatabase(url, name)
-    database = await openDatabase({ databaseUrl, stageAuditRows: true })
+    // as the server opens it: with its sessions' limits (config.ts)
+    database = await openDatabase({ databaseUrl, stageAuditRows: true, ...postgresSettings(config) })
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: url })
       await c.connect()
@@ -83,16 +94,6 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     const tar = fs.readFileSync(inject('pgliteTemplate'))
     database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]), stageAuditRows: true })
   }
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      initialAdminPassword: TEST_ADMIN_PASSWORD,
-      initialUserPassword: TEST_USER_PASSWORD,
-      passwordHashCost: TEST_PASSWORD_HASH_COST,
-      ...overrides,
-    },
-  )
   const app = await buildApp({ config, database, logger: false })
   await app.ready()
 

@@ -4,7 +4,8 @@ import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify'
 import { MSG } from '@amg/contract'
 import type { AppContext } from '../../lib/context'
 import { AppError } from '../../lib/errors'
-import { loggableError } from '../../lib/error-handler'
+import { DATABASE_RETRY_AFTER_SECONDS, loggableError } from '../../lib/error-handler'
+import { isDatabaseUnavailable } from '../../db/unavailable'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
 import { FORWARD_METHODS, FORWARD_PATH, forwardUserHeaders, forwardedUser } from './forward'
@@ -87,6 +88,11 @@ export class ForwardFastPath {
       if (error instanceof AppError) {
         status = error.status
         msg = error.message
+      } else if (isDatabaseUnavailable(error)) {
+        // what memory does not hold cannot be decided while the database is away: refused, never guessed
+        status = 503
+        msg = MSG.serviceUnavailable
+        headers.push(['retry-after', String(DATABASE_RETRY_AFTER_SECONDS)])
       } else {
         status = 500
         msg = MSG.serverError

@@ -6,6 +6,7 @@ import { currentUser } from '../../lib/context'
 import { contentDisposition, fileReader, openFile, receiveUpload, saveFileRecord } from './service'
 import { servedAs } from './serve-type'
 import { sweepExpiredFiles } from './sweep'
+import { beforeTransaction } from '../../lib/before-transaction'
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
@@ -21,6 +22,12 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  // The upload streams to disk before the write's transaction opens: a slow client must not hold a
+  // connection idle in a transaction. A file whose row then fails is swept as a leftover (sweep.ts).
+  const upload = beforeTransaction((req) =>
+    receiveUpload(req, { dataDir: config.dataDir, maxMb: config.uploadMaxMb }),
+  )
+
   app.post(
     '/file-manage/upload-one-step',
     {
@@ -34,11 +41,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `multipart：file 为文件，keepTime 为保存时长（30m、1h、7d，默认 1h）；大小上限 ${config.uploadMaxMb}MB`,
         response: { 200: Envelope(UploadResult) },
       },
+      preHandler: upload.preHandler,
     },
-    async (req) => {
-      const received = await receiveUpload(req, { dataDir: config.dataDir, maxMb: config.uploadMaxMb })
-      return ok(await saveFileRecord(db, received, currentUser(req).id, config.dataDir), '上传成功')
-    },
+    async (req) =>
+      ok(await saveFileRecord(db, upload.resultFor(req), currentUser(req).id, config.dataDir), '上传成功'),
   )
   app.get(
     '/file-manage/download',

@@ -8,7 +8,8 @@ import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal } from './login-log'
 import { LoginThrottle, ThrottledError } from '../../auth/login-throttle'
 import { dummyPasswordHash } from '../../auth/password'
-import { changeOwnPassword, getCurrentUser } from './service'
+import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
+import { beforeTransaction } from '../../lib/before-transaction'
 
 /** A refusal by the throttle tells the client when to come back (the error handler writes the envelope). */
 async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
@@ -27,6 +28,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // the hash an unknown name is checked against, made as the server starts (without holding the start
   // up), so that the first unknown name is not answered slower than a known one
   app.addHook('onReady', async () => void dummyPasswordHash())
+  // the old password's check and the new hash run before the write's transaction opens
+  const passwordChange = beforeTransaction((req, reply) =>
+    withRetryAfter(reply, () =>
+      checkPasswordChange(
+        db,
+        { userId: currentUser(req).id, address: req.ip },
+        throttle,
+        req.body as ChangePasswordBody,
+      ),
+    ),
+  )
 
   app.post(
     '/login',
@@ -108,12 +120,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ChangePasswordBody,
         response: { 200: NullData },
       },
+      preHandler: passwordChange.preHandler,
     },
-    async (req, reply) => {
+    async (req) => {
       const userId = currentUser(req).id
-      await withRetryAfter(reply, () =>
-        changeOwnPassword(db, { userId, token: req.token!, address: req.ip }, throttle, req.body),
-      )
+      await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req))
       return ok(null, '密码修改成功')
     },
   )

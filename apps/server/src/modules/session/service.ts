@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { checkPassword, MSG, type ChangePasswordBody, type CurrentUser } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
@@ -31,16 +31,24 @@ export interface PasswordChanger {
   address: string
 }
 
+/** What the own-password change settled before its transaction. */
+export interface CheckedPasswordChange {
+  /** the stored hash the old password was checked against */
+  oldHash: string
+  newHash: string
+}
+
 /**
- * Own password change: the old one must match; every other session of the user ends. A wrong old
- * password is a guess like a failed sign-in, throttled per user and address.
+ * Own password change, first step, before the write's transaction opens (two password hashes take
+ * most of a second): the new password's rules, the throttle, the old password's check and the new
+ * hash. A wrong old password is a guess like a failed sign-in, throttled per user and address.
  */
-export async function changeOwnPassword(
+export async function checkPasswordChange(
   db: Db,
-  { userId, token, address }: PasswordChanger,
+  { userId, address }: Pick<PasswordChanger, 'userId' | 'address'>,
   throttle: LoginThrottle,
   body: ChangePasswordBody,
-) {
+): Promise<CheckedPasswordChange> {
   const policy = checkPassword(body.newPassword)
   if (policy) throw badRequest(policy)
   const admitted = throttle.passwordChange(userId, address)
@@ -50,12 +58,25 @@ export async function changeOwnPassword(
     throw admitted.refusal(badRequest(MSG.oldPasswordWrong))
   admitted.succeeded()
   if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
-  const passwordHash = await hashPassword(body.newPassword)
+  return { oldHash: user.passwordHash, newHash: await hashPassword(body.newPassword) }
+}
+
+/**
+ * Own password change, second step, in the transaction: the new hash replaces the one checked (a
+ * password changed meanwhile makes the old one wrong), and every other session of the user ends.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  { userId, token }: Pick<PasswordChanger, 'userId' | 'token'>,
+  checked: CheckedPasswordChange,
+) {
   await db.transaction(async (tx) => {
-    await tx
+    const changed = await tx
       .update(users)
-      .set({ passwordHash, passwordIsInitial: 0, updateTime: new Date() })
-      .where(eq(users.id, userId))
+      .set({ passwordHash: checked.newHash, passwordIsInitial: 0, updateTime: new Date() })
+      .where(and(eq(users.id, userId), eq(users.passwordHash, checked.oldHash)))
+      .returning({ id: users.id })
+    if (changed.length === 0) throw badRequest(MSG.oldPasswordWrong)
     await endUserSessions(tx, userId, token)
   })
 }

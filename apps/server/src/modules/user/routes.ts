@@ -43,9 +43,12 @@ import {
   unlinkGroup,
   unlinkPosition,
   unlinkRole,
+  prepareNewUser,
+  prepareUserUpdate,
   updateUser,
   type Operator,
 } from './service'
+import { beforeTransaction } from '../../lib/before-transaction'
 
 const TAG = '用户管理'
 
@@ -57,6 +60,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     id: currentUser(req).id,
     token: req.token,
   })
+  // password hashing runs before the write's transaction opens (lib/before-transaction.ts)
+  const newUser = beforeTransaction((req) =>
+    prepareNewUser(config.initialUserPassword, req.body as UserInsertBody),
+  )
+  const userUpdate = beforeTransaction((req) =>
+    prepareUserUpdate(req.body as UserUpdateBody, currentUser(req).id),
+  )
 
   app.post(
     '/user/list',
@@ -93,8 +103,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UserInsertBody,
         response: { 200: Envelope(Type.Integer({ description: '新用户的 id' })) },
       },
+      preHandler: newUser.preHandler,
     },
-    async (req) => ok(await insertUser(db, config.initialUserPassword, operator(req), req.body), MSG.created),
+    async (req) => ok(await insertUser(db, newUser.resultFor(req), operator(req), req.body), MSG.created),
   )
 
   app.get(
@@ -112,9 +123,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/user/update',
-    { schema: { tags: [TAG], summary: '修改用户', body: UserUpdateBody, response: { 200: NullData } } },
+    {
+      schema: { tags: [TAG], summary: '修改用户', body: UserUpdateBody, response: { 200: NullData } },
+      preHandler: userUpdate.preHandler,
+    },
     async (req) => {
-      await updateUser(db, power, operator(req), req.body)
+      await updateUser(db, power, operator(req), req.body, userUpdate.resultFor(req))
       return ok(null, MSG.updated)
     },
   )

@@ -183,17 +183,58 @@ export async function getUser(db: Db, userId: number): Promise<UserDetail> {
   return { ...isoTimes(user), passwordIsInitial: user.passwordIsInitial === 1 }
 }
 
-export async function insertUser(
-  db: Db,
-  initialPassword: string,
-  operator: Operator,
-  body: UserInsertBody,
-): Promise<number> {
+/** A new or changed password, hashed before the write's transaction opens (lib/before-transaction.ts). */
+export interface PreparedPassword {
+  hash: string
+  /** the configured initial password was used (no password given) */
+  initial: boolean
+}
+
+/** The checks of a new user that need no database; answers the name as stored. */
+function checkNewUser(body: UserInsertBody): string {
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameBlank)
   checkContact(body)
-  await ensureNickNameFree(db, nickName)
+  return nickName
+}
+
+/** The checks of a user update that need no database; answers the name as stored. */
+function checkUserUpdate(body: UserUpdateBody): string {
+  const nickName = body.nickName.trim()
+  if (nickName === '') throw badRequest(MSG.nickNameRequired)
+  checkContact(body)
+  return nickName
+}
+
+/** POST /user/insert before its transaction: the checks that need no database, then the hash. */
+export async function prepareNewUser(
+  initialPassword: string,
+  body: UserInsertBody,
+): Promise<PreparedPassword> {
+  checkNewUser(body)
   const given = isBlank(body.password) ? null : body.password!
+  return { hash: await hashPassword(given ?? initialPassword), initial: !given }
+}
+
+/** PUT /user/update before its transaction: the checks, then the new password's hash when one is given. */
+export async function prepareUserUpdate(
+  body: UserUpdateBody,
+  operatorId: number,
+): Promise<string | undefined> {
+  checkUserUpdate(body)
+  // one's own password is refused in `updateUser` (with its log row): no hash is made for it
+  const ownPassword = body.id === operatorId
+  return isBlank(body.password) || ownPassword ? undefined : hashPassword(body.password!)
+}
+
+export async function insertUser(
+  db: Db,
+  password: PreparedPassword,
+  operator: Operator,
+  body: UserInsertBody,
+): Promise<number> {
+  const nickName = checkNewUser(body)
+  await ensureNickNameFree(db, nickName)
   const [row] = await db
     .insert(users)
     .values({
@@ -201,8 +242,8 @@ export async function insertUser(
       realName: optionalText(body.realName) ?? null,
       mobile: optionalText(body.mobile) ?? null,
       status: body.status ?? 1,
-      passwordHash: await hashPassword(given ?? initialPassword),
-      passwordIsInitial: given ? 0 : 1,
+      passwordHash: password.hash,
+      passwordIsInitial: password.initial ? 1 : 0,
       createUserId: operator.id,
       updateUserId: operator.id,
     })
@@ -211,24 +252,24 @@ export async function insertUser(
   return row.id
 }
 
-/** Any change to a user puts that user's whole power at stake (DESIGN.md §6a). */
+/**
+ * Any change to a user puts that user's whole power at stake (DESIGN.md §6a). `passwordHash`: the new
+ * password's, from `prepareUserUpdate`, when the body gives one.
+ */
 export async function updateUser(
   db: Db,
   power: PowerGuard,
   operator: Operator,
   body: UserUpdateBody,
+  passwordHash: string | undefined,
 ): Promise<void> {
   const self = body.id === operator.id
-  const newPassword = isBlank(body.password) ? null : body.password!
   // A stolen session must not become a takeover: one's own password changes only with the old one.
-  if (self && newPassword) throw forbidden(MSG.ownPasswordViaChange)
-  const nickName = body.nickName.trim()
-  if (nickName === '') throw badRequest(MSG.nickNameRequired)
-  checkContact(body)
+  if (self && !isBlank(body.password)) throw forbidden(MSG.ownPasswordViaChange)
+  const nickName = checkUserUpdate(body)
   const existing = await requireUser(db, body.id)
   if (self && body.status === 2) throw conflict(USER_MSG.freezeSelf)
   await ensureNickNameFree(db, nickName, body.id)
-  const passwordHash = newPassword ? await hashPassword(newPassword) : undefined
   await guardedChange(db, async (tx) => {
     await power.require(tx, operator.id, { userIds: [body.id] })
     await tx
