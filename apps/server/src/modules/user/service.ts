@@ -221,10 +221,11 @@ export async function prepareUserUpdate(
   body: UserUpdateBody,
   operatorId: number,
 ): Promise<string | undefined> {
+  // A stolen session must not become a takeover: one's own password changes only with the old one
+  // (whatever the password, so this comes before its rules).
+  if (body.id === operatorId && !isBlank(body.password)) throw forbidden(MSG.ownPasswordViaChange)
   checkUserUpdate(body)
-  // one's own password is refused in `updateUser` (with its log row): no hash is made for it
-  const ownPassword = body.id === operatorId
-  return isBlank(body.password) || ownPassword ? undefined : hashPassword(body.password!)
+  return isBlank(body.password) ? undefined : hashPassword(body.password!)
 }
 
 export async function insertUser(
@@ -264,8 +265,6 @@ export async function updateUser(
   passwordHash: string | undefined,
 ): Promise<void> {
   const self = body.id === operator.id
-  // A stolen session must not become a takeover: one's own password changes only with the old one.
-  if (self && !isBlank(body.password)) throw forbidden(MSG.ownPasswordViaChange)
   const nickName = checkUserUpdate(body)
   const existing = await requireUser(db, body.id)
   if (self && body.status === 2) throw conflict(USER_MSG.freezeSelf)
