@@ -276,7 +276,7 @@ describe('one namespace per service', () => {
     for (const key of ['nope', 'ORDERS', 'orders%20', '%6frders']) {
       const res = await forwardHttp(key, t.adminToken, 'GET', '/anything')
       expect(res.status, key).toBe(404)
-      expect((await res.json()).msg).toBe(`服务不存在：${key}`)
+      expect(((await res.json()) as { msg: string }).msg).toBe(`服务不存在：${key}`)
     }
     const injected = await forwardInject('nope', t.adminToken, 'GET', '/anything')
     expect([injected.status, injected.body.msg]).toEqual([404, '服务不存在：nope'])
