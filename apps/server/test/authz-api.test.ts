@@ -49,11 +49,18 @@ describe('POST /api/authz/check and check-batch', () => {
     expect([own.status, own.body.data]).toEqual([200, { allowed: true, userId: w.direct.id }])
     const batch = await t.call('POST', '/api/authz/check-batch', {
       token: w.direct.token,
-      body: { checks: [{ method: 'POST', path: '/user/list' }, { method: 'DELETE', path: '/user/delete' }] },
+      body: {
+        checks: [
+          { method: 'POST', path: '/user/list' },
+          { method: 'DELETE', path: '/user/delete' },
+        ],
+      },
     })
     expect([batch.status, batch.body.data]).toEqual([200, { results: [true, false] }])
     // still a session: without one, 401
-    expect((await t.call('POST', '/api/authz/check', { body: { method: 'GET', path: '/x' } })).status).toBe(401)
+    expect((await t.call('POST', '/api/authz/check', { body: { method: 'GET', path: '/x' } })).status).toBe(
+      401,
+    )
   })
 
   it('checks another user only with authz:check; the 权限分析 page node alone does not grant it', async () => {
@@ -131,8 +138,10 @@ describe('POST /api/authz/check and check-batch', () => {
 describe('the 权限分析 page node and authz:check (DESIGN.md §10a)', () => {
   it('hold different patterns: the page node has no check call, authz:check only those', async () => {
     const detail = async (authCode: string) =>
-      ((await admin('GET', `/api/auth/detail?authCode=${encodeURIComponent(authCode)}`)).body.data
-        .urlPatternInfos as { method: string; uri: string }[]).map((p) => `${p.method} ${p.uri}`)
+      (
+        (await admin('GET', `/api/auth/detail?authCode=${encodeURIComponent(authCode)}`)).body.data
+          .urlPatternInfos as { method: string; uri: string }[]
+      ).map((p) => `${p.method} ${p.uri}`)
     const page = await detail('authz')
     const check = await detail('authz:check')
     expect(check.sort()).toEqual(['POST /authz/check', 'POST /authz/check-batch'])

@@ -151,7 +151,7 @@ describe('migration 0009 on a database made before services', () => {
   }, 120_000)
   afterAll(async () => upgraded?.drop())
 
-  it('makes today\'s whole tree the built-in service ams', async () => {
+  it("makes today's whole tree the built-in service ams", async () => {
     const rows = await db.select().from(services)
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ key: 'ams', rootCode: null, builtIn: 1 })
@@ -182,7 +182,10 @@ describe('migration 0009 on a database made before services', () => {
     expect(page).not.toContain('POST /authz/check')
     expect(page).not.toContain('POST /authz/check-batch')
     expect(page).toEqual(expect.arrayContaining(['POST /authz/explain', 'POST /service/list']))
-    expect((await patternsOf(db, 'authz:check')).sort()).toEqual(['POST /authz/check', 'POST /authz/check-batch'])
+    expect((await patternsOf(db, 'authz:check')).sort()).toEqual([
+      'POST /authz/check',
+      'POST /authz/check-batch',
+    ])
   })
 
   it('the seed at the next start adds nothing twice, and the upgraded server decides as a new one', async () => {
@@ -208,12 +211,25 @@ describe('migration 0009 on a database made before services', () => {
       const adminToken = await login('admin', TEST_ADMIN_PASSWORD)
       const call = (token: string, url: string, payload: object) =>
         app.inject({ method: 'POST', url, headers: { 'x-auth-token': token }, payload })
-      const [{ id: adminId }] = await db.select({ id: users.id }).from(users).where(eq(users.nickName, 'admin'))
+      const [{ id: adminId }] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.nickName, 'admin'))
       // held the page node, which used to let it check anyone: now itself only
-      expect((await call(analyst, '/api/authz/check', { method: 'GET', path: '/x', userId: adminId })).statusCode).toBe(403)
-      expect((await call(analyst, '/api/authz/check', { method: 'POST', path: '/authz/explain' })).json().data.allowed).toBe(true)
-      expect((await call(analyst, '/api/authz/explain', { method: 'GET', path: '/x', userId: adminId })).statusCode).toBe(200)
-      expect((await call(adminToken, '/api/service/list', {})).json().data.list.map((s: any) => s.key)).toEqual(['ams'])
+      expect(
+        (await call(analyst, '/api/authz/check', { method: 'GET', path: '/x', userId: adminId })).statusCode,
+      ).toBe(403)
+      expect(
+        (await call(analyst, '/api/authz/check', { method: 'POST', path: '/authz/explain' })).json().data
+          .allowed,
+      ).toBe(true)
+      expect(
+        (await call(analyst, '/api/authz/explain', { method: 'GET', path: '/x', userId: adminId }))
+          .statusCode,
+      ).toBe(200)
+      expect(
+        (await call(adminToken, '/api/service/list', {})).json().data.list.map((s: any) => s.key),
+      ).toEqual(['ams'])
     } finally {
       await app.close()
       fs.rmSync(config.dataDir, { recursive: true, force: true })

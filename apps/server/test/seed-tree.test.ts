@@ -90,7 +90,8 @@ describe('the seeded permission tree (DESIGN.md §5)', () => {
       // a path parameter (`:service`) is `{service}` in OpenAPI
       .filter(
         (e) =>
-          doc.paths[`/api${e.url.replace(/:(\w+)/g, '{$1}')}`]?.[e.method.toLowerCase()]?.summary !== e.summary,
+          doc.paths[`/api${e.url.replace(/:(\w+)/g, '{$1}')}`]?.[e.method.toLowerCase()]?.summary !==
+          e.summary,
       )
       .map((e) => `${e.method} ${e.url}`)
     expect(missing).toEqual([])

@@ -46,41 +46,51 @@ describe('one namespace per service (property)', () => {
   it('a call on a service is decided by that service’s nodes alone', async () => {
     let run = 0
     await fc.assert(
-      fc.asyncProperty(fc.array(node, { maxLength: 5 }), fc.array(call, { minLength: 1, maxLength: 6 }), async (nodes, calls) => {
-        run++
-        const codes = nodes.map((_, i) => `NSP${run}_${i}`)
-        if (nodes.length) {
-          await t.db.insert(auths).values(
-            nodes.map((n, i) => ({
-              code: codes[i],
-              // ams's nodes sit in its menus; another service's under its root
-              parentCode: roots.get(n.service) ?? 'monitor',
-              level: 2,
-              chName: codes[i],
-              enName: codes[i],
-              type: 3,
-              status: 1,
-              urlPatternInfos: [{ method: n.method, uri: n.uri }],
-            })),
-          )
-          await t.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: user.roleId, authCode })))
-        }
-        await t.app.ctx.authz.invalidate()
-        try {
-          for (const c of calls) {
-            const expected = nodes.some(
-              (n) => n.service === c.service && matchesUrlPattern({ method: n.method, uri: n.uri }, c.method, c.path),
+      fc.asyncProperty(
+        fc.array(node, { maxLength: 5 }),
+        fc.array(call, { minLength: 1, maxLength: 6 }),
+        async (nodes, calls) => {
+          run++
+          const codes = nodes.map((_, i) => `NSP${run}_${i}`)
+          if (nodes.length) {
+            await t.db.insert(auths).values(
+              nodes.map((n, i) => ({
+                code: codes[i],
+                // ams's nodes sit in its menus; another service's under its root
+                parentCode: roots.get(n.service) ?? 'monitor',
+                level: 2,
+                chName: codes[i],
+                enName: codes[i],
+                type: 3,
+                status: 1,
+                urlPatternInfos: [{ method: n.method, uri: n.uri }],
+              })),
             )
-            expect(await t.app.ctx.authz.can(user.id, c.method, c.path, c.service)).toBe(expected)
-            const forward = await t.call('GET', `/api/authz/forward/${c.service}`, {
-              headers: { 'x-auth-token': user.token, 'x-original-method': c.method, 'x-original-uri': c.path },
-            })
-            expect(forward.status).toBe(expected ? 200 : 403)
+            await t.db.insert(roleAuths).values(codes.map((authCode) => ({ roleId: user.roleId, authCode })))
           }
-        } finally {
-          if (nodes.length) await t.db.delete(auths).where(inArray(auths.code, codes))
-        }
-      }),
+          await t.app.ctx.authz.invalidate()
+          try {
+            for (const c of calls) {
+              const expected = nodes.some(
+                (n) =>
+                  n.service === c.service &&
+                  matchesUrlPattern({ method: n.method, uri: n.uri }, c.method, c.path),
+              )
+              expect(await t.app.ctx.authz.can(user.id, c.method, c.path, c.service)).toBe(expected)
+              const forward = await t.call('GET', `/api/authz/forward/${c.service}`, {
+                headers: {
+                  'x-auth-token': user.token,
+                  'x-original-method': c.method,
+                  'x-original-uri': c.path,
+                },
+              })
+              expect(forward.status).toBe(expected ? 200 : 403)
+            }
+          } finally {
+            if (nodes.length) await t.db.delete(auths).where(inArray(auths.code, codes))
+          }
+        },
+      ),
       { numRuns: 60 },
     )
   })

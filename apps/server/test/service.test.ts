@@ -121,7 +121,11 @@ describe('POST /api/service/insert', () => {
     })
     expect(log.changes).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ field: 'key', after: 'crm', target: expect.objectContaining({ type: 'service' }) }),
+        expect.objectContaining({
+          field: 'key',
+          after: 'crm',
+          target: expect.objectContaining({ type: 'service' }),
+        }),
         expect.objectContaining({ field: 'chName', after: '客户服务' }),
       ]),
     )
@@ -188,7 +192,9 @@ describe('PUT /api/service/update and DELETE /api/service/delete', () => {
     expect((await serviceRow('rename-me')).name).toBe('新名')
     const log = await lastLogRow()
     expect(log.summary).toBe('修改服务')
-    expect(log.changes).toContainEqual(expect.objectContaining({ field: 'name', before: '旧名', after: '新名' }))
+    expect(log.changes).toContainEqual(
+      expect.objectContaining({ field: 'name', before: '旧名', after: '新名' }),
+    )
     const ams = await serviceRow('ams')
     expect((await admin('PUT', '/api/service/update', { id: ams.id, name: '本系统' })).status).toBe(200)
     expect((await serviceRow('ams')).name).toBe('本系统')
@@ -220,7 +226,9 @@ describe('PUT /api/service/update and DELETE /api/service/delete', () => {
     expect(await t.db.select().from(auths).where(eq(auths.code, root))).toEqual([])
     const log = await lastLogRow()
     expect(log.summary).toBe('删除服务')
-    expect(log.changes).toContainEqual(expect.objectContaining({ field: 'key', before: 'del-me', after: null }))
+    expect(log.changes).toContainEqual(
+      expect.objectContaining({ field: 'key', before: 'del-me', after: null }),
+    )
     const unknown = await admin('DELETE', '/api/service/delete', undefined, { id: serviceId })
     expect(unknown.status).toBe(404)
   })
@@ -365,17 +373,22 @@ describe('one namespace per service', () => {
       expect(unknown.status).toBe(400)
     })
 
-    it("effective lists the nodes of that service only", async () => {
+    it('effective lists the nodes of that service only', async () => {
       const inOrders = await admin('GET', '/api/authz/effective', undefined, {
         userId: ordersUser.id,
         service: 'orders',
       })
-      expect(inOrders.body.data.nodes.map((n: any) => n.code).sort()).toEqual([orders.nodeCode, orders.root].sort())
+      expect(inOrders.body.data.nodes.map((n: any) => n.code).sort()).toEqual(
+        [orders.nodeCode, orders.root].sort(),
+      )
       const inAms = await admin('GET', '/api/authz/effective', undefined, { userId: ordersUser.id })
       expect(inAms.body.data.nodes).toEqual([])
       const exporterAms = await admin('GET', '/api/authz/effective', undefined, { userId: exporter.id })
       expect(exporterAms.body.data.nodes.map((n: any) => n.code)).toEqual(['operlog', 'operlog:export'])
-      const unknown = await admin('GET', '/api/authz/effective', undefined, { userId: exporter.id, service: 'x' })
+      const unknown = await admin('GET', '/api/authz/effective', undefined, {
+        userId: exporter.id,
+        service: 'x',
+      })
       expect(unknown.status).toBe(400)
     })
 
@@ -423,7 +436,8 @@ describe('the power check across services (DESIGN.md §6a)', () => {
       expect(inAms.body.msg).toBe(`${BEYOND_POWER_PREFIX}n/log/operation/export`)
     }
     // nor may it move a shop node into ams, where its power would open this server's API
-    const detail = (await admin('GET', '/api/auth/detail', undefined, { authCode: inShop.body.data })).body.data
+    const detail = (await admin('GET', '/api/auth/detail', undefined, { authCode: inShop.body.data })).body
+      .data
     const move = await t.call('PUT', '/api/auth/update', {
       token: shopAdmin.token,
       body: { ...detail, parentCode: 'monitor' },
@@ -435,8 +449,12 @@ describe('the power check across services (DESIGN.md §6a)', () => {
   it('an ams administrator cannot move an ams subtree into a service (it gives power there)', async () => {
     await admin('POST', '/api/service/insert', { key: 'target', name: '目标' })
     const target = (await serviceRow('target')).rootCode!
-    const amsAdmin = await t.userWithCodes(['auth', 'auth:edit', 'operlog', 'operlog:export', 'monitor'], 'ams_mover')
-    const detail = (await admin('GET', '/api/auth/detail', undefined, { authCode: 'operlog:export' })).body.data
+    const amsAdmin = await t.userWithCodes(
+      ['auth', 'auth:edit', 'operlog', 'operlog:export', 'monitor'],
+      'ams_mover',
+    )
+    const detail = (await admin('GET', '/api/auth/detail', undefined, { authCode: 'operlog:export' })).body
+      .data
     const before = await accessSnapshot(t.db)
     const move = await t.call('PUT', '/api/auth/update', {
       token: amsAdmin.token,
@@ -493,12 +511,22 @@ describe('the power check across services (DESIGN.md §6a)', () => {
       expect(empty.status).toBe(200)
 
       const holder = await t.userWithCodes(fileCodes, 'svc_file_holder')
-      expect((await t.call('GET', '/api/file-manage/download', { token: holder.token, query: { fileId: 'x' } })).status).not.toBe(403)
-      const res = await admin('POST', '/api/service/insert', { key: 'files', name: '文件服务', rootCode: 'file' })
+      expect(
+        (await t.call('GET', '/api/file-manage/download', { token: holder.token, query: { fileId: 'x' } }))
+          .status,
+      ).not.toBe(403)
+      const res = await admin('POST', '/api/service/insert', {
+        key: 'files',
+        name: '文件服务',
+        rootCode: 'file',
+      })
       expect(res.status).toBe(200)
       expect((await serviceRow('files')).rootCode).toBe('file')
       // the file nodes now decide calls on service files, and no longer this server's own
-      const own = await t.call('GET', '/api/file-manage/download', { token: holder.token, query: { fileId: 'x' } })
+      const own = await t.call('GET', '/api/file-manage/download', {
+        token: holder.token,
+        query: { fileId: 'x' },
+      })
       expect(own.status).toBe(403)
       expect((await forwardHttp('files', holder.token, 'GET', '/file-manage/download')).status).toBe(200)
       // the role grants stay as they were
@@ -507,7 +535,9 @@ describe('the power check across services (DESIGN.md §6a)', () => {
         sql`select count(*)::int as n from role_auths where auth_code = 'file:download'`,
       )
       expect(grants[0].n).toBeGreaterThan(0)
-      expect((await t.db.select().from(roleAuths).where(eq(roleAuths.authCode, 'file'))).length).toBeGreaterThan(0)
+      expect(
+        (await t.db.select().from(roleAuths).where(eq(roleAuths.authCode, 'file'))).length,
+      ).toBeGreaterThan(0)
     })
   })
 })
