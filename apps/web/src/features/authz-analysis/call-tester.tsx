@@ -1,6 +1,6 @@
 import { ExperimentOutlined } from '@ant-design/icons'
 import { useMutation } from '@tanstack/react-query'
-import type { AuthzExplainResult } from '@amg/contract'
+import { AMS_SERVICE_KEY, type AuthzExplainResult } from '@amg/contract'
 import { Alert, Flex, Typography } from 'antd'
 import { explainCall, type CallQuestion } from './api'
 import { CALL_HINT, CallForm } from './call-form'
@@ -15,7 +15,7 @@ function Verdict({
   result: AuthzExplainResult
   frozen: boolean
 }) {
-  const asked = `${call.method} ${call.path}`
+  const asked = `${call.service === AMS_SERVICE_KEY ? '' : `[${call.service}] `}${call.method} ${call.path}`
   if (!result.allowed)
     return (
       <Alert

@@ -54,6 +54,8 @@ export const rules = {
   // station
   stationName: requiredName(MSG.stationNameRequired, NAME_LABELS.stationName),
   stationType: required(MSG.stationTypeRequired),
+  // service (DESIGN.md §10a); the key's own rule is checkServiceKey
+  serviceName: requiredText(MSG.serviceNameRequired),
   // any enabled/disabled status
   status: required(MSG.statusRequired),
 } satisfies Record<string, Rule[]>
