@@ -61,8 +61,9 @@ export const searchUsers = (nickName: string, pageNum: number, pageSize: number)
 export const fetchUserDetail = (userId: number) =>
   get<UserDetail>('/user/detail', { userId }, { silent: true })
 
-/** GET /authz/effective: the user's roles with their sources, and the nodes they hold (this server's). */
-export const fetchEffective = (userId: number) => get<AuthzEffectiveResult>('/authz/effective', { userId })
+/** GET /authz/effective: the user's roles with their sources, and the nodes they hold in one service. */
+export const fetchEffective = (userId: number, service: string) =>
+  get<AuthzEffectiveResult>('/authz/effective', { userId, service })
 
 /** POST /authz/explain: allowed or not, with every chain that allows the call. */
 export const explainCall = (userId: number, call: CallQuestion) =>

@@ -1,21 +1,10 @@
-import { useQuery } from '@tanstack/react-query'
 import { AMS_SERVICE_KEY, MSG } from '@amg/contract'
 import { Button, Form, Input, Select } from 'antd'
 import type { ReactNode } from 'react'
-import { AMS_CHOICE, AUTHZ_KEY, fetchServiceChoices, type CallQuestion } from './api'
+import type { CallQuestion } from './api'
+import { useServiceChoices } from './service-choices'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))
-
-/** The services to ask about (this server's own API when the list cannot be read). */
-function useServiceChoices() {
-  const choices = useQuery({
-    queryKey: [...AUTHZ_KEY, 'services'],
-    queryFn: fetchServiceChoices,
-    retry: false,
-    staleTime: 60_000,
-  })
-  return choices.data?.length ? choices.data : [AMS_CHOICE]
-}
 
 /**
  * A service, a method and a path, as the tester and the who-can tab ask them. The path is checked

@@ -148,7 +148,7 @@ export function ServiceFormDialog({
           <Form.Item
             name="rootCode"
             label="根权限"
-            extra="服务只认可根权限之下的权限；可选一个尚无服务的顶级权限"
+            extra="服务只认可根权限之下的权限。选一个尚无服务的顶级权限时，它下面的权限从此只对该服务生效，不再对本系统生效"
           >
             <RootSelect />
           </Form.Item>
