@@ -1,6 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, Page, PageQuery, RequiredText, withMessage } from './common'
+import { NAME_LABELS } from '../names'
+import {
+  DateTime,
+  Id,
+  NameText,
+  OptionalNameSearch,
+  Page,
+  PageQuery,
+  RequiredText,
+  withMessage,
+} from './common'
 
 /**
  * DESIGN.md §10a: a service owns the permission subtree under its root node, and its gateway asks
@@ -11,7 +21,7 @@ import { DateTime, Id, Page, PageQuery, RequiredText, withMessage } from './comm
 export const ServiceListBody = Type.Object({
   ...PageQuery,
   /** a part of the key or the name */
-  keyword: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+  keyword: OptionalNameSearch(64),
 })
 export type ServiceListBody = Static<typeof ServiceListBody>
 
@@ -31,7 +41,7 @@ export const ServicePage = Page(ServiceRow)
 
 /** The key's form (lower-case letters, digits, '-') is checked by `checkServiceKey`, with its own message. */
 const ServiceKeyText = RequiredText(MSG.serviceKeyRequired, 64)
-const ServiceName = RequiredText(MSG.serviceNameRequired, 64)
+const ServiceName = NameText(MSG.serviceNameRequired, NAME_LABELS.serviceName)
 
 export const ServiceInsertBody = Type.Object({
   key: ServiceKeyText,

@@ -55,7 +55,7 @@ export const rules = {
   stationName: requiredName(MSG.stationNameRequired, NAME_LABELS.stationName),
   stationType: required(MSG.stationTypeRequired),
   // service (DESIGN.md §10a); the key's own rule is checkServiceKey
-  serviceName: requiredText(MSG.serviceNameRequired),
+  serviceName: requiredName(MSG.serviceNameRequired, NAME_LABELS.serviceName),
   // any enabled/disabled status
   status: required(MSG.statusRequired),
 } satisfies Record<string, Rule[]>
