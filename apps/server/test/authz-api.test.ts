@@ -35,10 +35,49 @@ describe('POST /api/authz/check and check-batch', () => {
     expect(no.body.data).toEqual({ allowed: false, userId: analyst.id })
   })
 
-  it('checks another user only with authz:check', async () => {
+  it('a plain signed-in user checks themselves with a session alone (DESIGN.md §10a)', async () => {
+    const plain = await t.userWithCodes([], 'az_plain')
+    const check = await t.call('POST', '/api/authz/check', {
+      token: plain.token,
+      body: { method: 'POST', path: '/user/list' },
+    })
+    expect([check.status, check.body.data]).toEqual([200, { allowed: false, userId: plain.id }])
+    const own = await t.call('POST', '/api/authz/check', {
+      token: w.direct.token,
+      body: { method: 'POST', path: '/user/list', userId: w.direct.id },
+    })
+    expect([own.status, own.body.data]).toEqual([200, { allowed: true, userId: w.direct.id }])
+    const batch = await t.call('POST', '/api/authz/check-batch', {
+      token: w.direct.token,
+      body: {
+        checks: [
+          { method: 'POST', path: '/user/list' },
+          { method: 'DELETE', path: '/user/delete' },
+        ],
+      },
+    })
+    expect([batch.status, batch.body.data]).toEqual([200, { results: [true, false] }])
+    // still a session: without one, 401
+    expect((await t.call('POST', '/api/authz/check', { body: { method: 'GET', path: '/x' } })).status).toBe(
+      401,
+    )
+  })
+
+  it('checks another user only with authz:check; the 权限分析 page node alone does not grant it', async () => {
     const body = { method: 'GET', path: '/user/detail', userId: w.direct.id }
-    const refused = await t.call('POST', '/api/authz/check', { token: analyst.token, body })
-    expect(refused.status).toBe(403)
+    const plain = await t.userWithCodes([], 'az_plain_other')
+    for (const token of [plain.token, analyst.token]) {
+      const refused = await t.call('POST', '/api/authz/check', { token, body })
+      expect([refused.status, refused.body.msg]).toEqual([403, '没有权限执行此操作'])
+      const batch = await t.call('POST', '/api/authz/check-batch', {
+        token,
+        body: { userId: w.direct.id, checks: [{ method: 'GET', path: '/user/detail' }] },
+      })
+      expect(batch.status).toBe(403)
+    }
+    const checkOnly = await t.userWithCodes(['authz:check'], 'az_check_only')
+    const byNodeAlone = await t.call('POST', '/api/authz/check', { token: checkOnly.token, body })
+    expect([byNodeAlone.status, byNodeAlone.body.data]).toEqual([200, { allowed: true, userId: w.direct.id }])
     const allowed = await t.call('POST', '/api/authz/check', { token: checker.token, body })
     expect(allowed.body.data).toEqual({ allowed: true, userId: w.direct.id })
     const viaGroup = await t.call('POST', '/api/authz/check', {
@@ -93,6 +132,20 @@ describe('POST /api/authz/check and check-batch', () => {
     expect(over.body.msg).toBe(batchTooLarge)
     const wrong = await admin('POST', '/api/authz/check-batch', { checks: 'GET /user/list' })
     expect(wrong.status).toBe(400)
+  })
+})
+
+describe('the 权限分析 page node and authz:check (DESIGN.md §10a)', () => {
+  it('hold different patterns: the page node has no check call, authz:check only those', async () => {
+    const detail = async (authCode: string) =>
+      (
+        (await admin('GET', `/api/auth/detail?authCode=${encodeURIComponent(authCode)}`)).body.data
+          .urlPatternInfos as { method: string; uri: string }[]
+      ).map((p) => `${p.method} ${p.uri}`)
+    const page = await detail('authz')
+    const check = await detail('authz:check')
+    expect(check.sort()).toEqual(['POST /authz/check', 'POST /authz/check-batch'])
+    expect(page.filter((p) => check.includes(p))).toEqual([])
   })
 })
 

@@ -57,6 +57,7 @@ describe('POST /auth/tree', () => {
       'adminrole',
       'usergroup',
       'auth',
+      'service',
     ])
     const role = access.children[1]
     expect(role).toMatchObject({

@@ -10,6 +10,7 @@ import {
   positionUsers,
   roleAuths,
   roles,
+  services,
   stations,
   userGroups,
   userGroupUsers,
@@ -19,6 +20,7 @@ import {
 import {
   DEMO_ACCOUNTS,
   DEMO_MARKER_ORG,
+  DEMO_SERVICE,
   DemoDataExistsError,
   parseDemoArgs,
   seedDemo,
@@ -145,6 +147,23 @@ describe('seedDemo', () => {
     })
     expect(refused.status).toBe(403)
     expect(refused.body.msg).toMatch(/^不能授予或管理超出自己权限的内容：/)
+  })
+
+  it('adds the demo service orders with its own subtree, and a role that opens it and nothing of this server', async () => {
+    const [orders] = await t.db.select().from(services).where(eq(services.key, DEMO_SERVICE.key))
+    expect(orders).toMatchObject({ name: '订单服务', rootCode: 'orders', builtIn: 0 })
+    const token = await t.login('demo_orders', TEST_USER_PASSWORD)
+    const forward = (service: string, method: string, uri: string) =>
+      t.call('GET', `/api/authz/forward/${service}`, {
+        headers: { 'x-auth-token': token, 'x-original-method': method, 'x-original-uri': uri },
+      })
+    expect((await forward('orders', 'GET', '/api/orders/1024')).status).toBe(200)
+    expect((await forward('orders', 'POST', '/api/orders')).status).toBe(200)
+    expect((await forward('orders', 'DELETE', '/api/orders/1024')).status).toBe(403)
+    expect((await forward('ams', 'GET', '/api/orders/1024')).status).toBe(403)
+    const me = await t.call('GET', '/api/user/current', { token })
+    expect(me.body.data.authCodes).toEqual(expect.arrayContaining(['orders:view', 'orders:create']))
+    expect(me.body.data.auths).toEqual([])
   })
 
   it('refuses a second run with a clear message and writes nothing', async () => {

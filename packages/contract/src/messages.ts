@@ -73,6 +73,19 @@ export const MSG = {
   pathBadEncoding: '路径的百分号编码不正确：须为 %XX，且解码后是合法的 UTF-8',
   pathDoubleEncoding: '路径不能二次编码（如 %252e）',
   pathLookAlike: '路径不能包含经 Unicode 规范化后会变成 / \\ ; ? # % 或 . 段的字符',
+  // DESIGN.md §10a: services, each owning its own permission namespace
+  serviceKeyRequired: '请输入服务标识',
+  serviceKeyInvalid: '服务标识只能由小写字母、数字和 - 组成，最长 32 个字符',
+  serviceNameRequired: '请输入服务名称',
+  serviceKeyTaken: '服务标识已存在',
+  serviceNotFound: '服务不存在',
+  serviceBuiltIn: '内置服务不能删除',
+  serviceHasNodes: '该服务下还有权限，请先删除这些权限',
+  serviceRootNotFound: '根权限不存在',
+  serviceRootNotTop: '服务的根权限必须是顶级权限',
+  serviceRootTaken: '该权限已属于其他服务',
+  serviceRootFixed: '服务的根权限只能在顶级，不能移动',
+  serviceRootDelete: '该权限是服务的根权限，请先删除服务',
 } as const
 
 /**
@@ -100,3 +113,6 @@ export function beyondPowerMessage(missingNames: readonly string[]): string {
   const shown = unique.slice(0, BEYOND_POWER_NAMES).join('、')
   return `${BEYOND_POWER_PREFIX}${shown}${unique.length > BEYOND_POWER_NAMES ? ' 等' : ''}`
 }
+
+/** '删除服务「{name}」及其根权限, 是否继续?': the service list's delete confirmation names what goes. */
+export const confirmDeleteService = (name: string) => `此操作将永久删除服务「${name}」及其根权限, 是否继续?`

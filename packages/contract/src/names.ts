@@ -37,6 +37,7 @@ export const NAME_LABELS = {
   stationName: '职位名称',
   chName: '中文名',
   enName: '英文名',
+  serviceName: '服务名称',
 } as const
 
 /** Marks combining with the letter before them; more than this many in a row is stacking. */

@@ -81,3 +81,17 @@ export function splitFrontEndAccess(value: string | null | undefined): string[] 
     .map((s) => s.trim())
     .filter((s) => s !== '')
 }
+
+/** The built-in service: this server's own API (DESIGN.md §10a). */
+export const AMS_SERVICE_KEY = 'ams'
+
+/** A service key travels in forward-auth URLs: lower-case letters, digits and '-', at most 32. */
+export const SERVICE_KEY_PATTERN = /^[a-z0-9-]{1,32}$/
+
+export function checkServiceKey(value: unknown): string | null {
+  if (isBlank(value)) return MSG.serviceKeyRequired
+  return typeof value === 'string' && SERVICE_KEY_PATTERN.test(value) ? null : MSG.serviceKeyInvalid
+}
+
+/** The refusal of a call naming a service that does not exist. */
+export const unknownService = (key: string) => `服务不存在：${key}`

@@ -40,8 +40,58 @@ async function fire(base: string, load: Load, seconds: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/** The key of the service the forward-auth load asks about (DESIGN.md §10a). */
+const BENCH_SERVICE = 'bench-orders'
+
+/**
+ * A service other than this server, with one node (`GET /api/orders/**`) under its root held by a
+ * user of its own: the forward-auth load then asks `/api/authz/forward/<key>` as that user, so the
+ * decision looks the service up and matches its patterns (a super admin would pass at once).
+ */
+async function prepareForwardUser(base: string, adminToken: string): Promise<string> {
+  const call = async <T>(method: string, path: string, body: unknown, token = adminToken): Promise<T> => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-auth-token': token },
+      body: JSON.stringify(body),
+    })
+    const answer = (await res.json()) as { code: number; msg: string; data: T }
+    if (answer.code !== 200) throw new Error(`${method} ${path}: ${answer.code} ${answer.msg}`)
+    return answer.data
+  }
+  await call('POST', '/api/service/insert', { key: BENCH_SERVICE, name: '压测订单服务' })
+  const services = await call<{ list: { key: string; rootCode: string }[] }>('POST', '/api/service/list', {
+    keyword: BENCH_SERVICE,
+  })
+  const root = services.list.find((s) => s.key === BENCH_SERVICE)!.rootCode
+  const node = await call<string>('POST', '/api/auth/insert', {
+    parentCode: root,
+    chName: '查看订单',
+    enName: 'benchOrdersView',
+    type: 3,
+    status: 1,
+    seq: 1,
+    frontEndAccessList: '',
+    urlPatternInfos: [{ method: 'GET', uri: '/api/orders/**' }],
+  })
+  const roleId = await call<number>('POST', '/api/role/insert', {
+    roleName: '压测订单角色',
+    authCodes: [root, node],
+    description: '',
+  })
+  const password = 'Bench@Orders123'
+  const userId = await call<number>('POST', '/api/user/insert', { nickName: 'bench_orders', password })
+  await call('PUT', '/api/rel/user-rel-role', { id: userId, roleIds: String(roleId) })
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ nickName: 'bench_orders', password }),
+  })
+  return ((await login.json()) as { data: { token: string } }).data.token
+}
+
 /** The signed-in loads of one running server. */
-function serverLoads(engine: 'pglite' | 'postgres', token: string): Load[] {
+function serverLoads(engine: 'pglite' | 'postgres', token: string, forwardToken: string): Load[] {
   const signedIn = { 'x-auth-token': token }
   const json = { ...signedIn, 'content-type': 'application/json' }
   return [
@@ -69,11 +119,15 @@ function serverLoads(engine: 'pglite' | 'postgres', token: string): Load[] {
       body: JSON.stringify({ method: 'GET', path: '/user/list' }),
     },
     {
-      name: '网关鉴权 GET /api/authz/forward',
+      name: `网关鉴权 GET /api/authz/forward/${BENCH_SERVICE}`,
       engine,
       method: 'GET',
-      path: '/api/authz/forward',
-      headers: { ...signedIn, 'x-original-method': 'GET', 'x-original-uri': '/api/user/list?page=1' },
+      path: `/api/authz/forward/${BENCH_SERVICE}`,
+      headers: {
+        'x-auth-token': forwardToken,
+        'x-original-method': 'GET',
+        'x-original-uri': '/api/orders/1024?page=1',
+      },
     },
     {
       name: '角色列表 POST /api/role/listall',
@@ -103,14 +157,24 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
     ]
     const pglite = await startAccessServer()
     running.push(pglite)
-    targets.push({ base: pglite.url, loads: serverLoads('pglite', pglite.token) })
+    targets.push({
+      base: pglite.url,
+      loads: serverLoads('pglite', pglite.token, await prepareForwardUser(pglite.url, pglite.token)),
+    })
     const pgUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
     if (pgUrl) {
       const fresh = await throwawayDatabaseUrl(pgUrl)
       dropDatabase = fresh.drop
       const postgres = await startAccessServer(fresh.url)
       running.push(postgres)
-      targets.push({ base: postgres.url, loads: serverLoads('postgres', postgres.token) })
+      targets.push({
+        base: postgres.url,
+        loads: serverLoads(
+          'postgres',
+          postgres.token,
+          await prepareForwardUser(postgres.url, postgres.token),
+        ),
+      })
     }
     const all = targets.flatMap((t) => t.loads.map((load) => ({ base: t.base, load })))
     // warm every path once (caches, JIT), then the measured rounds

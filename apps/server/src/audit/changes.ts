@@ -1,6 +1,6 @@
 import type { AuditChange, AuditRef, StagedChange } from '../db/audit-schema'
 
-type EntityType = 'user' | 'role' | 'group' | 'position' | 'auth' | 'org' | 'station' | 'file'
+type EntityType = 'user' | 'role' | 'group' | 'position' | 'auth' | 'org' | 'station' | 'file' | 'service'
 
 /**
  * Tables of records: their type in the log, key column and name column (the triggers of migration
@@ -15,6 +15,7 @@ const ENTITIES: Record<string, { type: EntityType; key: string; name: string | n
   organizations: { type: 'org', key: 'id', name: 'organization_name' },
   stations: { type: 'station', key: 'id', name: 'station_name' },
   files: { type: 'file', key: 'id', name: 'file_name' },
+  services: { type: 'service', key: 'id', name: 'name' },
 }
 
 /** Link tables: the two sides, each an entity type and its column. */
@@ -36,6 +37,7 @@ const OWNER_BY_TAG: Record<string, EntityType> = {
   权限管理: 'auth',
   部门管理: 'org',
   职位管理: 'station',
+  服务管理: 'service',
 }
 
 /**

@@ -1,17 +1,20 @@
 import { sql } from 'drizzle-orm'
-import { matchesUrlPattern, type UrlPattern } from '@amg/contract'
+import { AMS_SERVICE_KEY, matchesUrlPattern, type Power, type UrlPattern } from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
-import { auths } from '../db/schema'
+import { auths, services } from '../db/schema'
 import { KeepGuard } from '../lib/keep-guard'
 
 export interface EffectiveAccess {
   roles: { id: number; roleName: string; type: number }[]
   superAdmin: boolean
-  /** codes of enabled nodes (every ancestor enabled too) held by the user's enabled roles */
+  /** codes of enabled nodes (every ancestor enabled too) held by the user's enabled roles, every service's */
   authCodes: string[]
-  /** front-end path patterns, for the console's menu and tabs */
+  /** this server's own (ams) front-end path patterns, for the console's menu and tabs */
   auths: string[]
+  /** this server's own (ams) back-end patterns: what the auth hook matches */
   backEnd: UrlPattern[]
+  /** each service's power by key, ams's included: a node authorizes only in its own service (DESIGN.md §10a) */
+  power: ReadonlyMap<string, Power>
 }
 
 export interface TreeNode {
@@ -21,15 +24,41 @@ export interface TreeNode {
   status: number
   frontEndAccess: string[]
   urlPatternInfos: UrlPattern[]
+  /** the key of the service whose subtree holds the node */
+  service: string
 }
 
-interface Trees {
+/**
+ * The permission tree as decisions read it: which service owns each node, and the enabled nodes. A
+ * service owns the subtree of its root (a top-level node); ams owns every node in no other service's
+ * subtree, so today's whole tree is ams's without being moved (docs/decisions.md).
+ */
+export interface TreeSnapshot {
+  /**
+   * every stored node by code, whatever its status: the power check counts stored power (DESIGN.md
+   * §6a), since a disabled node gives its power the moment someone enables it
+   */
   stored: Map<string, TreeNode>
+  /** enabled nodes only: a disabled node disables its whole subtree */
   enabled: Map<string, TreeNode>
+  /** every node's service, enabled or not */
+  serviceOf: ReadonlyMap<string, string>
+  /** every service's key and root code (null for ams) */
+  services: ReadonlyMap<string, string | null>
 }
 
-const allows = (access: EffectiveAccess, method: string, path: string) =>
-  access.superAdmin || access.backEnd.some((p) => matchesUrlPattern(p, method, path))
+const NO_POWER: Power = { frontEnd: [], backEnd: [] }
+
+/** The service a node would belong to under `parentCode` (ams at the top, unless it is a service's root). */
+export function serviceUnder(tree: TreeSnapshot, parentCode: string | null): string {
+  return parentCode === null ? AMS_SERVICE_KEY : (tree.serviceOf.get(parentCode) ?? AMS_SERVICE_KEY)
+}
+
+const allows = (access: EffectiveAccess, service: string, method: string, path: string) => {
+  if (access.superAdmin) return true
+  const patterns = service === AMS_SERVICE_KEY ? access.backEnd : access.power.get(service)?.backEnd
+  return patterns !== undefined && patterns.some((p) => matchesUrlPattern(p, method, path))
+}
 
 /**
  * Resolves what a user may do (DESIGN.md §6) and caches it per user. Invalidation follows the data:
@@ -41,7 +70,7 @@ const allows = (access: EffectiveAccess, method: string, path: string) =>
  */
 export class Authorizer {
   private readonly cache = new Map<number, EffectiveAccess>()
-  private trees: Trees | undefined
+  private tree: TreeSnapshot | undefined
   private readonly guard: KeepGuard
 
   constructor(
@@ -64,7 +93,7 @@ export class Authorizer {
   clear() {
     this.guard.changed()
     this.cache.clear()
-    this.trees = undefined
+    this.tree = undefined
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
@@ -86,14 +115,35 @@ export class Authorizer {
     return access
   }
 
-  async can(userId: number, method: string, path: string): Promise<boolean> {
-    return allows(await this.resolve(userId), method, path)
+  /** Whether the user may make the call on `service` (default ams: this server's own API). */
+  async can(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): Promise<boolean> {
+    return allows(await this.resolve(userId), service, method, path)
   }
 
   /** `can` answered at once from what is held here; undefined when the user's access is not held. */
-  canFromMemory(userId: number, method: string, path: string): boolean | undefined {
+  canFromMemory(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): boolean | undefined {
     const access = this.cache.get(userId)
-    return access === undefined ? undefined : allows(access, method, path)
+    return access === undefined ? undefined : allows(access, service, method, path)
+  }
+
+  /** Whether a service with this key exists. */
+  async hasService(key: string): Promise<boolean> {
+    return (await this.loadTree()).services.has(key)
+  }
+
+  /** `hasService` answered at once from what is held here; undefined when the tree is not held. */
+  hasServiceFromMemory(key: string): boolean | undefined {
+    return this.tree?.services.has(key)
   }
 
   private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
@@ -125,18 +175,24 @@ export class Authorizer {
       : []
     const tree = await this.loadEnabledTree(db === this.db ? undefined : db)
     const nodes = codeRows.map((r) => tree.get(r.auth_code)).filter((n): n is TreeNode => !!n)
-    const frontEnd = new Set<string>()
-    const backEnd: UrlPattern[] = []
+    const power = new Map<string, { frontEnd: Set<string>; backEnd: UrlPattern[] }>()
     for (const n of nodes) {
-      n.frontEndAccess.forEach((p) => frontEnd.add(p))
-      backEnd.push(...n.urlPatternInfos)
+      const held = power.get(n.service) ?? { frontEnd: new Set<string>(), backEnd: [] }
+      n.frontEndAccess.forEach((p) => held.frontEnd.add(p))
+      held.backEnd.push(...n.urlPatternInfos)
+      power.set(n.service, held)
     }
+    const byService = new Map<string, Power>(
+      [...power].map(([key, held]) => [key, { frontEnd: [...held.frontEnd], backEnd: held.backEnd }]),
+    )
+    const ams = byService.get(AMS_SERVICE_KEY) ?? NO_POWER
     return {
       roles,
       superAdmin: roles.some((r) => r.type === 1),
       authCodes: nodes.map((n) => n.code).sort(),
-      auths: [...frontEnd],
-      backEnd,
+      auths: [...ams.frontEnd],
+      backEnd: [...ams.backEnd],
+      power: byService,
     }
   }
 
@@ -145,19 +201,20 @@ export class Authorizer {
    * §6a), since a disabled node gives its power the moment someone enables it. Shared by every user.
    */
   async loadStoredTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
-    return (await this.loadTrees(tx)).stored
+    return (await this.loadTree(tx)).stored
   }
 
   /** Enabled nodes only: a disabled node disables its whole subtree. Shared by every user. */
   async loadEnabledTree(tx?: DbOrTx): Promise<Map<string, TreeNode>> {
-    return (await this.loadTrees(tx)).enabled
+    return (await this.loadTree(tx)).enabled
   }
 
-  /** Both views of the tree from one read, kept together (inside a transaction: read, never kept). */
-  private async loadTrees(tx?: DbOrTx): Promise<Trees> {
-    if (this.trees) return this.trees
+  /** The tree with each node's service, and the services (read inside `tx` without keeping it). */
+  async loadTree(tx?: DbOrTx): Promise<TreeSnapshot> {
+    if (this.tree) return this.tree
     const token = this.guard.token()
-    const rows: TreeNode[] = await (tx ?? this.db)
+    const db = tx ?? this.db
+    const rows = await db
       .select({
         code: auths.code,
         chName: auths.chName,
@@ -167,18 +224,65 @@ export class Authorizer {
         urlPatternInfos: auths.urlPatternInfos,
       })
       .from(auths)
-    const byCode = new Map(rows.map((r) => [r.code, r]))
-    const enabled = new Map<string, TreeNode>()
-    const isEnabled = (node: TreeNode, seen = new Set<string>()): boolean => {
-      if (node.status !== 1 || seen.has(node.code)) return false
-      if (!node.parentCode) return true
-      const parent = byCode.get(node.parentCode)
-      seen.add(node.code)
-      return !!parent && isEnabled(parent, seen)
+    const serviceRows = await db.select({ key: services.key, rootCode: services.rootCode }).from(services)
+    const snapshot = buildSnapshot(rows, serviceRows)
+    if (!tx && this.guard.mayKeep(token)) this.tree = snapshot
+    return snapshot
+  }
+}
+
+type NodeRow = Omit<TreeNode, 'service'>
+
+/** Each node's service (by its top-level ancestor) and the enabled nodes, from the rows as read. */
+function buildSnapshot(
+  rows: readonly NodeRow[],
+  serviceRows: readonly { key: string; rootCode: string | null }[],
+): TreeSnapshot {
+  const byCode = new Map(rows.map((r) => [r.code, r]))
+  const ownerOfRoot = new Map<string, string>()
+  for (const s of serviceRows) if (s.rootCode !== null) ownerOfRoot.set(s.rootCode, s.key)
+  const serviceOf = new Map<string, string>()
+  const serviceFor = (node: NodeRow): string => {
+    const known = serviceOf.get(node.code)
+    if (known !== undefined) return known
+    // up to the top (a cycle, which the tree calls refuse, stops where it closes)
+    const path: NodeRow[] = []
+    const seen = new Set<string>()
+    let top: NodeRow = node
+    for (;;) {
+      path.push(top)
+      seen.add(top.code)
+      const parent = top.parentCode ? byCode.get(top.parentCode) : undefined
+      if (!parent || seen.has(parent.code)) break
+      const cached = serviceOf.get(parent.code)
+      if (cached !== undefined) {
+        for (const n of path) serviceOf.set(n.code, cached)
+        return cached
+      }
+      top = parent
     }
-    for (const node of rows) if (isEnabled(node)) enabled.set(node.code, node)
-    const trees = { stored: byCode, enabled }
-    if (!tx && this.guard.mayKeep(token)) this.trees = trees
-    return trees
+    const service = ownerOfRoot.get(top.code) ?? AMS_SERVICE_KEY
+    for (const n of path) serviceOf.set(n.code, service)
+    return service
+  }
+  const stored = new Map<string, TreeNode>()
+  const enabled = new Map<string, TreeNode>()
+  const isEnabled = (node: NodeRow, seen = new Set<string>()): boolean => {
+    if (node.status !== 1 || seen.has(node.code)) return false
+    if (!node.parentCode) return true
+    const parent = byCode.get(node.parentCode)
+    seen.add(node.code)
+    return !!parent && isEnabled(parent, seen)
+  }
+  for (const row of rows) {
+    const node = { ...row, service: serviceFor(row) }
+    stored.set(node.code, node)
+    if (isEnabled(row)) enabled.set(node.code, node)
+  }
+  return {
+    stored,
+    enabled,
+    serviceOf,
+    services: new Map(serviceRows.map((s) => [s.key, s.rootCode])),
   }
 }

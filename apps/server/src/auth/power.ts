@@ -2,12 +2,23 @@ import { sql, type SQL } from 'drizzle-orm'
 import { beyondPowerMessage, coversPower, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
-import type { Authorizer, TreeNode } from './authorizer'
+import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 
-/** A permission node's power as it will be after a change (not yet stored). */
+/**
+ * A permission node's power as it will be after a change (not yet stored), in the service whose
+ * subtree holds it: power in one service's namespace is covered only by power in the same one
+ * (DESIGN.md §10a), so `GET /**` held for another service never covers this server's own calls.
+ */
 export interface NodePower extends Power {
   chName: string
+  service: string
 }
+
+const NO_POWER: Power = { frontEnd: [], backEnd: [] }
+
+/** Whether the caller's own power in the node's service covers the node. */
+const holds = (caller: EffectiveAccess, node: NodePower) =>
+  coversPower(caller.power.get(node.service) ?? NO_POWER, node)
 
 /**
  * What a change gives to or takes from anyone (DESIGN.md §6a). Every grant path names its stake
@@ -80,8 +91,7 @@ export class PowerGuard {
     if (caller.superAdmin) return []
     const resolved = await this.resolve(tx, callerId, stake)
     if (resolved.allPower) return [SUPER_ADMIN_POWER_NAME]
-    const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
-    return resolved.nodes.filter((node) => !coversPower(held, node)).map((node) => node.chName)
+    return resolved.nodes.filter((node) => !holds(caller, node)).map((node) => node.chName)
   }
 
   /**
@@ -114,7 +124,6 @@ export class PowerGuard {
       sql`select role_id, auth_code from role_auths where role_id in (${ids(allRoleIds)})`,
     )
     const tree = await this.authz.loadStoredTree(tx)
-    const held: Power = { frontEnd: caller.auths, backEnd: caller.backEnd }
     const coveredByCode = new Map<string, boolean>()
     const lackedPerRole = new Map<number, string[]>()
     for (const row of codeRows) {
@@ -122,7 +131,7 @@ export class PowerGuard {
       if (!node) continue
       let covered = coveredByCode.get(node.code)
       if (covered === undefined) {
-        covered = coversPower(held, nodePower(node))
+        covered = holds(caller, nodePower(node))
         coveredByCode.set(node.code, covered)
       }
       if (!covered) {
@@ -184,7 +193,12 @@ export class PowerGuard {
 }
 
 function nodePower(node: TreeNode): NodePower {
-  return { chName: node.chName, frontEnd: node.frontEndAccess, backEnd: node.urlPatternInfos }
+  return {
+    chName: node.chName,
+    frontEnd: node.frontEndAccess,
+    backEnd: node.urlPatternInfos,
+    service: node.service,
+  }
 }
 
 /**

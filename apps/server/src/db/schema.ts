@@ -306,6 +306,28 @@ export const files = pgTable(
   ],
 )
 
+/**
+ * A service behind a gateway (DESIGN.md §10a): it owns the permission subtree under its root node,
+ * a top-level node. The built-in `ams` (this server's own API) has no root: it owns every node that
+ * lies in no other service's subtree (docs/decisions.md, "One namespace per service").
+ */
+export const services = pgTable(
+  'services',
+  {
+    id: id(),
+    key: varchar('key', { length: 32 }).notNull(),
+    name: varchar('name', { length: 64 }).notNull(),
+    rootCode: varchar('root_code', { length: 64 }).references(() => auths.code, {
+      onDelete: 'restrict',
+      onUpdate: 'cascade',
+    }),
+    builtIn: smallint('built_in').notNull().default(0),
+    ...times,
+    ...operators,
+  },
+  (t) => [uniqueIndex('services_key_key').on(t.key), uniqueIndex('services_root_code_key').on(t.rootCode)],
+)
+
 /** Numbers for generated permission codes (insert generates the code, SPEC.md §7). */
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
 export * from './audit-schema'

@@ -175,6 +175,21 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('auth:delete', '删除权限', 'authDelete', ['DELETE /auth/delete']),
         ],
       },
+      {
+        // DESIGN.md §10a: the services behind gateways, each owning its own permission subtree
+        code: 'service',
+        chName: '服务管理',
+        enName: 'service',
+        type: 2,
+        frontEnd: ['/servicemanage'],
+        api: ['POST /service/list'],
+        children: [
+          // the tree: a new service may take over an existing top-level node as its root
+          button('service:add', '新建服务', 'serviceAdd', ['POST /service/insert', 'POST /auth/tree']),
+          button('service:edit', '修改服务', 'serviceEdit', ['PUT /service/update']),
+          button('service:delete', '删除服务', 'serviceDelete', ['DELETE /service/delete']),
+        ],
+      },
     ],
   },
   {
@@ -311,8 +326,8 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     ],
   },
   {
-    // DESIGN.md §10: who may do what, and why. For another service's paths, add nodes of your own
-    // holding that service's paths as its gateway forwards them (docs/integration.md).
+    // DESIGN.md §10: who may do what, and why. Another service's paths go in that service's own
+    // subtree (服务管理), as its gateway forwards them (docs/integration.md).
     code: 'analysis',
     chName: '权限分析',
     enName: 'analysis',
@@ -324,16 +339,18 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         enName: 'authz',
         type: 2,
         frontEnd: ['/authzanalysis'],
+        // Not check / check-batch: a user checks themselves with a session alone, and checking
+        // another user is authz:check's power, which this page's must not cover (DESIGN.md §10a).
         api: [
           'POST /authz/explain',
           'GET /authz/effective',
           'POST /authz/who-can',
-          'POST /authz/check',
-          'POST /authz/check-batch',
-          // the page's user picker, the chosen user's name and the tree its held nodes are drawn in
+          // the page's user picker, the chosen user's name, the tree its held nodes are drawn in,
+          // and the services the tester asks about
           'POST /user/list',
           'GET /user/detail',
           'POST /auth/tree',
+          'POST /service/list',
         ],
         children: [
           button('authz:check', '检查他人权限', 'authzCheck', [

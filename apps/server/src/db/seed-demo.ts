@@ -16,8 +16,10 @@ import {
   positionRoles,
   positions,
   positionUsers,
+  auths,
   roleAuths,
   roles,
+  services,
   stations,
   userGroupRoles,
   userGroups,
@@ -26,7 +28,7 @@ import {
   users,
 } from './schema'
 import { ADMIN_NICK_NAME, flattenSeedTree } from './seed'
-import { SEED_AUTH_TREE } from './seed-auth-tree'
+import { SEED_AUTH_TREE, type SeedAuthNode } from './seed-auth-tree'
 import { hashPassword } from '../auth/password'
 
 export const DEMO_MARKER_ORG = '研发中心'
@@ -40,7 +42,31 @@ export const DEMO_ACCOUNTS = [
   { nickName: 'demo_audit', realName: '周建国', role: '只读审计' },
   { nickName: 'demo_org', realName: '陈思远', role: '组织架构管理员' },
   { nickName: 'demo_staff', realName: '张小北', role: '普通员工' },
+  { nickName: 'demo_orders', realName: '吴佳怡', role: '订单专员' },
 ] as const
+
+/**
+ * The demo service behind a gateway (DESIGN.md §10a): its own permission subtree, whose patterns
+ * are its paths as its gateway forwards them. Nothing here opens this server's own API.
+ */
+export const DEMO_SERVICE = { key: 'orders', name: '订单服务' } as const
+const DEMO_SERVICE_TREE: SeedAuthNode = {
+  code: 'orders',
+  chName: '订单服务',
+  enName: 'orders',
+  type: 1,
+  children: [
+    { code: 'orders:view', chName: '查看订单', enName: 'ordersView', type: 3, api: ['GET /api/orders/**'] },
+    { code: 'orders:create', chName: '创建订单', enName: 'ordersCreate', type: 3, api: ['POST /api/orders'] },
+    {
+      code: 'orders:manage',
+      chName: '修改与取消订单',
+      enName: 'ordersManage',
+      type: 3,
+      api: ['PUT /api/orders/**', 'DELETE /api/orders/**'],
+    },
+  ],
+}
 
 // ---------------------------------------------------------------------------------------------
 // The company
@@ -210,7 +236,7 @@ const ROLES: RoleSpec[] = [
   {
     roleName: '只读审计',
     description: '查看全部管理页面，不能修改',
-    codes: ['user', 'role', 'adminrole', 'usergroup', 'auth', 'org', 'station', 'position'],
+    codes: ['user', 'role', 'adminrole', 'usergroup', 'auth', 'service', 'org', 'station', 'position'],
   },
   {
     roleName: '组织架构管理员',
@@ -246,6 +272,12 @@ const ROLES: RoleSpec[] = [
     codes: ['auth', 'auth:add', 'auth:edit', 'auth:delete', 'role', 'role:edit', 'user', 'user:role'],
   },
   { roleName: '普通员工', description: '上传与下载文件', codes: ['file:upload', 'file:download'] },
+  { roleName: '订单专员', description: '订单服务：查看与创建订单', codes: ['orders:view', 'orders:create'] },
+  {
+    roleName: '订单主管',
+    description: '订单服务：全部订单操作',
+    codes: ['orders:view', 'orders:create', 'orders:manage'],
+  },
   { roleName: '临时访客', description: '已停用的访客角色', status: 2, codes: ['user'] },
 ]
 
@@ -462,8 +494,21 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     }
     log(`岗位 ${positionRows.length} 个`)
 
+    // The demo service: its subtree at the end of the top level, and the service owning it.
+    const serviceRows = flattenSeedTree([DEMO_SERVICE_TREE]).map((r) =>
+      r.parentCode === null ? { ...r, seq: SEED_AUTH_TREE.length + 1 } : r,
+    )
+    await tx.insert(auths).values(serviceRows).onConflictDoNothing({ target: auths.code })
+    await tx
+      .insert(services)
+      .values({ key: DEMO_SERVICE.key, name: DEMO_SERVICE.name, rootCode: DEMO_SERVICE_TREE.code, ...ops })
+      .onConflictDoNothing()
+    log(`服务 ${DEMO_SERVICE.name}（${DEMO_SERVICE.key}）`)
+
     // Roles with their permission codes (plus the ancestors the role form checks along).
-    const parentOf = new Map(flattenSeedTree(SEED_AUTH_TREE).map((r) => [r.code, r.parentCode ?? null]))
+    const parentOf = new Map(
+      [...flattenSeedTree(SEED_AUTH_TREE), ...serviceRows].map((r) => [r.code, r.parentCode ?? null]),
+    )
     const withAncestors = (codes: string[]) => {
       const out = new Set<string>()
       for (const code of codes) {

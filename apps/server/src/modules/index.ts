@@ -12,6 +12,7 @@ import { permissionRoutes } from './permission/routes'
 import { logRoutes } from './log/routes'
 import { onlineRoutes } from './online/routes'
 import { authzRoutes } from './authz/routes'
+import { serviceRoutes } from './service/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -28,4 +29,5 @@ export const apiModules: FastifyPluginAsync[] = [
   logRoutes,
   onlineRoutes,
   authzRoutes,
+  serviceRoutes,
 ]

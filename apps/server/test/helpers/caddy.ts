@@ -33,14 +33,25 @@ export interface RunningCaddy {
  * is read from or written to the user's own, and the admin API is off in the template, so a
  * Caddy already running on this machine (port 80, admin on 2019) is not touched.
  */
-export async function startCaddy(amsUrl: string, upstreamUrl: string): Promise<RunningCaddy> {
+export async function startCaddy(
+  amsUrl: string,
+  upstreamUrl: string,
+  /** the key of the service the gateway protects (DESIGN.md §10a) */
+  service = 'ams',
+): Promise<RunningCaddy> {
   if (!CADDY_BIN) throw new Error('no caddy on PATH')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-caddy-'))
   const port = await freePort()
   const config = path.join(dir, 'Caddyfile')
   fs.writeFileSync(
     config,
-    fillTemplate(TEMPLATE, { BIND: '127.0.0.1', PORT: String(port), AMS: amsUrl, UPSTREAM: upstreamUrl }),
+    fillTemplate(TEMPLATE, {
+      BIND: '127.0.0.1',
+      PORT: String(port),
+      AMS: amsUrl,
+      SERVICE: service,
+      UPSTREAM: upstreamUrl,
+    }),
   )
   const log = path.join(dir, 'caddy.log')
   const out = fs.openSync(log, 'a')

@@ -14,11 +14,18 @@ import { startRecordingProxy, startStaticUpstream, type ReceivedCall } from './g
 export { deployFile, fillTemplate, freePort, stopChild, waitForPort } from './processes'
 export { SECRET_TEXT, PUBLIC_TEXT, type ReceivedCall } from './gateway-upstream'
 
+/** A service other than this server (DESIGN.md §10a), and a user holding `GET /shop/**` in it alone. */
+export interface OrdersService {
+  key: 'orders'
+  user: { id: number; token: string }
+}
+
 export interface GatewayBackends {
   t: TestApp
   w: AuthzWorld
   /** A user holding one permission only: `GET /public/**`. */
   publicUser: { id: number; token: string }
+  orders: OrdersService
   /**
    * Where the gateway asks: this access-management server on a free port, behind a pass-through
    * that notes the URI header of every question (`asked`), so a test knows what was decided on.
@@ -47,6 +54,7 @@ export async function startGatewayBackends(): Promise<GatewayBackends> {
     urlPatternInfos: [{ method: 'GET', uri: '/public/**' }],
   })
   const publicUser = await t.userWithCodes(['gw_public'], 'gw_public_user')
+  const orders = await seedOrdersService(t)
   await t.app.listen({ port: 0, host: '127.0.0.1' })
   const amsPort = (t.app.server.address() as net.AddressInfo).port
   const recorder = await startRecordingProxy(amsPort)
@@ -55,6 +63,7 @@ export async function startGatewayBackends(): Promise<GatewayBackends> {
     t,
     w,
     publicUser,
+    orders,
     amsUrl: recorder.url,
     asked: recorder.asked,
     upstreamUrl: upstream.url,
@@ -65,6 +74,75 @@ export async function startGatewayBackends(): Promise<GatewayBackends> {
       await t.close()
     },
   }
+}
+
+/** The service `orders` with one node, `GET /shop/**`, under its root, and a user holding it. */
+async function seedOrdersService(t: TestApp): Promise<OrdersService> {
+  const made = await t.call('POST', '/api/service/insert', {
+    token: t.adminToken,
+    body: { key: 'orders', name: '订单服务' },
+  })
+  expect(made.status).toBe(200)
+  const list = await t.call('POST', '/api/service/list', { token: t.adminToken, body: { keyword: 'orders' } })
+  const root = (list.body.data.list as { key: string; rootCode: string }[]).find(
+    (s) => s.key === 'orders',
+  )!.rootCode
+  const node = await t.call('POST', '/api/auth/insert', {
+    token: t.adminToken,
+    body: {
+      parentCode: root,
+      chName: '商城页面',
+      enName: 'shop',
+      type: 3,
+      status: 1,
+      seq: 1,
+      frontEndAccessList: '',
+      urlPatternInfos: [{ method: 'GET', uri: '/shop/**' }],
+    },
+  })
+  expect(node.status).toBe(200)
+  const user = await t.userWithCodes([root, node.body.data as string], 'gw_orders')
+  return { key: 'orders', user }
+}
+
+/**
+ * One namespace per service (DESIGN.md §10a), through two gateways of the same kind in front of the
+ * same upstream: one protecting this server's namespace (`ams`), one the service `orders`.
+ */
+export function serviceGatewayCases(
+  ctx: () => {
+    amsGatewayUrl: string
+    ordersGatewayUrl: string
+    t: TestApp
+    w: AuthzWorld
+    orders: OrdersService
+  },
+) {
+  const get = (base: string, path: string, token: string, method = 'GET') =>
+    fetch(`${base}${path}`, { method, headers: { 'x-auth-token': token } })
+
+  it("lets a service's own permission through its gateway, and nothing else of it", async () => {
+    const { ordersGatewayUrl, orders } = ctx()
+    const res = await get(ordersGatewayUrl, '/shop/cart', orders.user.token)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ userId: String(orders.user.id), path: '/shop/cart' })
+    expect((await get(ordersGatewayUrl, '/shop/cart', orders.user.token, 'DELETE')).status).toBe(403)
+  })
+
+  it('never lets a permission of one service through the gateway of another', async () => {
+    const { amsGatewayUrl, ordersGatewayUrl, w, orders } = ctx()
+    // this server's node `role` (GET /role/detail, held through a group) opens ams's gateway only
+    expect((await get(amsGatewayUrl, '/role/detail', w.groupUser.token)).status).toBe(200)
+    expect((await get(ordersGatewayUrl, '/role/detail', w.groupUser.token)).status).toBe(403)
+    // and the orders node opens orders' gateway only
+    expect((await get(amsGatewayUrl, '/shop/cart', orders.user.token)).status).toBe(403)
+  })
+
+  it('lets a super admin through both', async () => {
+    const { amsGatewayUrl, ordersGatewayUrl, t } = ctx()
+    expect((await get(amsGatewayUrl, '/shop/cart', t.adminToken)).status).toBe(200)
+    expect((await get(ordersGatewayUrl, '/user/detail', t.adminToken)).status).toBe(200)
+  })
 }
 
 /**

@@ -24,11 +24,18 @@ export async function startNginx(
   upstreamUrl: string,
   /** another site than the committed template (the measuring script's plain proxy) */
   siteTemplate = TEMPLATE,
+  /** the key of the service the gateway protects (DESIGN.md §10a) */
+  service = 'ams',
 ): Promise<RunningNginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-nginx-'))
   fs.chmodSync(dir, 0o755) // workers may run as another user than the master
   const port = await freePort()
-  const site = fillTemplate(siteTemplate, { LISTEN: `127.0.0.1:${port}`, AMS: amsUrl, UPSTREAM: upstreamUrl })
+  const site = fillTemplate(siteTemplate, {
+    LISTEN: `127.0.0.1:${port}`,
+    AMS: amsUrl,
+    SERVICE: service,
+    UPSTREAM: upstreamUrl,
+  })
   fs.writeFileSync(path.join(dir, 'site.conf'), site)
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
   for (const t of temp) fs.mkdirSync(path.join(dir, t), { mode: 0o777 })

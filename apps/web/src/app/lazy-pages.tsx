@@ -45,6 +45,9 @@ export const RoleAddPage = lazyScreen(role, 'RoleAddPage')
 export const RoleInfoPage = lazyScreen(role, 'RoleInfoPage')
 export const RoleListPage = lazyScreen(role, 'RoleListPage')
 
+const service = () => import('../features/service/pages')
+export const ServiceListPage = lazyScreen(service, 'ServiceListPage')
+
 const station = () => import('../features/station/pages')
 export const StationAddPage = lazyScreen(station, 'StationAddPage')
 export const StationEditPage = lazyScreen(station, 'StationEditPage')

@@ -1,6 +1,7 @@
 import {
   ApartmentOutlined,
   AppstoreOutlined,
+  ApiOutlined,
   AuditOutlined,
   ClusterOutlined,
   CrownOutlined,
@@ -36,6 +37,7 @@ const ICONS: Record<string, ReactNode> = {
   loginlog: <LoginOutlined />,
   online: <WifiOutlined />,
   analysis: <SecurityScanOutlined />,
+  service: <ApiOutlined />,
 }
 
 export const menuIcon = (name?: string): ReactNode =>

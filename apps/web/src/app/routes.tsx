@@ -24,6 +24,7 @@ import {
   RoleAddPage,
   RoleInfoPage,
   RoleListPage,
+  ServiceListPage,
   StationAddPage,
   StationEditPage,
   StationListPage,
@@ -58,6 +59,7 @@ const ORG: Crumb = { title: '部门管理', path: '/orgmanage' }
 const STATION: Crumb = { title: '职位管理', path: '/stationmanage' }
 const POSITION: Crumb = { title: '岗位管理', path: '/positionmanage' }
 const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage' }
+const SERVICE: Crumb = { title: '服务管理', path: '/servicemanage' }
 const MONITOR: Crumb = { title: '系统监控' }
 
 /**
@@ -184,6 +186,9 @@ export const routes: RouteObject[] = [
         element: <AdminRoleInfoPage />,
         handle: { crumbs: withTitle(ADMIN_ROLE, '内置角色信息') },
       },
+
+      // DESIGN.md §10a: the services behind gateways, one permission namespace each
+      { path: '/servicemanage', element: <ServiceListPage />, handle: crumbs(SERVICE) },
 
       // DESIGN.md §9: the audit trail and the online sessions
       { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { Id, MAX_PAGE_NUM, Page, withMessage } from './common'
+import { ServiceParam } from './service'
 
 /**
  * DESIGN.md §10: serving other systems. A "call" is an HTTP method and a path as the other service
@@ -22,13 +23,19 @@ export const CallPath = withMessage(
 
 const Call = { method: CallMethod, path: CallPath }
 
-export const AuthzCheckBody = Type.Object({ ...Call, userId: Type.Optional(Id) })
+/**
+ * `service`: whose namespace the call is in (DESIGN.md §10a), default `ams` (this server's own API);
+ * an unknown key is refused with 400. Without `userId` a check is about the caller and needs only a
+ * session; another user's needs a permission matching the check call itself (node `authz:check`).
+ */
+export const AuthzCheckBody = Type.Object({ ...Call, userId: Type.Optional(Id), service: ServiceParam })
 export type AuthzCheckBody = Static<typeof AuthzCheckBody>
 export const AuthzCheckResult = Type.Object({ allowed: Type.Boolean(), userId: Type.Integer() })
 export type AuthzCheckResult = Static<typeof AuthzCheckResult>
 
 export const AuthzCheckBatchBody = Type.Object({
   userId: Type.Optional(Id),
+  service: ServiceParam,
   // The server refuses more than MAX_BATCH_CHECKS with `batchTooLarge` before validation.
   checks: Type.Array(Type.Object(Call), { maxItems: MAX_BATCH_CHECKS }),
 })
@@ -51,7 +58,7 @@ export type AuthzVia = Static<typeof AuthzVia>
 
 const RoleRef = Type.Object({ id: Type.Integer(), roleName: Type.String(), type: Type.Integer() })
 
-export const AuthzExplainBody = Type.Object({ ...Call, userId: Id })
+export const AuthzExplainBody = Type.Object({ ...Call, userId: Id, service: ServiceParam })
 export type AuthzExplainBody = Static<typeof AuthzExplainBody>
 
 /** A super-admin role's grant has `node: null` and the pseudo pattern `{ method: '*', uri: '/**' }`. */
@@ -69,7 +76,7 @@ export const AuthzExplainResult = Type.Object({
 })
 export type AuthzExplainResult = Static<typeof AuthzExplainResult>
 
-export const AuthzEffectiveQuery = Type.Object({ userId: Id })
+export const AuthzEffectiveQuery = Type.Object({ userId: Id, service: ServiceParam })
 export const AuthzEffectiveRole = Type.Object({ ...RoleRef.properties, via: Type.Array(AuthzVia) })
 export type AuthzEffectiveRole = Static<typeof AuthzEffectiveRole>
 export const AuthzEffectiveResult = Type.Object({
@@ -83,6 +90,7 @@ export type AuthzEffectiveResult = Static<typeof AuthzEffectiveResult>
 
 export const AuthzWhoCanBody = Type.Object({
   ...Call,
+  service: ServiceParam,
   pageNum: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUM, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
 })

@@ -8,7 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, loggableError } from '../../lib/error-han
 import { isDatabaseUnavailable } from '../../db/unavailable'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
-import { FORWARD_METHODS, FORWARD_PATH, forwardUserHeaders, forwardedUser } from './forward'
+import { FORWARD_METHODS, forwardService, forwardUserHeaders, forwardedUser } from './forward'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
 
@@ -21,7 +21,7 @@ const pathOf = (url: string | undefined) => {
 /**
  * The HTTP server for Fastify, answering gateways' forward-auth calls itself.
  *
- * A gateway asks `/api/authz/forward` before every call it passes on, so this one path decides how
+ * A gateway asks `/api/authz/forward[/<service>]` before every call it passes on, so this one path decides how
  * much a gateway can carry. Fastify's per-request work (its request and reply objects, the hook
  * chains of the API, compression, the request log) cost more than the decision itself, which comes
  * from memory. The answer is the same one the Fastify route gives (`forwardedUser`), with the same
@@ -54,8 +54,9 @@ export class ForwardFastPath {
       maxRequestsPerSocket?: number
     }
     const server = http.createServer(options.http ?? {}, (req, res) => {
-      if (this.ctx && METHODS.has(req.method ?? '') && pathOf(req.url) === FORWARD_PATH)
-        this.answer(req, res).catch((err: Error) => {
+      const service = this.ctx && METHODS.has(req.method ?? '') ? forwardService(pathOf(req.url)) : undefined
+      if (service !== undefined)
+        this.answer(req, res, service).catch((err: Error) => {
           // nothing of the answer may take the process down; the connection is dropped instead
           this.log?.error({ err: { message: err.message } }, 'forward auth answer failed')
           res.destroy()
@@ -74,14 +75,14 @@ export class ForwardFastPath {
     this.log = log
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse) {
+  private async answer(req: IncomingMessage, res: ServerResponse, service: string) {
     const started = performance.now()
     let status = 200
     let msg: string = MSG.success
     let userId: number | undefined
     const headers = [...this.fixedHeaders]
     try {
-      const user = await forwardedUser(this.ctx!.sessions, this.ctx!.authz, req.headers)
+      const user = await forwardedUser(this.ctx!.sessions, this.ctx!.authz, req.headers, service)
       userId = user.id
       headers.push(...forwardUserHeaders(user))
     } catch (error) {

@@ -1,6 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { API_PREFIX, AUTH_HEADER, canonicalPath, isPathRefusal, MSG, TOKEN_STORAGE_KEY } from '@amg/contract'
-import { AppError, badRequest, forbidden, unauthorized } from '../../lib/errors'
+import {
+  AMS_SERVICE_KEY,
+  API_PREFIX,
+  AUTH_HEADER,
+  canonicalPath,
+  isPathRefusal,
+  MSG,
+  TOKEN_STORAGE_KEY,
+  unknownService,
+} from '@amg/contract'
+import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors'
 import type { Authorizer } from '../../auth/authorizer'
 import type { SessionCache } from '../../auth/session-cache'
 import type { SessionUser } from '../../auth/sessions'
@@ -10,6 +19,19 @@ import { normalizeMethod } from './service'
 export const FORWARD_URL = '/authz/forward'
 export const FORWARD_PATH = `${API_PREFIX}${FORWARD_URL}`
 export const FORWARD_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
+
+/**
+ * The service a forward-auth path names (DESIGN.md §10a): `/api/authz/forward/<key>` asks about that
+ * service's namespace, the bare `/api/authz/forward` about ams (older configurations). Undefined for
+ * any other path. The key is taken as written: one that no service has is refused, never guessed at.
+ */
+export function forwardService(path: string | undefined): string | undefined {
+  if (path === undefined || !path.startsWith(FORWARD_PATH)) return undefined
+  if (path.length === FORWARD_PATH.length) return AMS_SERVICE_KEY
+  if (path.charCodeAt(FORWARD_PATH.length) !== 0x2f) return undefined
+  const key = path.slice(FORWARD_PATH.length + 1)
+  return key === '' || key.includes('/') ? undefined : key
+}
 
 export const FORWARD_MISSING_CALL =
   '缺少原始请求的方法或路径（X-Original-Method/X-Original-URI 或 X-Forwarded-Method/X-Forwarded-Uri）'
@@ -120,19 +142,23 @@ export function forwardedCall(headers: IncomingHttpHeaders): { method: string; p
 
 /**
  * The one answer to a gateway's question: the end user whose session the forwarded headers carry,
- * when that user may make the forwarded call; otherwise the AppError to answer (401 without a valid
- * session, 400 for a missing or malformed call, 403 when no permission matches). From memory once warm.
+ * when that user may make the forwarded call in `service`'s namespace; otherwise the AppError to
+ * answer (401 without a valid session, 404 for a service that does not exist — a gateway fails
+ * closed on it — 400 for a missing or malformed call, 403 when no permission of that service
+ * matches). From memory once warm.
  */
 export async function forwardedUser(
   sessions: Pick<SessionCache, 'find'>,
-  authz: Pick<Authorizer, 'can'>,
+  authz: Pick<Authorizer, 'can' | 'hasService'>,
   headers: IncomingHttpHeaders,
+  service: string = AMS_SERVICE_KEY,
 ): Promise<SessionUser> {
   const token = forwardedToken(headers)
   const user = token ? await sessions.find(token) : null
   if (!user) throw unauthorized(MSG.unauthorized)
+  if (!(await authz.hasService(service))) throw notFound(unknownService(service))
   const call = forwardedCall(headers)
-  if (!(await authz.can(user.id, call.method, call.path))) throw forbidden(MSG.forbidden)
+  if (!(await authz.can(user.id, call.method, call.path, service))) throw forbidden(MSG.forbidden)
   return user
 }
 

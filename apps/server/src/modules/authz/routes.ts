@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
 import {
   AuthzCheckBatchBody,
   AuthzCheckBatchResult,
@@ -46,10 +47,29 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
+  // DESIGN.md §10a: the same question in one service's namespace (the bare URL above is ams's).
+  app.route({
+    method: [...FORWARD_METHODS],
+    url: `${FORWARD_URL}/:service`,
+    config: { access: 'public', readOnly: true },
+    schema: {
+      tags,
+      summary: '网关转发鉴权（指定服务）',
+      params: Type.Object({ service: Type.String({ maxLength: 64 }) }),
+      response: { 200: NullData },
+    },
+    handler: async (req, reply) => {
+      const user = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
+      for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
+      return ok(null)
+    },
+  })
+
+  // A session is enough to check oneself; checking another user is decided inside (service.ts).
   app.post(
     '/authz/check',
     {
-      config: { readOnly: true },
+      config: { access: 'session', readOnly: true },
       schema: {
         tags,
         summary: '检查权限',
@@ -63,7 +83,7 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/authz/check-batch',
     {
-      config: { readOnly: true },
+      config: { access: 'session', readOnly: true },
       // Its own message for too many checks (the schema's generic one would name no limit).
       preValidation: async (req) => {
         const checks = (req.body as { checks?: unknown } | null)?.checks
@@ -103,7 +123,7 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AuthzEffectiveResult) },
       },
     },
-    async (req) => ok(await effective(db, authz, req.query.userId)),
+    async (req) => ok(await effective(db, authz, req.query.userId, req.query.service)),
   )
 
   app.post(

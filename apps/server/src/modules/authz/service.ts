@@ -1,9 +1,11 @@
 import { eq, sql } from 'drizzle-orm'
 import {
+  AMS_SERVICE_KEY,
   canonicalPath,
   isPathRefusal,
   matchesUrlPattern,
   MSG,
+  unknownService,
   type AuthzCheckBatchBody,
   type AuthzCheckBody,
   type AuthzEffectiveResult,
@@ -17,7 +19,6 @@ import type { Authorizer } from '../../auth/authorizer'
 import { badRequest, forbidden, notFound } from '../../lib/errors'
 import { distinctVia, loadSources, roleCodes } from './sources'
 
-export const AUTHZ_CHECK_CODE = 'authz:check'
 export const USER_NOT_FOUND = '用户不存在'
 
 /** The method as the patterns know it: upper case, and HEAD counted as GET (as the server's own hook does). */
@@ -37,11 +38,27 @@ export function callPath(raw: string, where = ''): string {
   return path
 }
 
-/** Checking someone else needs `authz:check` (or super admin); checking yourself needs nothing more. */
-async function subjectOf(authz: Authorizer, callerId: number, userId: number | undefined): Promise<number> {
+/** The service a call asks about: the key given, ams when none; one that does not exist is a 400. */
+export async function serviceOfCall(authz: Authorizer, key: string | undefined): Promise<string> {
+  const service = key ?? AMS_SERVICE_KEY
+  if (!(await authz.hasService(service))) throw badRequest(unknownService(service))
+  return service
+}
+
+/**
+ * Whom a check is about (DESIGN.md §10a). Checking yourself needs only the session (a front end asking
+ * "may I?" to show its buttons). Checking someone else needs a permission of this server whose
+ * pattern matches the check call itself (`checkPath`: the seeded node `authz:check`), like any call;
+ * the 权限分析 page's node does not hold it.
+ */
+async function subjectOf(
+  authz: Authorizer,
+  callerId: number,
+  userId: number | undefined,
+  checkPath: string,
+): Promise<number> {
   if (userId === undefined || userId === callerId) return callerId
-  const caller = await authz.resolve(callerId)
-  if (!caller.superAdmin && !caller.authCodes.includes(AUTHZ_CHECK_CODE)) throw forbidden(MSG.forbidden)
+  if (!(await authz.can(callerId, 'POST', checkPath))) throw forbidden(MSG.forbidden)
   return userId
 }
 
@@ -54,26 +71,28 @@ async function userStatus(db: Db, userId: number): Promise<number> {
 
 export async function check(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBody) {
   const path = callPath(body.path)
-  const userId = await subjectOf(authz, callerId, body.userId)
+  const userId = await subjectOf(authz, callerId, body.userId, '/authz/check')
+  const service = await serviceOfCall(authz, body.service)
   // the caller's own session proves them active: no query for a check of oneself
   const active = userId === callerId || (await userStatus(db, userId)) === 1
-  const allowed = active && (await authz.can(userId, normalizeMethod(body.method), path))
+  const allowed = active && (await authz.can(userId, normalizeMethod(body.method), path, service))
   return { allowed, userId }
 }
 
 export async function checkBatch(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBatchBody) {
   const paths = body.checks.map((c, i) => callPath(c.path, `第 ${i + 1} 项：`))
-  const userId = await subjectOf(authz, callerId, body.userId)
-  const active = (await userStatus(db, userId)) === 1
+  const userId = await subjectOf(authz, callerId, body.userId, '/authz/check-batch')
+  const service = await serviceOfCall(authz, body.service)
+  const active = userId === callerId || (await userStatus(db, userId)) === 1
   const results: boolean[] = []
   for (const [i, c] of body.checks.entries())
-    results.push(active && (await authz.can(userId, normalizeMethod(c.method), paths[i])))
+    results.push(active && (await authz.can(userId, normalizeMethod(c.method), paths[i], service)))
   return { results }
 }
 
 /**
- * Every chain (link → role → node → pattern) that allows the call, read from the same tables and
- * the same enabled tree the authorizer uses; `allowed` is the authorizer's own answer.
+ * Every chain (link → role → node → pattern) that allows the call in the service's namespace, read
+ * from the same tables and the same enabled tree the authorizer uses; `allowed` is its own answer.
  */
 export async function explain(
   db: Db,
@@ -82,6 +101,7 @@ export async function explain(
 ): Promise<AuthzExplainResult> {
   const path = callPath(body.path)
   const status = await userStatus(db, body.userId)
+  const service = await serviceOfCall(authz, body.service)
   const method = normalizeMethod(body.method)
   const sources = await loadSources(db, sql`= ${body.userId}`)
   const codes = await roleCodes(
@@ -97,7 +117,7 @@ export async function explain(
     }
     for (const code of codes.get(s.role.id) ?? []) {
       const node = tree.get(code)
-      if (!node) continue
+      if (!node || node.service !== service) continue
       for (const p of node.urlPatternInfos)
         if (matchesUrlPattern(p, method, path))
           grants.push({
@@ -109,13 +129,22 @@ export async function explain(
     }
   }
   const superAdmin = (await authz.resolve(body.userId)).superAdmin
-  const allowed = status === 1 && (await authz.can(body.userId, method, path))
+  const allowed = status === 1 && (await authz.can(body.userId, method, path, service))
   return { allowed, superAdmin, grants: status === 1 ? grants : [] }
 }
 
-/** The user's roles with where each comes from, and their enabled nodes with the roles that hold each. */
-export async function effective(db: Db, authz: Authorizer, userId: number): Promise<AuthzEffectiveResult> {
+/**
+ * The user's roles with where each comes from, and their enabled nodes of one service (default ams)
+ * with the roles that hold each.
+ */
+export async function effective(
+  db: Db,
+  authz: Authorizer,
+  userId: number,
+  serviceKey?: string,
+): Promise<AuthzEffectiveResult> {
   await userStatus(db, userId)
+  const service = await serviceOfCall(authz, serviceKey)
   const sources = await loadSources(db, sql`= ${userId}`)
   const roleIds = [...new Set(sources.map((s) => s.role.id))]
   const roles = roleIds.map((id) => {
@@ -127,7 +156,7 @@ export async function effective(db: Db, authz: Authorizer, userId: number): Prom
   const holders = new Map<string, number[]>()
   for (const id of roleIds)
     for (const code of codes.get(id) ?? [])
-      if (tree.has(code)) holders.set(code, [...(holders.get(code) ?? []), id])
+      if (tree.get(code)?.service === service) holders.set(code, [...(holders.get(code) ?? []), id])
   const nodes = [...holders.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, ids]) => ({ code, chName: tree.get(code)!.chName, roleIds: ids }))

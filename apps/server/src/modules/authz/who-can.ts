@@ -3,11 +3,11 @@ import { matchesUrlPattern, type AuthzWhoCanBody, type AuthzWhoCanRow, type Page
 import { queryRows, type Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
 import { distinctVia, loadSources, sourcesQuery } from './sources'
-import { callPath, normalizeMethod } from './service'
+import { callPath, normalizeMethod, serviceOfCall } from './service'
 
 /**
- * Who may make a call, without resolving every user: the enabled nodes whose patterns match (in
- * memory), the enabled roles holding one of them plus every super-admin role, then — in SQL, one
+ * Who may make a call in a service's namespace, without resolving every user: the enabled nodes of
+ * that service whose patterns match (in memory), the enabled roles holding one of them plus every super-admin role, then — in SQL, one
  * page at a time — the active users holding such a role directly, via an enabled group or an
  * enabled position.
  */
@@ -16,13 +16,14 @@ export async function whoCan(
   authz: Authorizer,
   body: AuthzWhoCanBody,
 ): Promise<PageResult<AuthzWhoCanRow>> {
+  const service = await serviceOfCall(authz, body.service)
   const method = normalizeMethod(body.method)
   const path = callPath(body.path)
   const pageNum = body.pageNum ?? 1
   const pageSize = body.pageSize ?? 10
   const tree = await authz.loadEnabledTree()
   const codes = [...tree.values()]
-    .filter((n) => n.urlPatternInfos.some((p) => matchesUrlPattern(p, method, path)))
+    .filter((n) => n.service === service && n.urlPatternInfos.some((p) => matchesUrlPattern(p, method, path)))
     .map((n) => n.code)
   const codeCond = codes.length
     ? sql`or exists (select 1 from role_auths ra where ra.role_id = r.id

@@ -19,7 +19,7 @@ const tags = ['权限管理']
 
 /** The permission (auth) tree of SPEC.md §7 "Auth". */
 export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, catalogue, power } = app.ctx
+  const { db, catalogue, power, authz } = app.ctx
 
   app.post(
     '/auth/tree',
@@ -52,14 +52,14 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { tags, summary: '新建权限', body: AuthInsertBody, response: { 200: Envelope(Type.String()) } },
     },
-    async (req) => ok(await insertAuth(db, power, req.body, currentUser(req).id), MSG.created),
+    async (req) => ok(await insertAuth(db, authz, power, req.body, currentUser(req).id), MSG.created),
   )
 
   app.put(
     '/auth/update',
     { schema: { tags, summary: '修改权限', body: AuthUpdateBody, response: { 200: NullData } } },
     async (req) => {
-      await updateAuth(db, power, req.body, currentUser(req).id)
+      await updateAuth(db, authz, power, req.body, currentUser(req).id)
       return ok(null, MSG.updated)
     },
   )

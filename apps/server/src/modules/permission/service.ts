@@ -1,5 +1,6 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import {
+  MSG,
   splitFrontEndAccess,
   URL_PATTERN_METHODS,
   type AuthInsertBody,
@@ -9,10 +10,11 @@ import {
   type UrlPatternInfo,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
-import { auths } from '../../db/schema'
+import { auths, services } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import type { NodePower, PowerGuard } from '../../auth/power'
+import { serviceUnder, type Authorizer } from '../../auth/authorizer'
 
 type AuthRow = typeof auths.$inferSelect
 
@@ -145,7 +147,7 @@ async function checkUniqueKey(tx: DbOrTx, uniqueKey: string | null, ownCode: str
 }
 
 /** The next free generated code: 'AUTH' + the zero-padded next value of auth_code_seq. */
-async function nextCode(tx: DbOrTx): Promise<string> {
+export async function nextCode(tx: DbOrTx): Promise<string> {
   for (;;) {
     const [row] = await queryRows<{ n: string | number }>(tx, sql`select nextval('auth_code_seq') as n`)
     const code = `AUTH${String(row.n).padStart(6, '0')}`
@@ -154,15 +156,23 @@ async function nextCode(tx: DbOrTx): Promise<string> {
   }
 }
 
-/** A node as the power check sees it (DESIGN.md §6a): its name and patterns. */
-const nodePower = (data: CleanAuth): NodePower => ({
+/** A node as the power check sees it (DESIGN.md §6a): its name and patterns, in its service. */
+const nodePower = (data: CleanAuth, service: string): NodePower => ({
   chName: data.chName,
   frontEnd: data.frontEndAccess,
   backEnd: data.urlPatternInfos,
+  service,
 })
+
+/** The service whose root this node is, if any (ams has none). */
+async function serviceRootedAt(tx: DbOrTx, code: string): Promise<string | undefined> {
+  const [row] = await tx.select({ key: services.key }).from(services).where(eq(services.rootCode, code))
+  return row?.key
+}
 
 export async function insertAuth(
   db: Db,
+  authz: Authorizer,
   power: PowerGuard,
   body: AuthInsertBody,
   operatorId: number,
@@ -170,7 +180,9 @@ export async function insertAuth(
   const data = clean(body)
   return db
     .transaction(async (tx) => {
-      await power.require(tx, operatorId, { nodes: [nodePower(data)] })
+      // the new node belongs to its parent's service: the caller must hold its power there
+      const service = serviceUnder(await authz.loadTree(tx), data.parentCode)
+      await power.require(tx, operatorId, { nodes: [nodePower(data, service)] })
       const level = (await parentLevel(tx, data.parentCode)) + 1
       await checkUniqueKey(tx, data.uniqueKey, null)
       const code = await nextCode(tx)
@@ -182,12 +194,15 @@ export async function insertAuth(
 
 /**
  * Updates a node. Moving it under another parent recomputes its level and its whole subtree's;
- * a node cannot move under itself or one of its descendants. A status change or a move enables or
- * disables the whole subtree, so the power check covers every node below, as stored, and the node
- * as it will be.
+ * a node cannot move under itself or one of its descendants, and a service's root stays at the top.
+ * A status change or a move enables or disables the whole subtree, so the power check covers every
+ * node below, as stored, and the node as it will be. A move into another service's subtree moves
+ * power between namespaces (DESIGN.md §10a): the caller must also cover the whole subtree as it
+ * will be in the new service.
  */
 export async function updateAuth(
   db: Db,
+  authz: Authorizer,
   power: PowerGuard,
   body: AuthUpdateBody,
   operatorId: number,
@@ -197,16 +212,26 @@ export async function updateAuth(
     .transaction(async (tx) => {
       const [current] = await tx.select().from(auths).where(eq(auths.code, body.code))
       if (!current) throw notFound(AUTH_NOT_FOUND)
+      const rootOf = await serviceRootedAt(tx, current.code)
+      if (rootOf !== undefined && data.parentCode !== null) throw badRequest(MSG.serviceRootFixed)
+      const tree = await authz.loadTree(tx)
+      const subtree = await subtreeCodes(tx, current.code)
+      const movedTo = rootOf ?? serviceUnder(tree, data.parentCode)
+      const movedBelow =
+        movedTo === tree.serviceOf.get(current.code)
+          ? []
+          : await storedNodesIn(
+              tx,
+              subtree.filter((c) => c !== current.code),
+              movedTo,
+            )
       await power.require(tx, operatorId, {
-        authCodes: await subtreeCodes(tx, current.code),
-        nodes: [nodePower(data)],
+        authCodes: subtree,
+        nodes: [nodePower(data, movedTo), ...movedBelow],
       })
       let level = current.level
       if (data.parentCode !== current.parentCode) {
-        if (data.parentCode !== null) {
-          const subtree = await subtreeCodes(tx, current.code)
-          if (subtree.includes(data.parentCode)) throw badRequest(MOVE_UNDER_ITSELF)
-        }
+        if (data.parentCode !== null && subtree.includes(data.parentCode)) throw badRequest(MOVE_UNDER_ITSELF)
         level = (await parentLevel(tx, data.parentCode)) + 1
       }
       await checkUniqueKey(tx, data.uniqueKey, current.code)
@@ -216,7 +241,7 @@ export async function updateAuth(
         .where(eq(auths.code, current.code))
       const delta = level - current.level
       if (delta !== 0) {
-        const below = (await subtreeCodes(tx, current.code)).filter((c) => c !== current.code)
+        const below = subtree.filter((c) => c !== current.code)
         if (below.length)
           await tx.execute(
             sql`update auths set level = level + ${delta} where code in (${sql.join(
@@ -229,8 +254,18 @@ export async function updateAuth(
     .catch(onUniqueKeyTaken)
 }
 
+/** Stored nodes as they would be in `service` (a subtree moving between services). */
+export async function storedNodesIn(tx: DbOrTx, codes: string[], service: string): Promise<NodePower[]> {
+  if (codes.length === 0) return []
+  const rows = await tx
+    .select({ chName: auths.chName, frontEnd: auths.frontEndAccess, backEnd: auths.urlPatternInfos })
+    .from(auths)
+    .where(inArray(auths.code, codes))
+  return rows.map((r) => ({ ...r, service }))
+}
+
 /** The node and every node below it. */
-async function subtreeCodes(tx: DbOrTx, code: string): Promise<string[]> {
+export async function subtreeCodes(tx: DbOrTx, code: string): Promise<string[]> {
   const rows = await queryRows<{ code: string }>(
     tx,
     sql`with recursive sub(code) as (
@@ -253,6 +288,7 @@ export async function deleteAuth(db: Db, power: PowerGuard, code: string, operat
       .where(eq(auths.parentCode, code))
       .limit(1)
     if (child) throw conflict(DELETE_HAS_CHILDREN)
+    if ((await serviceRootedAt(tx, code)) !== undefined) throw conflict(MSG.serviceRootDelete)
     await power.require(tx, operatorId, { authCodes: [code] })
     await tx.delete(auths).where(eq(auths.code, code))
   })

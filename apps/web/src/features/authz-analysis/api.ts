@@ -1,18 +1,51 @@
-import type {
-  AuthzEffectiveResult,
-  AuthzExplainResult,
-  AuthzWhoCanRow,
-  PageResult,
-  UserDetail,
-  UserRow,
+import {
+  AMS_SERVICE_KEY,
+  type AuthzEffectiveResult,
+  type AuthzExplainResult,
+  type AuthzWhoCanRow,
+  type PageResult,
+  type ServiceRow,
+  type UserDetail,
+  type UserRow,
 } from '@amg/contract'
 import { get, post } from '../../lib/http'
 import type { TreeNodeRef } from './format'
 
-/** The call a tester or who-can question is about: a method and a path as the service sees it. */
+/**
+ * The call a tester or who-can question is about: a method and a path as the service sees it, in
+ * that service's namespace (DESIGN.md §10a; `ams` is this server's own API).
+ */
 export interface CallQuestion {
+  service: string
   method: string
   path: string
+}
+
+/** A service the tester may ask about: its key and how the select names it. */
+export interface ServiceChoice {
+  value: string
+  label: string
+}
+
+const serviceLabel = (s: Pick<ServiceRow, 'key' | 'name'>) => `${s.name}（${s.key}）`
+
+/** What the select offers without the list: this server's own API alone. */
+export const AMS_CHOICE: ServiceChoice = {
+  value: AMS_SERVICE_KEY,
+  label: serviceLabel({ key: 'ams', name: '本系统' }),
+}
+
+/**
+ * POST /service/list: the services to choose from, ams first. Silent: without it (an older
+ * installation may not grant it to 权限分析) the tester asks about this server's own API only.
+ */
+export const fetchServiceChoices = async (): Promise<ServiceChoice[]> => {
+  const page = await post<PageResult<ServiceRow>>(
+    '/service/list',
+    { pageNum: 1, pageSize: 1000 },
+    { silent: true },
+  )
+  return page.list.map((s) => ({ value: s.key, label: serviceLabel(s) }))
 }
 
 export const AUTHZ_KEY = ['authz-analysis'] as const
@@ -28,8 +61,9 @@ export const searchUsers = (nickName: string, pageNum: number, pageSize: number)
 export const fetchUserDetail = (userId: number) =>
   get<UserDetail>('/user/detail', { userId }, { silent: true })
 
-/** GET /authz/effective: the user's roles with their sources, and the nodes they hold. */
-export const fetchEffective = (userId: number) => get<AuthzEffectiveResult>('/authz/effective', { userId })
+/** GET /authz/effective: the user's roles with their sources, and the nodes they hold in one service. */
+export const fetchEffective = (userId: number, service: string) =>
+  get<AuthzEffectiveResult>('/authz/effective', { userId, service })
 
 /** POST /authz/explain: allowed or not, with every chain that allows the call. */
 export const explainCall = (userId: number, call: CallQuestion) =>

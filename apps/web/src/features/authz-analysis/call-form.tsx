@@ -1,13 +1,14 @@
-import { MSG } from '@amg/contract'
+import { AMS_SERVICE_KEY, MSG } from '@amg/contract'
 import { Button, Form, Input, Select } from 'antd'
 import type { ReactNode } from 'react'
 import type { CallQuestion } from './api'
+import { useServiceChoices } from './service-choices'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))
 
 /**
- * A method and a path, as the tester and the who-can tab ask them. The path is checked as the
- * server checks it (it must start with '/'); the query string may stay, the server ignores it.
+ * A service, a method and a path, as the tester and the who-can tab ask them. The path is checked
+ * as the server checks it (it must start with '/'); the query string may stay, the server ignores it.
  */
 export function CallForm({
   name,
@@ -25,14 +26,18 @@ export function CallForm({
   loading?: boolean
   onSubmit(call: CallQuestion): void
 }) {
+  const services = useServiceChoices()
   return (
     <Form<CallQuestion>
       name={name}
       layout="inline"
-      initialValues={{ method: 'GET', path: '', ...initial }}
-      onFinish={(v) => onSubmit({ method: v.method, path: v.path.trim() })}
+      initialValues={{ service: AMS_SERVICE_KEY, method: 'GET', path: '', ...initial }}
+      onFinish={(v) => onSubmit({ service: v.service, method: v.method, path: v.path.trim() })}
       style={{ rowGap: 8 }}
     >
+      <Form.Item name="service" style={{ width: 200 }}>
+        <Select aria-label="服务" options={services} showSearch={{ optionFilterProp: 'label' }} />
+      </Form.Item>
       <Form.Item name="method" style={{ width: 112 }}>
         <Select aria-label="请求方法" options={METHODS} />
       </Form.Item>
@@ -57,4 +62,4 @@ export function CallForm({
 
 /** Whose paths the form takes (docs/integration.md): this server's without /api, another's as forwarded. */
 export const CALL_HINT =
-  '本系统的接口不带 /api 前缀（如 POST /user/list）；其他服务的路径按网关转发的原样填写，查询串不参与判断。'
+  '只有所选服务的权限参与判断。本系统（ams）的接口不带 /api 前缀（如 POST /user/list）；其他服务的路径按网关转发的原样填写，查询串不参与判断。'

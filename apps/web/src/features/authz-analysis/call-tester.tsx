@@ -1,6 +1,6 @@
 import { ExperimentOutlined } from '@ant-design/icons'
 import { useMutation } from '@tanstack/react-query'
-import type { AuthzExplainResult } from '@amg/contract'
+import { AMS_SERVICE_KEY, type AuthzExplainResult } from '@amg/contract'
 import { Alert, Flex, Typography } from 'antd'
 import { explainCall, type CallQuestion } from './api'
 import { CALL_HINT, CallForm } from './call-form'
@@ -15,7 +15,7 @@ function Verdict({
   result: AuthzExplainResult
   frozen: boolean
 }) {
-  const asked = `${call.method} ${call.path}`
+  const asked = `${call.service === AMS_SERVICE_KEY ? '' : `[${call.service}] `}${call.method} ${call.path}`
   if (!result.allowed)
     return (
       <Alert
@@ -26,7 +26,7 @@ function Verdict({
         description={
           frozen
             ? `${asked}：该用户已冻结，不能调用任何接口。`
-            : `${asked}：该用户的角色中没有任何权限点的后端规则匹配此调用。`
+            : `${asked}：该用户的角色中没有所选服务的权限点的后端规则匹配此调用。`
         }
       />
     )

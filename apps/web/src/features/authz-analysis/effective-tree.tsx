@@ -34,7 +34,8 @@ export function EffectiveTree({
   effective: AuthzEffectiveResult
 }) {
   const data = useMemo(() => toDataNodes(heldTree(tree, effective)), [tree, effective])
-  if (!data.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该用户没有任何权限点" />
+  if (!data.length)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该用户在所选服务中没有任何权限点" />
   return (
     <div data-testid="effective-tree" style={{ maxHeight: 480, overflow: 'auto' }}>
       <Tree selectable={false} defaultExpandAll blockNode treeData={data} />

@@ -1,6 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
-import { Alert, Card, Col, Empty, Flex, Row, Spin } from 'antd'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { AMS_SERVICE_KEY } from '@amg/contract'
+import { Alert, Card, Col, Empty, Flex, Row, Select, Space, Spin } from 'antd'
+import { useState } from 'react'
 import { AUTHZ_KEY, fetchEffective, fetchTreeShape } from './api'
+import { useServiceChoices } from './service-choices'
 import { CallTester } from './call-tester'
 import { EffectiveTree } from './effective-tree'
 import { RoleSources } from './role-sources'
@@ -11,9 +14,13 @@ import type { PickedUser } from './user-picker'
  * hold, and a tester. The parent renders it per user (key), so nothing of the last user stays.
  */
 export function UserAnalysis({ user }: { user: PickedUser }) {
+  // whose nodes the tree shows: a node counts in its own service only (DESIGN.md §10a)
+  const [service, setService] = useState<string>(AMS_SERVICE_KEY)
+  const services = useServiceChoices()
   const effective = useQuery({
-    queryKey: [...AUTHZ_KEY, 'effective', user.id],
-    queryFn: () => fetchEffective(user.id),
+    queryKey: [...AUTHZ_KEY, 'effective', user.id, service],
+    queryFn: () => fetchEffective(user.id, service),
+    placeholderData: keepPreviousData,
   })
   const shape = useQuery({ queryKey: [...AUTHZ_KEY, 'tree'], queryFn: fetchTreeShape, retry: false })
   const frozen = user.status === 2
@@ -38,7 +45,25 @@ export function UserAnalysis({ user }: { user: PickedUser }) {
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={10}>
-          <Card size="small" title="有效权限" extra={`共 ${nodes.length} 项`} style={{ height: '100%' }}>
+          <Card
+            size="small"
+            title="有效权限"
+            extra={
+              <Space size={8}>
+                <Select
+                  size="small"
+                  aria-label="有效权限的服务"
+                  value={service}
+                  options={services}
+                  onChange={setService}
+                  popupMatchSelectWidth={false}
+                  style={{ width: 160 }}
+                />
+                <span>{`共 ${nodes.length} 项`}</span>
+              </Space>
+            }
+            style={{ height: '100%' }}
+          >
             {shape.isPending ? (
               <Spin />
             ) : (

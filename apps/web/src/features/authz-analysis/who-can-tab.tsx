@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { AuthzWhoCanRow } from '@amg/contract'
+import { AMS_SERVICE_KEY, type AuthzWhoCanRow } from '@amg/contract'
 import { Button, Empty, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd'
 import { Pagination } from '../../components/pagination'
 import { useKeepPageInRange, useListState } from '../../lib/list-state'
@@ -10,7 +10,7 @@ import type { PickedUser } from './user-picker'
 import { ViaTags } from './via-tag'
 
 /** The question and the page live in the URL like every list's search (lib/list-state.ts). */
-const WHO_CAN_FILTERS = { method: 'text', path: 'text' } as const
+const WHO_CAN_FILTERS = { service: 'text', method: 'text', path: 'text' } as const
 
 /**
  * 谁能访问: the active users who may make a call (POST /authz/who-can), a page at a time, each with
@@ -20,7 +20,11 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
   const list = useListState(WHO_CAN_FILTERS)
   const { pageNum, pageSize } = list
   const call: CallQuestion | null = list.filters.path
-    ? { method: list.filters.method || 'GET', path: list.filters.path }
+    ? {
+        service: list.filters.service || AMS_SERVICE_KEY,
+        method: list.filters.method || 'GET',
+        path: list.filters.path,
+      }
     : null
   const rows = useQuery({
     queryKey: [...AUTHZ_KEY, 'who-can', call, pageNum, pageSize],
@@ -32,7 +36,8 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
 
   const ask = (next: CallQuestion) => {
     // the same question again asks the server again (someone may have changed a role meanwhile)
-    if (call && next.method === call.method && next.path === call.path) void rows.refetch()
+    if (call && next.service === call.service && next.method === call.method && next.path === call.path)
+      void rows.refetch()
     else list.setFilters(next)
   }
 
@@ -73,7 +78,7 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
     <Flex vertical gap={12}>
       <CallForm
         name="who-can"
-        key={call ? `${call.method} ${call.path}` : ''}
+        key={call ? `${call.service} ${call.method} ${call.path}` : ''}
         initial={call ?? undefined}
         submitText="查询"
         submitIcon={<SearchOutlined />}

@@ -18,6 +18,7 @@ export const RECORD_TYPES: Record<string, string> = {
   org: '部门',
   station: '职位',
   file: '文件',
+  service: '服务',
 }
 
 /** Chinese labels of the common fields (camelCase column names); others show as they come. */
@@ -36,6 +37,10 @@ export const FIELD_LABELS: Record<string, string> = {
   stationName: '职位名称',
   type: '类型',
   passwordIsInitial: '使用初始密码',
+  key: '服务标识',
+  name: '名称',
+  rootCode: '根权限',
+  builtIn: '内置',
   links: '关联',
 }
 

@@ -54,6 +54,8 @@ export const rules = {
   // station
   stationName: requiredName(MSG.stationNameRequired, NAME_LABELS.stationName),
   stationType: required(MSG.stationTypeRequired),
+  // service (DESIGN.md §10a); the key's own rule is checkServiceKey
+  serviceName: requiredName(MSG.serviceNameRequired, NAME_LABELS.serviceName),
   // any enabled/disabled status
   status: required(MSG.statusRequired),
 } satisfies Record<string, Rule[]>

@@ -1,0 +1,159 @@
+import { useQuery } from '@tanstack/react-query'
+import { AMS_SERVICE_KEY, MSG, checkServiceKey, type ServiceRow } from '@amg/contract'
+import { Form, Input, Modal, Select, Typography } from 'antd'
+import { useState } from 'react'
+import { toastSuccess } from '../../lib/feedback'
+import { antdRules } from '../../lib/validation'
+import { fetchTopLevelNodes, insertService, listServices, updateService } from './api'
+
+interface ServiceFormValues {
+  key: string
+  name: string
+  rootCode?: string
+}
+
+const keyRules = [
+  {
+    validator: async (_rule: unknown, value: unknown) => {
+      const problem = checkServiceKey(typeof value === 'string' ? value.trim() : value)
+      if (problem) throw new Error(problem)
+    },
+  },
+]
+
+/**
+ * The root a new service may take over: a top-level node no other service owns. ams owns every node
+ * outside the others' subtrees, so taking one over moves its power out of ams (the server checks the
+ * caller covers it).
+ */
+function RootSelect({ value, onChange }: { value?: string; onChange?: (code?: string) => void }) {
+  const nodes = useQuery({ queryKey: ['service', 'top-level-nodes'], queryFn: fetchTopLevelNodes })
+  const owned = useQuery({
+    queryKey: ['service', 'owned-roots'],
+    queryFn: async () =>
+      new Set((await listServices({ pageNum: 1, pageSize: 1000 })).list.map((s) => s.rootCode)),
+  })
+  const options = (nodes.data ?? [])
+    .filter((n) => !owned.data?.has(n.code))
+    .map((n) => ({ value: n.code, label: `${n.chName}（${n.code}）` }))
+  return (
+    <Select
+      allowClear
+      showSearch={{ optionFilterProp: 'label' }}
+      aria-label="根权限"
+      placeholder="不选则新建一个以服务名称命名的顶级权限"
+      loading={nodes.isPending || owned.isPending}
+      options={options}
+      value={value}
+      onChange={(code?: string) => onChange?.(code)}
+    />
+  )
+}
+
+/**
+ * 新建 / 修改服务 in a dialog: a new service takes a key (fixed afterwards), a name and optionally an
+ * existing top-level node as its root; editing changes the name only.
+ */
+export function ServiceFormDialog({
+  editing,
+  open,
+  onClose,
+  onSaved,
+}: {
+  /** the service to rename; undefined: a new one */
+  editing?: ServiceRow
+  open: boolean
+  onClose(): void
+  onSaved(): Promise<void> | void
+}) {
+  const [form] = Form.useForm<ServiceFormValues>()
+  const [saving, setSaving] = useState(false)
+
+  const submit = async () => {
+    let values: ServiceFormValues
+    try {
+      values = await form.validateFields()
+    } catch (invalid) {
+      console.info('服务表单未通过校验', invalid)
+      return
+    }
+    setSaving(true)
+    try {
+      if (editing) {
+        await updateService({ id: editing.id, name: values.name.trim() })
+        toastSuccess(MSG.updated)
+      } else {
+        await insertService({
+          key: values.key.trim(),
+          name: values.name.trim(),
+          rootCode: values.rootCode ?? null,
+        })
+        toastSuccess(MSG.created)
+      }
+      await onSaved()
+    } catch {
+      // the HTTP layer has shown the message
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Modal
+      title={editing ? '修改服务' : '新建服务'}
+      open={open}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      mask={{ closable: false }}
+    >
+      <Form<ServiceFormValues>
+        form={form}
+        preserve={false}
+        layout="vertical"
+        initialValues={editing ? { key: editing.key, name: editing.name } : { key: '', name: '' }}
+        onFinish={() => void submit()}
+      >
+        <Form.Item
+          name="key"
+          label="服务标识"
+          rules={editing ? undefined : keyRules}
+          extra={
+            editing
+              ? '服务标识创建后不能修改'
+              : '小写字母、数字和 -，网关按它询问：/api/authz/forward/<服务标识>'
+          }
+        >
+          <Input
+            aria-label="服务标识"
+            placeholder="如 orders"
+            maxLength={32}
+            disabled={!!editing}
+            autoFocus={!editing}
+          />
+        </Form.Item>
+        <Form.Item name="name" label="服务名称" rules={antdRules.serviceName}>
+          <Input aria-label="服务名称" placeholder="如 订单服务" maxLength={64} autoFocus={!!editing} />
+        </Form.Item>
+        {editing ? (
+          editing.key === AMS_SERVICE_KEY ? (
+            <Typography.Text type="secondary">
+              内置服务：本系统自己的接口，拥有不属于其他服务的全部权限。
+            </Typography.Text>
+          ) : null
+        ) : (
+          <Form.Item
+            name="rootCode"
+            label="根权限"
+            extra="服务只认可根权限之下的权限。选一个尚无服务的顶级权限时，它下面的权限从此只对该服务生效，不再对本系统生效"
+          >
+            <RootSelect />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  )
+}
