@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type pg from 'pg'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
 import { buildApp } from '../src/app'
@@ -57,6 +58,38 @@ describe.skipIf(!inject('pgTemplate'))('connections dropped under the server (Po
     expect(isDatabaseUnavailable(outcome)).toBe(true)
     // the dead client left the pool: the next statement gets a fresh connection
     expect(await queryRows(t.db, sql`select 1 as one`)).toEqual([{ one: 1 }])
+  })
+
+  it('a transaction finding a dead connection in the pool begins again on a fresh one, and no client is lost', async () => {
+    const pool = (t.db as unknown as { $client: pg.Pool }).$client
+    const outcomes: string[] = []
+    for (let round = 0; round < 20; round++) {
+      // a full pool of idle connections, all of them then terminated, and a transaction at once
+      // (reads finding the last round's dead connections fail, which is not what is looked at here)
+      await Promise.allSettled(Array.from({ length: 10 }, () => t.db.execute(sql`select pg_sleep(0.01)`)))
+      await faults.terminate(t.databaseUrl!)
+      outcomes.push(
+        await t.db
+          .transaction(async (tx) => {
+            await tx.execute(sql`select 1`)
+            return 'committed'
+          })
+          .catch((err: unknown) => (isDatabaseUnavailable(err) ? 'unavailable' : String(err))),
+      )
+    }
+    expect(outcomes).toEqual(Array(20).fill('committed'))
+    // every client checked out came back (or left, dead): none is held by a transaction that never began
+    await eventually(async () => pool.totalCount === pool.idleCount, 'every client idle')
+    expect(pool.waitingCount).toBe(0)
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`)
+          return 1
+        }),
+      ),
+    )
+    expect(after).toEqual(Array(12).fill(1))
   })
 
   it('a write cut off mid-statement answers 503 with Retry-After, rolls back, and the next write works', async () => {

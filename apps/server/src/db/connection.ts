@@ -13,6 +13,7 @@ import pg from 'pg'
 import * as schema from './schema'
 import { acquireDataDirLock } from './data-dir-lock'
 import { securePrivateDir, tightenTree } from './private-files'
+import { pooledTransaction } from './pg-transaction'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
@@ -198,6 +199,7 @@ async function openPostgres(
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  db.transaction = pooledTransaction(pool, db)
   const listeners: ((payload: string) => void)[] = []
   const tellAll = (payload: string) => {
     for (const l of listeners) l(payload)
