@@ -85,17 +85,15 @@ describe('the hashing queue', () => {
 
 describe('sign-ins in a burst', () => {
   it('wait their turn, a sign-in that waited too long answers 503 with Retry-After, and other calls are answered meanwhile', async () => {
-    const t = await createTestApp({
-      passwordHashCost: 17,
-      passwordHashConcurrency: 1,
-      passwordHashMaxWaitSeconds: 1,
-    })
+    // set up with time to spare (the first sign-ins upgrade 2^14 hashes), then a bound of 1 s for the burst
+    const t = await createTestApp({ passwordHashCost: 17, passwordHashConcurrency: 1 })
     apps.push(t)
     const { token } = await t.userWithCodes(['user', 'authz'], 'burst_checker')
     // eight accounts (one hash for all), so that the sign-in throttle, which counts per account, plays no part
     const passwordHash = await hashPassword(TEST_USER_PASSWORD)
     const names = Array.from({ length: 8 }, (_, i) => `burst_${i}`)
     await t.db.insert(users).values(names.map((nickName) => ({ nickName, passwordHash, status: 1 })))
+    configurePasswordHashing(17, { concurrency: 1, maxWaitSeconds: 1 })
     const burst = names.map((nickName) =>
       t.app.inject({
         method: 'POST',
