@@ -16,6 +16,8 @@ let t: TestApp
 let rootOrgId: number
 let seq = 0
 const uniq = () => `${Date.now().toString(36)}${(seq++).toString(36)}`
+/** a service key part: lower-case letters and digits */
+const uniqKey = () => `${Date.now().toString(36)}${(seq++).toString(36)}`.toLowerCase()
 /** digits only: a suffix that mixes no script into the name it ends */
 const uniqDigits = () => `${Date.now()}${seq++}`
 
@@ -95,6 +97,14 @@ const FIELDS: NameField[] = [
     send: (stationName) => ({ method: 'POST', url: '/api/station/insert', body: { stationName, type: 1 } }),
     table: 'stations',
     column: 'station_name',
+  },
+  {
+    name: 'service name',
+    label: NAME_LABELS.serviceName,
+    // a key of lower-case letters and digits only, unique per call
+    send: (name) => ({ method: 'POST', url: '/api/service/insert', body: { key: `svc${uniqKey()}`, name } }),
+    table: 'services',
+    column: 'name',
   },
   {
     name: 'permission chName',
