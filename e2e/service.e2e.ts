@@ -87,15 +87,15 @@ describe('服务管理 (DESIGN.md §10a)', () => {
 
     await row.getByRole('button', { name: /修\s*改/ }).click()
     expect(await dialog.getByLabel('服务标识').isDisabled()).toBe(true)
-    await dialog.getByLabel('服务名称').fill('端到端服务（改）')
+    await dialog.getByLabel('服务名称').fill('端到端服务-改')
     await dialog.getByRole('button', { name: /确\s*定/ }).click()
     await toast(page, MSG.updated).waitFor()
-    await expect.poll(async () => (await findService(key))?.name).toBe('端到端服务（改）')
-    await expect.poll(() => row.textContent()).toContain('端到端服务（改）')
+    await expect.poll(async () => (await findService(key))?.name).toBe('端到端服务-改')
+    await expect.poll(() => row.textContent()).toContain('端到端服务-改')
 
     // delete: the confirmation names the service; cancelling keeps it
     await row.getByRole('button', { name: /删\s*除/ }).click()
-    const confirm = page.locator('.ant-popover', { hasText: confirmDeleteService('端到端服务（改）') })
+    const confirm = page.locator('.ant-popover', { hasText: confirmDeleteService('端到端服务-改') })
     await confirm.waitFor()
     await screenshot(page, 'service-delete-confirm')
     await confirm.getByRole('button', { name: /取\s*消/ }).click()
@@ -103,7 +103,7 @@ describe('服务管理 (DESIGN.md §10a)', () => {
     expect(await findService(key)).toBeDefined()
     await row.getByRole('button', { name: /删\s*除/ }).click()
     await page
-      .locator('.ant-popover', { hasText: confirmDeleteService('端到端服务（改）') })
+      .locator('.ant-popover', { hasText: confirmDeleteService('端到端服务-改') })
       .getByRole('button', { name: /确\s*定/ })
       .click()
     await toast(page, MSG.deleted).waitFor()
