@@ -114,13 +114,6 @@ const FIELDS: NameField[] = [
     column: 'ch_name',
   },
   {
-    name: 'service name',
-    label: NAME_LABELS.serviceName,
-    send: (name) => ({ method: 'POST', url: '/api/service/insert', body: { key: `s-${uniq()}`, name } }),
-    table: 'services',
-    column: 'name',
-  },
-  {
     name: 'permission enName',
     label: NAME_LABELS.enName,
     send: (enName) => ({ method: 'POST', url: '/api/auth/insert', body: authForm({ enName }) }),
