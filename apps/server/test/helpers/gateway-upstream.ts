@@ -69,7 +69,12 @@ function fileFor(root: string, url: string): string | null {
   }
   const file = path.join(root, decoded)
   if (!file.startsWith(root + path.sep)) return null
-  return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ? file : null
+  } catch {
+    // a path that goes on below a file (`readme.txt/x`) is ENOTDIR: not found, as for any file server
+    return null
+  }
 }
 
 /**
