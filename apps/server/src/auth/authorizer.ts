@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm'
-import { AMS_SERVICE_KEY, matchesUrlPattern, type Power, type UrlPattern } from '@amg/contract'
+import { AMS_SERVICE_KEY, matchesUrlPattern, ROLE_TYPE, type Power, type UrlPattern } from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
 import { auths, services } from '../db/schema'
 import { KeepGuard } from '../lib/keep-guard'
+import { rolesReached } from './reach'
 
 export interface EffectiveAccess {
   roles: { id: number; roleName: string; type: number }[]
@@ -149,21 +150,9 @@ export class Authorizer {
   private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
     const roleRows = await queryRows<{ id: number; role_name: string; type: number }>(
       db,
-      sql`
-      select r.id, r.role_name, r.type from roles r
-      where r.status = 1 and r.id in (
-        select ur.role_id from user_roles ur where ur.user_id = ${userId}
-        union
-        select gr.role_id from user_group_roles gr
-          join user_groups g on g.id = gr.group_id and g.status = 1
-          join user_group_users gu on gu.group_id = g.id
-          where gu.user_id = ${userId}
-        union
-        select pr.role_id from position_roles pr
-          join positions p on p.id = pr.position_id and p.status = 1
-          join position_users pu on pu.position_id = p.id
-          where pu.user_id = ${userId}
-      ) order by r.id`,
+      sql`select r.id, r.role_name, r.type from roles r
+        where r.status = 1 and r.id in (${rolesReached({ users: sql`= ${userId}` })})
+        order by r.id`,
     )
     const roles = roleRows.map((r) => ({ id: Number(r.id), roleName: r.role_name, type: Number(r.type) }))
     const roleIds = roles.map((r) => r.id)
@@ -188,7 +177,7 @@ export class Authorizer {
     const ams = byService.get(AMS_SERVICE_KEY) ?? NO_POWER
     return {
       roles,
-      superAdmin: roles.some((r) => r.type === 1),
+      superAdmin: roles.some((r) => r.type === ROLE_TYPE.superAdmin),
       authCodes: nodes.map((n) => n.code).sort(),
       auths: [...ams.frontEnd],
       backEnd: [...ams.backEnd],

@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm'
-import { beyondPowerMessage, coversPower, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
+import { beyondPowerMessage, coversPower, ROLE_TYPE, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
+import { rolesReached } from './reach'
 
 /**
  * A permission node's power as it will be after a change (not yet stored), in the service whose
@@ -115,7 +116,7 @@ export class PowerGuard {
       (
         await queryRows<{ id: number }>(
           tx,
-          sql`select id from roles where type = 1 and id in (${ids(allRoleIds)})`,
+          sql`select id from roles where type = ${ROLE_TYPE.superAdmin} and id in (${ids(allRoleIds)})`,
         )
       ).map((r) => Number(r.id)),
     )
@@ -162,12 +163,8 @@ export class PowerGuard {
       )
     const userIds = (stake.userIds ?? []).filter((id) => id !== callerId)
     if (userIds.length) {
-      const users = ids(userIds)
-      roleSources.push(sql`select role_id from user_roles where user_id in (${users})`)
-      roleSources.push(sql`select gr.role_id from user_group_roles gr
-        join user_group_users gu on gu.group_id = gr.group_id where gu.user_id in (${users})`)
-      roleSources.push(sql`select pr.role_id from position_roles pr
-        join position_users pu on pu.position_id = pr.position_id where pu.user_id in (${users})`)
+      // every group and position counts, enabled or not: stored power
+      roleSources.push(rolesReached({ users: sql`in (${ids(userIds)})`, carriers: 'every' }))
     }
     const codes = new Set(stake.authCodes ?? [])
     if (roleSources.length) {
@@ -178,7 +175,7 @@ export class PowerGuard {
           join stake_roles s on s.role_id = r.id
           left join role_auths ra on ra.role_id = r.id`,
       )
-      if (rows.some((r) => Number(r.type) === 1)) return { allPower: true, nodes: [] }
+      if (rows.some((r) => Number(r.type) === ROLE_TYPE.superAdmin)) return { allPower: true, nodes: [] }
       for (const r of rows) if (r.auth_code) codes.add(r.auth_code)
     }
     const tree = codes.size ? await this.authz.loadStoredTree(tx) : new Map<string, TreeNode>()

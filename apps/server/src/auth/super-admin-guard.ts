@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm'
+import { ROLE_TYPE } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx, type Tx } from '../db/connection'
 import { conflict } from '../lib/errors'
+import { usersReaching } from './reach'
 
 export const LAST_SUPER_ADMIN_MSG = '不能删除、冻结或移除最后一个超级管理员'
 
@@ -12,21 +14,9 @@ export const LAST_SUPER_ADMIN_MSG = '不能删除、冻结或移除最后一个�
 export async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
   const [row] = await queryRows<{ n: number | string }>(
     tx,
-    sql`with super_roles as (select id from roles where type = 1 and status = 1),
-      holders as (
-        select ur.user_id from user_roles ur join super_roles s on s.id = ur.role_id
-        union
-        select gu.user_id from user_group_roles gr
-          join super_roles s on s.id = gr.role_id
-          join user_groups g on g.id = gr.group_id and g.status = 1
-          join user_group_users gu on gu.group_id = g.id
-        union
-        select pu.user_id from position_roles pr
-          join super_roles s on s.id = pr.role_id
-          join positions p on p.id = pr.position_id and p.status = 1
-          join position_users pu on pu.position_id = p.id
-      )
-      select count(*) as n from holders h join users u on u.id = h.user_id and u.status = 1`,
+    sql`select count(*) as n from users u where u.status = 1 and u.id in (${usersReaching({
+      roles: sql`in (select id from roles where type = ${ROLE_TYPE.superAdmin} and status = 1)`,
+    })})`,
   )
   return Number(row?.n ?? 0)
 }

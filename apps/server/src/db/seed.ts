@@ -1,4 +1,5 @@
 import { eq, isNull } from 'drizzle-orm'
+import { ROLE_TYPE } from '@amg/contract'
 import type { Db } from './connection'
 import { auths, organizations, roleAuths, roles, userRoles, users } from './schema'
 import { SEED_AUTH_TREE, type SeedAuthNode } from './seed-auth-tree'
@@ -49,11 +50,20 @@ export async function seedBase(db: Db, opts: { initialAdminPassword: string }): 
     if (!existingRoot)
       await tx.insert(organizations).values({ organizationName: ROOT_ORG_NAME, description: '组织架构的根' })
 
-    const [superRole] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.type, 1)).limit(1)
+    const [superRole] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(eq(roles.type, ROLE_TYPE.superAdmin))
+      .limit(1)
     if (superRole) return
     const [role] = await tx
       .insert(roles)
-      .values({ roleName: SUPER_ADMIN_ROLE_NAME, type: 1, status: 1, description: '拥有全部权限' })
+      .values({
+        roleName: SUPER_ADMIN_ROLE_NAME,
+        type: ROLE_TYPE.superAdmin,
+        status: 1,
+        description: '拥有全部权限',
+      })
       .returning({ id: roles.id })
     await tx
       .insert(roleAuths)

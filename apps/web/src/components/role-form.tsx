@@ -1,4 +1,5 @@
 import { Form, Input, Space } from 'antd'
+import { ROLE_TYPE, ROLE_TYPE_LABEL, STATUS, STATUS_LABEL } from '@amg/contract'
 import { useState } from 'react'
 import { antdRules } from '../lib/validation'
 import { Button } from './button'
@@ -13,20 +14,15 @@ import {
 } from './role-impact'
 import { TextArea } from './text-area'
 
-/** Role types (SPEC.md §3): 1 super admin, 2 built-in, 3 ordinary. */
-export const ROLE_TYPE_LABEL: Record<number, string> = { 1: '超级管理员', 2: '内置角色', 3: '普通角色' }
-/** The label of a role type: 1 超级管理员, 2 内置角色, otherwise 普通角色 (SPEC.md §2). */
-export const roleTypeLabel = (type: number) => (type === 1 || type === 2 ? ROLE_TYPE_LABEL[type] : '普通角色')
-export const ROLE_STATUS_LABEL: Record<number, string> = { 1: '启用', 2: '禁用' }
-
-export const ADMIN_ROLE_TYPE_OPTIONS = [
-  { label: '超级管理员', value: 1 },
-  { label: '内置角色', value: 2 },
-]
-export const ROLE_STATUS_OPTIONS = [
-  { label: '启用', value: 1 },
-  { label: '禁用', value: 2 },
-]
+/** The types the built-in role form offers. */
+export const ADMIN_ROLE_TYPE_OPTIONS = [ROLE_TYPE.superAdmin, ROLE_TYPE.builtIn].map((value) => ({
+  label: ROLE_TYPE_LABEL[value],
+  value,
+}))
+export const ROLE_STATUS_OPTIONS = [STATUS.enabled, STATUS.disabled].map((value) => ({
+  label: STATUS_LABEL[value],
+  value,
+}))
 
 export interface RoleFormValues {
   roleName: string

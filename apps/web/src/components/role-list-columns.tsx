@@ -1,9 +1,8 @@
 import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
-import { MSG } from '@amg/contract'
+import { MSG, roleTypeLabel, STATUS, STATUS_LABEL } from '@amg/contract'
 import dayjs from '../lib/dayjs'
 import { createContext, useContext, useMemo } from 'react'
 import { toastInfo } from '../lib/feedback'
-import { ROLE_STATUS_LABEL, roleTypeLabel } from './role-form'
 import type { IndexedRow } from './table'
 
 export interface RoleListRow {
@@ -64,10 +63,10 @@ function RoleActions({ row }: { row: RoleListRow }) {
 const formatTime = (value: string | null | undefined) =>
   value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
 
-const STATUS_FILTERS = [
-  { text: '启用', value: 1 },
-  { text: '禁用', value: 2 },
-]
+const STATUS_FILTERS = [STATUS.enabled, STATUS.disabled].map((value) => ({
+  text: STATUS_LABEL[value],
+  value,
+}))
 
 export interface RoleColumnsOptions {
   /** The type filter's choices (a constant of each screen). */
@@ -109,7 +108,9 @@ export function useRoleColumns({
         filterMultiple: false,
         filteredValue: status ? [status] : [],
         render: (value: number) => (
-          <Tag color={value === 1 ? 'green' : 'default'}>{ROLE_STATUS_LABEL[value] ?? value}</Tag>
+          <Tag color={value === 1 ? 'green' : 'default'}>
+            {STATUS_LABEL[value as keyof typeof STATUS_LABEL] ?? value}
+          </Tag>
         ),
       },
       { title: '描述', dataIndex: 'description', key: 'description', ellipsis: true },

@@ -1,4 +1,4 @@
-import { BEYOND_POWER_PREFIX } from '@amg/contract'
+import { BEYOND_POWER_PREFIX, ROLE_TYPE } from '@amg/contract'
 import { useSession } from './session-store'
 
 /**
@@ -22,15 +22,12 @@ export function denyReasonOf(row: object): string | null {
   return mark.denyReason || BEYOND_POWER_PREFIX
 }
 
-/** Role type 1 carries all power (DESIGN.md §6a). */
-export const SUPER_ADMIN_ROLE_TYPE = 1
-
 /**
- * Leaves the super-admin role out for a caller who is not a super admin: it could never be granted
+ * Leaves the super-admin role (all power, DESIGN.md §6a) out for a caller who is not a super admin: it could never be granted
  * by them, so it is not offered at all (not even disabled) rather than advertised.
  */
 export function offeredRoles<R extends { type: number }>(roles: R[], callerIsSuperAdmin: boolean): R[] {
-  return callerIsSuperAdmin ? roles : roles.filter((r) => r.type !== SUPER_ADMIN_ROLE_TYPE)
+  return callerIsSuperAdmin ? roles : roles.filter((r) => r.type !== ROLE_TYPE.superAdmin)
 }
 
 /** offeredRoles for the signed-in user; unknown (not loaded yet) counts as not a super admin. */

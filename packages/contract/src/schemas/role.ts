@@ -13,9 +13,6 @@ import {
   OptionalNameSearch,
 } from './common'
 
-/** Role types (SPEC.md §6): 1 super admin, 2 built-in, 3 ordinary. */
-export const ROLE_TYPE = { superAdmin: 1, builtIn: 2, ordinary: 3 } as const
-
 const OptionalId = Type.Optional(Type.Union([Id, Type.Null()]))
 const OptionalStatus = Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()]))
 const RequiredStatus = Type.Integer({

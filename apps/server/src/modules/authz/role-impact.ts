@@ -3,6 +3,7 @@ import type { AuthzRoleImpactBody, AuthzRoleImpactResult } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import { roles } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
+import { usersReaching } from '../../auth/reach'
 import { notFound } from '../../lib/errors'
 import { roleCodes } from './sources'
 
@@ -25,18 +26,8 @@ export async function roleImpact(
   // The role's own status does not matter here: the count is who the role reaches once enabled.
   const holders = await queryRows<{ users: number }>(
     db,
-    sql`select count(*)::int as users from users u where u.status = 1 and u.id in (
-          select ur.user_id from user_roles ur where ur.role_id = ${role.id}
-          union
-          select gu.user_id from user_group_roles gr
-            join user_groups g on g.id = gr.group_id and g.status = 1
-            join user_group_users gu on gu.group_id = g.id
-            where gr.role_id = ${role.id}
-          union
-          select pu.user_id from position_roles pr
-            join positions p on p.id = pr.position_id and p.status = 1
-            join position_users pu on pu.position_id = p.id
-            where pr.role_id = ${role.id})`,
+    sql`select count(*)::int as users from users u
+        where u.status = 1 and u.id in (${usersReaching({ roles: sql`= ${role.id}` })})`,
   )
   const tree = await authz.loadEnabledTree()
   const stored = await authz.loadStoredTree()

@@ -5,6 +5,7 @@ import {
   isPathRefusal,
   matchesUrlPattern,
   MSG,
+  ROLE_TYPE,
   unknownService,
   type AuthzCheckBatchBody,
   type AuthzCheckBody,
@@ -111,7 +112,7 @@ export async function explain(
   const tree = await authz.loadEnabledTree()
   const grants: AuthzGrant[] = []
   for (const s of sources) {
-    if (s.role.type === 1) {
+    if (s.role.type === ROLE_TYPE.superAdmin) {
       grants.push({ via: s.via, role: s.role, node: null, pattern: { method: '*', uri: '/**' } })
       continue
     }
@@ -160,5 +161,5 @@ export async function effective(
   const nodes = [...holders.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, ids]) => ({ code, chName: tree.get(code)!.chName, roleIds: ids }))
-  return { superAdmin: roles.some((r) => r.type === 1), roles, nodes }
+  return { superAdmin: roles.some((r) => r.type === ROLE_TYPE.superAdmin), roles, nodes }
 }

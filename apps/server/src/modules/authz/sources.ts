@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { AuthzVia, ViaKind } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../../db/connection'
+import { reach } from '../../auth/reach'
 import { orgCompleteNames } from '../position/org-paths'
 
 /** One way a user holds a role: the role, and the link that brings it (DESIGN.md §6). */
@@ -27,28 +28,13 @@ interface SourceRow {
  * `roleFilter` are conditions on `user_id` / `role_id` (e.g. `= 5` or `in (…)`), so one query
  * serves one user (effective, explain) and a page of users (who-can).
  */
-export function sourcesQuery(userFilter: SQL, roleFilter?: SQL): SQL {
-  const roleCond = roleFilter ? sql`and r.id ${roleFilter}` : sql``
+function sourcesQuery(userFilter: SQL, roleFilter?: SQL): SQL {
   return sql`
-    select ur.user_id, r.id as role_id, r.role_name, r.type as role_type,
-           'direct' as kind, r.id as via_id, r.role_name as via_name, null::int as org_id
-      from user_roles ur join roles r on r.id = ur.role_id and r.status = 1 ${roleCond}
-      where ur.user_id ${userFilter}
-    union all
-    select gu.user_id, r.id, r.role_name, r.type, 'group', g.id, g.group_name, null::int
-      from user_group_users gu
-      join user_groups g on g.id = gu.group_id and g.status = 1
-      join user_group_roles gr on gr.group_id = g.id
-      join roles r on r.id = gr.role_id and r.status = 1 ${roleCond}
-      where gu.user_id ${userFilter}
-    union all
-    select pu.user_id, r.id, r.role_name, r.type, 'position', p.id, s.station_name, p.org_id
-      from position_users pu
-      join positions p on p.id = pu.position_id and p.status = 1
-      join stations s on s.id = p.station_id
-      join position_roles pr on pr.position_id = p.id
-      join roles r on r.id = pr.role_id and r.status = 1 ${roleCond}
-      where pu.user_id ${userFilter}`
+    select s.user_id, r.id as role_id, r.role_name, r.type as role_type,
+           s.kind, s.via_id, case s.kind when 'direct' then r.role_name else s.via_name end as via_name,
+           s.org_id
+      from (${reach({ users: userFilter, roles: roleFilter, named: true })}) s
+      join roles r on r.id = s.role_id and r.status = 1`
 }
 
 /** Runs `sourcesQuery` and names positions `部门全称-职位名` as the console shows them. */

@@ -1,8 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { matchesUrlPattern, type AuthzWhoCanBody, type AuthzWhoCanRow, type PageResult } from '@amg/contract'
+import {
+  matchesUrlPattern,
+  ROLE_TYPE,
+  type AuthzWhoCanBody,
+  type AuthzWhoCanRow,
+  type PageResult,
+} from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
-import { distinctVia, loadSources, sourcesQuery } from './sources'
+import { usersReaching } from '../../auth/reach'
+import { distinctVia, loadSources } from './sources'
 import { callPath, normalizeMethod, serviceOfCall } from './service'
 
 /**
@@ -31,12 +38,13 @@ export async function whoCan(
     : sql``
   const roleRows = await queryRows<{ id: number }>(
     db,
-    sql`select r.id from roles r where r.status = 1 and (r.type = 1 ${codeCond})`,
+    sql`select r.id from roles r where r.status = 1 and (r.type = ${ROLE_TYPE.superAdmin} ${codeCond})`,
   )
   const roleIds = roleRows.map((r) => Number(r.id))
   if (roleIds.length === 0) return { list: [], total: 0 }
   const roleFilter = sql`in (${sql.join(roleIds, sql`, `)})`
-  const holders = sql`(select user_id from (${sourcesQuery(sql`is not null`, roleFilter)}) s)`
+  // the roles are enabled ones already, so who reaches them is who holds them
+  const holders = sql`(${usersReaching({ roles: roleFilter })})`
   // the page and the total in one pass over the holders (at 100,000 users, each pass is most of the cost)
   const page = await queryRows<{ id: number; nick_name: string; total: number | string }>(
     db,
@@ -66,7 +74,7 @@ export async function whoCan(
     return {
       userId: Number(u.id),
       nickName: u.nick_name,
-      superAdmin: mine.some((s) => s.role.type === 1),
+      superAdmin: mine.some((s) => s.role.type === ROLE_TYPE.superAdmin),
       via: distinctVia(mine),
     }
   })

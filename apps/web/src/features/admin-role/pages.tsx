@@ -1,6 +1,6 @@
 import { Spin } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG } from '@amg/contract'
+import { MSG, ROLE_TYPE, ROLE_TYPE_LABEL } from '@amg/contract'
 import { useNavigate, useSearchParams } from 'react-router'
 import { RoleForm, type RoleFormValues } from '../../components/role-form'
 import { RoleList, ROLES_QUERY_KEY, type RoleListRow } from '../../components/role-list'
@@ -14,16 +14,13 @@ const withQuery = (path: string, query: Record<string, string | number | boolean
   `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
 
 /** SPEC.md §9: the built-in role list's type filter; empty means [1,2]. */
-const TYPE_FILTERS = [
-  { text: '超级管理员', value: 1 },
-  { text: '内置角色', value: 2 },
-]
-const DEFAULT_TYPES = [1, 2]
+const DEFAULT_TYPES = [ROLE_TYPE.superAdmin, ROLE_TYPE.builtIn]
+const TYPE_FILTERS = DEFAULT_TYPES.map((value) => ({ text: ROLE_TYPE_LABEL[value], value }))
 /** SPEC.md §9: a new built-in role is type 2, status 1. */
-const NEW_ROLE = { roleName: '', type: 2, status: 1, description: '', authCodes: [] }
+const NEW_ROLE = { roleName: '', type: ROLE_TYPE.builtIn, status: 1, description: '', authCodes: [] }
 
 /** SPEC.md §4: type 1 (super admin) is locked against edit and delete. */
-const notSuperAdmin = (row: RoleListRow) => row.type !== 1
+const notSuperAdmin = (row: RoleListRow) => row.type !== ROLE_TYPE.superAdmin
 
 export function AdminRoleListPage() {
   const navigate = useNavigate()

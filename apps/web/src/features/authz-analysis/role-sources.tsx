@@ -1,11 +1,9 @@
-import type { AuthzEffectiveRole } from '@amg/contract'
+import { ROLE_TYPE, roleTypeLabel, type AuthzEffectiveRole } from '@amg/contract'
 import { Table, Tag, type TableColumnsType } from 'antd'
 import { ViaTags } from './via-tag'
 
-const TYPE_TAG: Record<number, { color: string; text: string }> = {
-  1: { color: 'gold', text: '超级管理员' },
-  2: { color: 'cyan', text: '内置角色' },
-}
+/** Super-admin and built-in roles are tagged; ordinary ones are not. */
+const TYPE_COLOR: Record<number, string> = { [ROLE_TYPE.superAdmin]: 'gold', [ROLE_TYPE.builtIn]: 'cyan' }
 
 const columns: TableColumnsType<AuthzEffectiveRole> = [
   {
@@ -15,9 +13,9 @@ const columns: TableColumnsType<AuthzEffectiveRole> = [
     render: (name: string, role) => (
       <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 6, alignItems: 'center' }}>
         <span>{name}</span>
-        {TYPE_TAG[role.type] ? (
-          <Tag color={TYPE_TAG[role.type].color} style={{ marginInlineEnd: 0 }}>
-            {TYPE_TAG[role.type].text}
+        {TYPE_COLOR[role.type] ? (
+          <Tag color={TYPE_COLOR[role.type]} style={{ marginInlineEnd: 0 }}>
+            {roleTypeLabel(role.type)}
           </Tag>
         ) : null}
       </span>

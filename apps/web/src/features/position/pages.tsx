@@ -12,7 +12,7 @@ import {
 } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate, useSearchParams } from 'react-router'
-import { MSG, confirmDeletePosition, type RoleSimple } from '@amg/contract'
+import { MSG, confirmDeletePosition, roleTypeLabel, type RoleSimple } from '@amg/contract'
 import { LinkPanel, OrgCascader, Pagination } from '../../components'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList, useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
@@ -242,12 +242,10 @@ function usePositionId(): number | undefined {
   return Number.isInteger(id) && id > 0 ? id : undefined
 }
 
-const ROLE_TYPE: Record<number, string> = { 1: '超级管理员', 2: '内置角色', 3: '普通角色' }
-
 const roleColumns: TableColumnsType<LinkedRole> = [
   { title: 'ID', dataIndex: 'id', key: 'id', width: 80 },
   { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
-  { title: '类型', dataIndex: 'type', key: 'type', render: (t: number) => ROLE_TYPE[t] ?? '普通角色' },
+  { title: '类型', dataIndex: 'type', key: 'type', render: roleTypeLabel },
   { title: '状态', dataIndex: 'status', key: 'status', render: statusTag },
 ]
 

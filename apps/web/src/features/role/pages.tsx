@@ -1,6 +1,6 @@
 import { Spin } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG } from '@amg/contract'
+import { MSG, ROLE_TYPE, ROLE_TYPE_LABEL } from '@amg/contract'
 import { useNavigate, useSearchParams } from 'react-router'
 import { RoleForm, type RoleFormValues } from '../../components/role-form'
 import { RoleList, ROLES_QUERY_KEY, type RoleListRow } from '../../components/role-list'
@@ -14,14 +14,10 @@ const withQuery = (path: string, query: Record<string, string | number | boolean
   `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
 
 /** Type filter of the role list: every type (SPEC.md §3). */
-const TYPE_FILTERS = [
-  { text: '超级管理员', value: 1 },
-  { text: '内置角色', value: 2 },
-  { text: '普通角色', value: 3 },
-]
+const TYPE_FILTERS = Object.values(ROLE_TYPE).map((value) => ({ text: ROLE_TYPE_LABEL[value], value }))
 
 /** SPEC.md §4: only type 3 (ordinary) roles are editable in the ordinary role list. */
-const isOrdinary = (row: RoleListRow) => row.type === 3
+const isOrdinary = (row: RoleListRow) => row.type === ROLE_TYPE.ordinary
 
 export function RoleListPage() {
   const navigate = useNavigate()

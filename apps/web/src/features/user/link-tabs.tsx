@@ -1,5 +1,5 @@
 import type { RoleSimple, UserGroupRow, UserGroupSimple, UserRoleRow } from '@amg/contract'
-import { MSG } from '@amg/contract'
+import { MSG, roleTypeLabel } from '@amg/contract'
 import type { TableColumnsType } from 'antd'
 import { LinkPanel } from '../../components/link-panel'
 import {
@@ -16,12 +16,10 @@ import { EnabledTag, MissingUser, TabHeading, useUserIdParam } from './common'
 
 export const CONFIRM_UNLINK_GROUP = '确定要移除该用户组关联吗？'
 
-const ROLE_TYPES: Record<number, string> = { 1: '超级管理员', 2: '内置角色', 3: '普通角色' }
-
 const roleColumns: TableColumnsType<UserRoleRow> = [
   { title: 'ID', dataIndex: 'id', width: 80 },
   { title: '角色名称', dataIndex: 'roleName' },
-  { title: '角色类型', dataIndex: 'type', width: 120, render: (t: number) => ROLE_TYPES[t] ?? '普通角色' },
+  { title: '角色类型', dataIndex: 'type', width: 120, render: roleTypeLabel },
   { title: '状态', dataIndex: 'status', width: 90, render: (s: number) => <EnabledTag status={s} /> },
 ]
 
