@@ -23,25 +23,21 @@ interface SourceRow {
 }
 
 /**
- * Every (user, enabled role, link) triple as the authorizer counts them: roles linked directly,
- * through enabled groups and through enabled positions; only enabled roles. `userFilter` and
- * `roleFilter` are conditions on `user_id` / `role_id` (e.g. `= 5` or `in (…)`), so one query
- * serves one user (effective, explain) and a page of users (who-can).
+ * Every (user, enabled role, link) triple as the authorizer counts them: enabled roles reached
+ * directly, through enabled groups and through enabled positions, positions named `部门全称-职位名`
+ * as the console shows them. `userFilter` and `roleFilter` are conditions on the user's and the
+ * role's id (e.g. `= 5` or `in (…)`), so one query serves one user (effective, explain) and a page
+ * of users (who-can).
  */
-function sourcesQuery(userFilter: SQL, roleFilter?: SQL): SQL {
-  return sql`
-    select s.user_id, r.id as role_id, r.role_name, r.type as role_type,
-           s.kind, s.via_id, case s.kind when 'direct' then r.role_name else s.via_name end as via_name,
-           s.org_id
-      from (${reach({ users: userFilter, roles: roleFilter, named: true })}) s
-      join roles r on r.id = s.role_id and r.status = 1`
-}
-
-/** Runs `sourcesQuery` and names positions `部门全称-职位名` as the console shows them. */
 export async function loadSources(db: DbOrTx, userFilter: SQL, roleFilter?: SQL): Promise<RoleSource[]> {
+  // a direct link is named by its role
   const rows = await queryRows<SourceRow>(
     db,
-    sql`${sourcesQuery(userFilter, roleFilter)} order by 1, 2, 5, 6`,
+    sql`select s.user_id, r.id as role_id, r.role_name, r.type as role_type, s.kind, s.via_id,
+          case s.kind when 'direct' then r.role_name else s.via_name end as via_name, s.org_id
+        from (${reach({ users: userFilter, roles: roleFilter, named: true })}) s
+        join roles r on r.id = s.role_id and r.status = 1
+        order by 1, 2, 5, 6`,
   )
   const orgNames = await orgCompleteNames(
     db,
