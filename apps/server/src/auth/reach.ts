@@ -24,14 +24,12 @@ export interface ReachQuery {
   named?: boolean
 }
 
-/** The kinds of source, as the `kind` column spells them. */
-export type ReachKind = 'direct' | 'group' | 'position'
-
 /**
- * One row per (user, role, source): `user_id`, `role_id`, `kind`, `via_id` (the role's id for a
- * direct link, else the group's or position's), then `via_name` and `org_id` when `named`. A role
- * reached two ways is two rows. The roles' and users' own status is the caller's to weigh: role
- * impact counts a disabled role's holders, the authorizer does not. Use it as a subquery.
+ * One row per (user, role, source): `user_id`, `role_id`, `kind` ('direct', 'group' or
+ * 'position'), `via_id` (the role's id for a direct link, else the group's or position's), then
+ * `via_name` and `org_id` when `named`. A role reached two ways is two rows. The roles' and users'
+ * own status is the caller's to weigh: role impact counts a disabled role's holders, the authorizer
+ * does not. Use it as a subquery.
  */
 export function reach({ users, roles, carriers = 'enabled', named = false }: ReachQuery): SQL {
   const where = (user: SQL, role: SQL) => {

@@ -23,8 +23,9 @@ export function denyReasonOf(row: object): string | null {
 }
 
 /**
- * Leaves the super-admin role (all power, DESIGN.md §6a) out for a caller who is not a super admin: it could never be granted
- * by them, so it is not offered at all (not even disabled) rather than advertised.
+ * Leaves the super-admin role (all power, DESIGN.md §6a) out for a caller who is not a super admin:
+ * it could never be granted by them, so it is not offered at all (not even disabled) rather than
+ * advertised.
  */
 export function offeredRoles<R extends { type: number }>(roles: R[], callerIsSuperAdmin: boolean): R[] {
   return callerIsSuperAdmin ? roles : roles.filter((r) => r.type !== ROLE_TYPE.superAdmin)
