@@ -13,17 +13,10 @@ import type {
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
-import {
-  organizations,
-  positionRoles,
-  positionUsers,
-  positions,
-  roles,
-  stations,
-  users,
-} from '../../db/schema'
+import { organizations, positions, roles, stations, users } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import { linkedPage } from '../links/linked-lists'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../user-group/ids'
@@ -297,48 +290,30 @@ export const unlinkUsers = (links: Links, body: PositionUserLinkBody, operatorId
     operatorId,
   })
 
-export async function positionRoleList(db: Db, q: PositionRoleListQuery) {
+/** The position's roles, as its 关联角色 tab lists them. */
+export const positionRoleList = (db: Db, q: PositionRoleListQuery) => {
   const { pageSize, offset } = paging(q)
-  await requirePosition(db, q.positionId)
-  const where = and(
-    eq(positionRoles.positionId, q.positionId),
-    q.roleName?.trim() ? ilike(roles.roleName, containsPattern(q.roleName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(positionRoles)
-    .innerJoin(roles, eq(roles.id, positionRoles.roleId))
-    .where(where)
-  const list = await db
-    .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
-    .from(positionRoles)
-    .innerJoin(roles, eq(roles.id, positionRoles.roleId))
-    .where(where)
-    .orderBy(asc(roles.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
+  return linkedPage(db, {
+    owner: 'position',
+    ownerId: q.positionId,
+    target: 'role',
+    fields: { id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status },
+    nameContains: q.roleName,
+    limit: pageSize,
+    offset,
+  })
 }
 
-export async function positionUserList(db: Db, q: PositionUserListQuery) {
+/** The position's holders, as its 关联用户 tab lists them. */
+export const positionUserList = (db: Db, q: PositionUserListQuery) => {
   const { pageSize, offset } = paging(q)
-  await requirePosition(db, q.id)
-  const where = and(
-    eq(positionUsers.positionId, q.id),
-    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(positionUsers)
-    .innerJoin(users, eq(users.id, positionUsers.userId))
-    .where(where)
-  const list = await db
-    .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
-    .from(positionUsers)
-    .innerJoin(users, eq(users.id, positionUsers.userId))
-    .where(where)
-    .orderBy(asc(users.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
+  return linkedPage(db, {
+    owner: 'position',
+    ownerId: q.id,
+    target: 'user',
+    fields: { id: users.id, nickName: users.nickName, realName: users.realName, status: users.status },
+    nameContains: q.nickName,
+    limit: pageSize,
+    offset,
+  })
 }
