@@ -2,10 +2,14 @@ import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm'
 import type { SelectedFields } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import type { Db } from '../../db/connection'
+import { roles, users } from '../../db/schema'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { containsPattern } from '../../lib/like'
 import { requireExisting } from './existing'
+import { paging } from './ids'
 import type { LinkEntity } from './service'
+
+type PageArgs = Parameters<typeof paging>[0]
 
 /** One owner's links to one kind of record, as the user, user-group and position screens list them. */
 export interface LinkedPageQuery<F extends SelectedFields> {
@@ -18,8 +22,8 @@ export interface LinkedPageQuery<F extends SelectedFields> {
   nameContains?: string | null
   /** further conditions on the linked records */
   where?: SQL
-  limit: number
-  offset: number
+  /** the call's page arguments */
+  page: PageArgs
 }
 
 /**
@@ -28,6 +32,7 @@ export interface LinkedPageQuery<F extends SelectedFields> {
  */
 export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPageQuery<F>) {
   await requireExisting(db, q.owner, [q.ownerId])
+  const { pageSize, offset } = paging(q.page)
   const link = linkBetween(q.owner, q.target)
   const target = RECORDS[q.target]
   const name = q.nameContains?.trim()
@@ -44,13 +49,25 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
       .innerJoin(target.table, on)
       .where(where)
       .orderBy(asc(target.keyColumn))
-      .limit(q.limit)
-      .offset(q.offset),
+      .limit(pageSize)
+      .offset(offset),
     db.select({ total: count() }).from(link.table).innerJoin(target.table, on).where(where),
   ])
   // the builder cannot follow a generic selection through a join; the rows are exactly `fields`
   return { list: list as SelectResultFields<F>[], total: Number(total) }
 }
+
+/** What the 关联用户 and 关联角色 tabs of a group or a position show of each record (RelUserRow, RelRoleRow). */
+const TAB_FIELDS = {
+  user: { id: users.id, nickName: users.nickName, realName: users.realName, status: users.status },
+  role: { id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status },
+}
+
+/** A page of a group's or a position's 关联用户 or 关联角色 tab. */
+export const linkedTab = <T extends keyof typeof TAB_FIELDS>(
+  db: Db,
+  q: Omit<LinkedPageQuery<(typeof TAB_FIELDS)[T]>, 'fields' | 'target'> & { target: T },
+) => linkedPage(db, { ...q, fields: TAB_FIELDS[q.target] })
 
 /** The ids of every record linked to one owner, ascending. */
 export async function linkedIds(db: Db, owner: LinkEntity, ownerId: number, target: LinkEntity) {

@@ -13,13 +13,14 @@ import type {
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
-import { organizations, positions, roles, stations, users } from '../../db/schema'
+import { organizations, positions, stations } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
-import { linkedPage } from '../links/linked-lists'
+import { requireExisting } from '../links/existing'
+import { linkedTab } from '../links/linked-lists'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
-import { nonEmptyIdList, paging } from '../user-group/ids'
+import { nonEmptyIdList, paging } from '../links/ids'
 import type { VersionedCache } from '../../lib/versioned-cache'
 import { loadOrgTree, subtreeOf, type OrgTree } from './org-paths'
 
@@ -166,11 +167,6 @@ async function requireOrg(db: DbOrTx, orgId: number) {
   if (!org) throw notFound(ORG_NOT_FOUND)
 }
 
-async function requirePosition(db: DbOrTx, positionId: number) {
-  const [p] = await db.select({ id: positions.id }).from(positions).where(eq(positions.id, positionId))
-  if (!p) throw notFound(POSITION_NOT_FOUND)
-}
-
 /** The positions of exactly one department, searchable by job title. */
 export async function listForOrg(db: Db, body: PositionForOrgBody) {
   const { pageSize, offset } = paging(body)
@@ -242,7 +238,7 @@ export async function setPositionEnabled(
   operatorId: number,
 ) {
   const updated = await guardedChange(db, async (tx) => {
-    await requirePosition(tx, positionId)
+    await requireExisting(tx, 'position', [positionId])
     await power.require(tx, operatorId, { positionIds: [positionId] })
     return tx
       .update(positions)
@@ -291,29 +287,15 @@ export const unlinkUsers = (links: Links, body: PositionUserLinkBody, operatorId
   })
 
 /** The position's roles, as its 关联角色 tab lists them. */
-export const positionRoleList = (db: Db, q: PositionRoleListQuery) => {
-  const { pageSize, offset } = paging(q)
-  return linkedPage(db, {
+export const positionRoleList = (db: Db, q: PositionRoleListQuery) =>
+  linkedTab(db, {
     owner: 'position',
     ownerId: q.positionId,
     target: 'role',
-    fields: { id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status },
     nameContains: q.roleName,
-    limit: pageSize,
-    offset,
+    page: q,
   })
-}
 
 /** The position's holders, as its 关联用户 tab lists them. */
-export const positionUserList = (db: Db, q: PositionUserListQuery) => {
-  const { pageSize, offset } = paging(q)
-  return linkedPage(db, {
-    owner: 'position',
-    ownerId: q.id,
-    target: 'user',
-    fields: { id: users.id, nickName: users.nickName, realName: users.realName, status: users.status },
-    nameContains: q.nickName,
-    limit: pageSize,
-    offset,
-  })
-}
+export const positionUserList = (db: Db, q: PositionUserListQuery) =>
+  linkedTab(db, { owner: 'position', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })

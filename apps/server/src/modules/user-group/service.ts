@@ -16,17 +16,17 @@ import type {
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
-import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
+import { userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
 import { requireExisting } from '../links/existing'
-import { linkedIds, linkedPage } from '../links/linked-lists'
+import { linkedIds, linkedTab } from '../links/linked-lists'
 import { conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
 import type { VersionedCache } from '../../lib/versioned-cache'
-import { idList, nonEmptyIdList, paging } from './ids'
+import { idList, nonEmptyIdList, paging } from '../links/ids'
 
 /** An empty description is stored as none (the schema coerces null to ''). */
 const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
@@ -114,11 +114,6 @@ export async function listGroups(
   return { list: inIdOrder(rows, ids).map(toRow), ...total }
 }
 
-async function requireGroup(db: DbOrTx, id: number): Promise<void> {
-  const [g] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, id))
-  if (!g) throw notFound(GROUP_NOT_FOUND)
-}
-
 /** The index catches what assertNameFree cannot: two requests passing it at the same moment. */
 const onNameTaken = rethrowUnique({ user_groups_group_name_key: GROUP_NAME_TAKEN })
 
@@ -139,7 +134,7 @@ export async function setGroupEnabled(
   operatorId: number,
 ) {
   const updated = await guardedChange(db, async (tx) => {
-    await requireGroup(tx, id)
+    await requireExisting(tx, 'group', [id])
     await power.require(tx, operatorId, { groupIds: [id] })
     return tx
       .update(userGroups)
@@ -221,7 +216,7 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
 /** The links go with the group (ON DELETE CASCADE): its members lose the power of its roles. */
 export async function deleteGroup(db: Db, power: PowerGuard, id: number, operatorId: number) {
   const deleted = await guardedChange(db, async (tx) => {
-    await requireGroup(tx, id)
+    await requireExisting(tx, 'group', [id])
     await power.require(tx, operatorId, { groupIds: [id] })
     return tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
   })
@@ -229,32 +224,12 @@ export async function deleteGroup(db: Db, power: PowerGuard, id: number, operato
 }
 
 /** The group's members, as its 关联用户 tab lists them. */
-export const groupUsers = (db: Db, q: GroupUserListQuery) => {
-  const { pageSize, offset } = paging(q)
-  return linkedPage(db, {
-    owner: 'group',
-    ownerId: q.id,
-    target: 'user',
-    fields: { id: users.id, nickName: users.nickName, realName: users.realName, status: users.status },
-    nameContains: q.nickName,
-    limit: pageSize,
-    offset,
-  })
-}
+export const groupUsers = (db: Db, q: GroupUserListQuery) =>
+  linkedTab(db, { owner: 'group', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })
 
 /** The group's roles, as its 关联角色 tab lists them. */
-export const groupRoles = (db: Db, q: GroupRoleListQuery) => {
-  const { pageSize, offset } = paging(q)
-  return linkedPage(db, {
-    owner: 'group',
-    ownerId: q.userGroupId,
-    target: 'role',
-    fields: { id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status },
-    nameContains: q.roleName,
-    limit: pageSize,
-    offset,
-  })
-}
+export const groupRoles = (db: Db, q: GroupRoleListQuery) =>
+  linkedTab(db, { owner: 'group', ownerId: q.userGroupId, target: 'role', nameContains: q.roleName, page: q })
 
 /** The group's links, served by the shared link module (power check and last-super-admin guard included). */
 export const linkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>

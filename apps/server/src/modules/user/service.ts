@@ -395,7 +395,7 @@ export const listUserRoles = (db: Db, q: UserRoleListQuery): Promise<PageResult<
       description: roles.description,
     },
     nameContains: q.roleName,
-    ...page(q),
+    page: q,
   })
 
 export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> =>
@@ -410,7 +410,7 @@ export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResul
       description: userGroups.description,
     },
     nameContains: q.groupName,
-    ...page(q),
+    page: q,
   })
 
 /**
@@ -442,7 +442,7 @@ export async function listUserPositions(
       type: positions.type,
     },
     where: and(...where),
-    ...page(q),
+    page: q,
   })
   const names = await orgCompleteNames(
     db,

@@ -1,7 +1,7 @@
 import { parseIdList, type IdListInput } from '@amg/contract'
 import { badRequest } from '../../lib/errors'
 
-/** Link helpers shared by the user-group and position modules. */
+/** Id lists and page arguments as the link calls and the user-group and position lists take them. */
 
 /** A comma-joined id list ("1,2"), a number or an array, as unique ids; 400 when malformed. */
 export function idList(value: IdListInput | null | undefined, field: string): number[] {
