@@ -1,44 +1,13 @@
+import type { RecordType } from '@amg/contract'
 import type { AuditChange, AuditRef, StagedChange } from '../db/audit-schema'
-
-type EntityType = 'user' | 'role' | 'group' | 'position' | 'auth' | 'org' | 'station' | 'file' | 'service'
+import { linkOfTable, recordOfTable, RECORDS } from '../db/tables'
 
 /**
- * Tables of records: their type in the log, key column and name column (the triggers of migration
- * 0007 pair an update's rows by the same key and name linked records by the same columns).
+ * The record type a route's tag is about (用户管理 → user): the side of a link the log entry belongs
+ * to. Tags name a record type as its label and 管理.
  */
-const ENTITIES: Record<string, { type: EntityType; key: string; name: string | null }> = {
-  users: { type: 'user', key: 'id', name: 'nick_name' },
-  roles: { type: 'role', key: 'id', name: 'role_name' },
-  user_groups: { type: 'group', key: 'id', name: 'group_name' },
-  positions: { type: 'position', key: 'id', name: null },
-  auths: { type: 'auth', key: 'code', name: 'ch_name' },
-  organizations: { type: 'org', key: 'id', name: 'organization_name' },
-  stations: { type: 'station', key: 'id', name: 'station_name' },
-  files: { type: 'file', key: 'id', name: 'file_name' },
-  services: { type: 'service', key: 'id', name: 'name' },
-}
-
-/** Link tables: the two sides, each an entity type and its column. */
-const LINKS: Record<string, [EntityType, string, EntityType, string]> = {
-  user_roles: ['user', 'user_id', 'role', 'role_id'],
-  user_group_users: ['group', 'group_id', 'user', 'user_id'],
-  user_group_roles: ['group', 'group_id', 'role', 'role_id'],
-  position_users: ['position', 'position_id', 'user', 'user_id'],
-  position_roles: ['position', 'position_id', 'role', 'role_id'],
-  role_auths: ['role', 'role_id', 'auth', 'auth_code'],
-}
-
-/** The record type a route's tag is about: the side of a link the log entry belongs to. */
-const OWNER_BY_TAG: Record<string, EntityType> = {
-  用户管理: 'user',
-  用户组管理: 'group',
-  岗位管理: 'position',
-  角色管理: 'role',
-  权限管理: 'auth',
-  部门管理: 'org',
-  职位管理: 'station',
-  服务管理: 'service',
-}
+const ownerOfTag = (tag: string | null): RecordType | undefined =>
+  Object.values(RECORDS).find((r) => `${r.label}管理` === tag)?.type
 
 /**
  * Bookkeeping columns that say nothing an auditor needs. Secrets never reach the stored rows (the
@@ -63,15 +32,15 @@ export function describeChanges(staged: readonly StagedChange[], resourceType: s
   const names = new NameBook(staged)
   const changes: AuditChange[] = []
   const links = new Map<string, { target: AuditRef; added: AuditRef[]; removed: AuditRef[] }>()
-  const owner = resourceType ? OWNER_BY_TAG[resourceType] : undefined
+  const owner = ownerOfTag(resourceType)
 
   for (const row of staged) {
     const before = row.old ?? null
     const after = row.new ?? null
-    const entity = ENTITIES[row.table]
+    const entity = recordOfTable(row.table)
     if (entity) {
       const record = after ?? before ?? {}
-      const target = names.ref(entity.type, record[entity.key] as number | string)
+      const target = names.ref(entity.type, record[entity.keyColumn.name] as number | string)
       for (const column of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
         if (IGNORED.has(column)) continue
         const was = before?.[column] ?? null
@@ -86,14 +55,14 @@ export function describeChanges(staged: readonly StagedChange[], resourceType: s
       }
       continue
     }
-    const link = LINKS[row.table]
+    const link = linkOfTable(row.table)
     if (!link) continue
-    const [typeA, columnA, typeB, columnB] = link
     const record = (after ?? before)!
-    const a = names.ref(typeA, record[columnA] as number | string, row.names?.[columnA])
-    const b = names.ref(typeB, record[columnB] as number | string, row.names?.[columnB])
+    const [a, b] = link.sides.map(({ type, column }) =>
+      names.ref(type, record[column.name] as number | string, row.names?.[column.name]),
+    )
     // the entry belongs to the side the route is about; the other side is what was linked
-    const [target, item] = owner === typeB ? [b, a] : [a, b]
+    const [target, item] = owner === link.sides[1].type ? [b, a] : [a, b]
     const key = `${target.type}:${target.id}`
     const entry = links.get(key) ?? { target, added: [], removed: [] }
     ;(row.op === 'DELETE' ? entry.removed : entry.added).push(item)
@@ -112,15 +81,15 @@ class NameBook {
 
   constructor(staged: readonly StagedChange[]) {
     for (const row of staged) {
-      const entity = ENTITIES[row.table]
+      const entity = recordOfTable(row.table)
       const record = row.new ?? row.old
       if (!entity || !record) continue
-      const name = entity.name ? (record[entity.name] as string | null) : row.name
-      this.known.set(`${entity.type}:${record[entity.key]}`, name ?? null)
+      const name = entity.nameColumn ? (record[entity.nameColumn.name] as string | null) : row.name
+      this.known.set(`${entity.type}:${record[entity.keyColumn.name]}`, name ?? null)
     }
   }
 
-  ref(type: EntityType, id: number | string, stagedName?: string | null): AuditRef {
+  ref(type: RecordType, id: number | string, stagedName?: string | null): AuditRef {
     return { type, id, name: this.known.get(`${type}:${id}`) ?? stagedName ?? null }
   }
 }

@@ -1,47 +1,33 @@
 import { sql } from 'drizzle-orm'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import type { RecordType } from '@amg/contract'
+import type { Db, DbOrTx } from '../../db/connection'
+import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
-import { notFound } from '../../lib/errors'
+import { requireExisting } from './existing'
 
 /**
  * The seven links of DESIGN.md §6a (user–role, user–group, user–position, group–role, group–user,
- * position–role, position–user) live in five tables; this one module serves them all, from
- * whichever side the console starts. Every link and unlink runs the power check and the
+ * position–role, position–user) live in five tables (db/tables.ts); this one module serves them all,
+ * from whichever side the console starts. Every link and unlink runs the power check and the
  * last-super-admin guard in the change's own transaction.
  */
-export type LinkEntity = 'user' | 'role' | 'group' | 'position'
+export type LinkEntity = Extract<RecordType, 'user' | 'role' | 'group' | 'position'>
 
-interface EntityInfo {
-  table: string
-  label: string
-  /** the stake key naming this entity's power */
-  stakeKey: 'userIds' | 'roleIds' | 'groupIds' | 'positionIds'
-  /** a link change counts as an update of the owner (updater and update time) */
-  touchesOwner?: boolean
+/** The stake key naming each side's power. */
+const STAKE_KEY: Record<LinkEntity, keyof Stake> = {
+  user: 'userIds',
+  role: 'roleIds',
+  group: 'groupIds',
+  position: 'positionIds',
 }
 
-const ENTITIES: Record<LinkEntity, EntityInfo> = {
-  user: { table: 'users', label: '用户', stakeKey: 'userIds' },
-  role: { table: 'roles', label: '角色', stakeKey: 'roleIds' },
-  group: { table: 'user_groups', label: '用户组', stakeKey: 'groupIds', touchesOwner: true },
-  position: { table: 'positions', label: '岗位', stakeKey: 'positionIds' },
-}
+/** A link change counts as an update of a group (its updater and update time), not of the others. */
+const TOUCHES_OWNER: ReadonlySet<LinkEntity> = new Set(['group'])
 
-/** The link tables and the column of each entity in them. */
-const LINK_TABLES: { table: string; columns: Partial<Record<LinkEntity, string>> }[] = [
-  { table: 'user_roles', columns: { user: 'user_id', role: 'role_id' } },
-  { table: 'user_group_users', columns: { group: 'group_id', user: 'user_id' } },
-  { table: 'user_group_roles', columns: { group: 'group_id', role: 'role_id' } },
-  { table: 'position_users', columns: { position: 'position_id', user: 'user_id' } },
-  { table: 'position_roles', columns: { position: 'position_id', role: 'role_id' } },
-]
-
-function linkTable(owner: LinkEntity, target: LinkEntity) {
-  const found = LINK_TABLES.find((t) => t.columns[owner] && t.columns[target])
-  if (!found || owner === target) throw new Error(`no link between ${owner} and ${target}`)
-  return { table: found.table, ownerColumn: found.columns[owner]!, targetColumn: found.columns[target]! }
-}
+/** A column by its bare name, as an insert's column list needs it. */
+const bare = (column: PgColumn) => sql.identifier(column.name)
 
 const idValues = (ids: readonly number[]) =>
   sql.join(
@@ -63,25 +49,12 @@ export function linkStake(
   const stake: Record<string, number[]> = {}
   const add = (kind: LinkEntity, ids: readonly number[], other: LinkEntity) => {
     if ((kind === 'group' || kind === 'position') && other !== 'user') return
-    const key = ENTITIES[kind].stakeKey
+    const key = STAKE_KEY[kind]
     stake[key] = [...(stake[key] ?? []), ...ids]
   }
   add(a, aIds, b)
   add(b, bIds, a)
   return stake
-}
-
-/** 404 naming the ids that do not exist: '用户组不存在' for one owner, '角色不存在：7,8' for a list. */
-async function requireExisting(tx: DbOrTx, kind: LinkEntity, ids: readonly number[], named: boolean) {
-  if (ids.length === 0) return
-  const { table, label } = ENTITIES[kind]
-  const rows = await queryRows<{ id: number }>(
-    tx,
-    sql`select id from ${sql.identifier(table)} where id in (${idValues(ids)})`,
-  )
-  const have = new Set(rows.map((r) => Number(r.id)))
-  const missing = ids.filter((id) => !have.has(id))
-  if (missing.length) throw notFound(named ? `${label}不存在：${missing.join(',')}` : `${label}不存在`)
 }
 
 export interface LinkChange {
@@ -104,9 +77,8 @@ export class Links {
   async link(change: LinkChange): Promise<void> {
     await this.change(change, true, (tx, table) =>
       tx.execute(
-        sql`insert into ${sql.identifier(table.table)} (${sql.identifier(table.ownerColumn)}, ${sql.identifier(
-          table.targetColumn,
-        )}) select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
+        sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
+        select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
         on conflict do nothing`,
       ),
     )
@@ -116,9 +88,8 @@ export class Links {
   async unlink(change: LinkChange): Promise<void> {
     await this.change(change, !!change.requireTargets, (tx, table) =>
       tx.execute(
-        sql`delete from ${sql.identifier(table.table)} where ${sql.identifier(table.ownerColumn)} = ${
-          change.ownerId
-        } and ${sql.identifier(table.targetColumn)} in (${idValues(change.targetIds)})`,
+        sql`delete from ${table.table} where ${bare(table.ownerColumn)} = ${change.ownerId}
+        and ${bare(table.targetColumn)} in (${idValues(change.targetIds)})`,
       ),
     )
   }
@@ -131,9 +102,9 @@ export class Links {
   private async change(
     change: LinkChange,
     targetsMustExist: boolean,
-    apply: (tx: DbOrTx, table: ReturnType<typeof linkTable>) => Promise<unknown>,
+    apply: (tx: DbOrTx, table: ReturnType<typeof linkBetween>) => Promise<unknown>,
   ): Promise<void> {
-    const table = linkTable(change.owner, change.target)
+    const table = linkBetween(change.owner, change.target)
     await guardedChange(this.db, async (tx) => {
       await requireExisting(tx, change.owner, [change.ownerId], false)
       if (targetsMustExist) await requireExisting(tx, change.target, change.targetIds, !change.requireTargets)
@@ -143,10 +114,9 @@ export class Links {
         linkStake(change.owner, [change.ownerId], change.target, change.targetIds),
       )
       await apply(tx, table)
-      const owner = ENTITIES[change.owner]
-      if (owner.touchesOwner)
+      if (TOUCHES_OWNER.has(change.owner))
         await tx.execute(
-          sql`update ${sql.identifier(owner.table)} set update_user_id = ${change.operatorId}, update_time = now()
+          sql`update ${RECORDS[change.owner].table} set update_user_id = ${change.operatorId}, update_time = now()
           where id = ${change.ownerId}`,
         )
     })

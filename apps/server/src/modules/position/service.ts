@@ -13,20 +13,14 @@ import type {
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
-import {
-  organizations,
-  positionRoles,
-  positionUsers,
-  positions,
-  roles,
-  stations,
-  users,
-} from '../../db/schema'
+import { organizations, positions, stations } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import { requireExisting } from '../links/existing'
+import { linkedTab } from '../links/linked-lists'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
-import { nonEmptyIdList, paging } from '../user-group/ids'
+import { nonEmptyIdList, paging } from '../links/ids'
 import type { VersionedCache } from '../../lib/versioned-cache'
 import { loadOrgTree, subtreeOf, type OrgTree } from './org-paths'
 
@@ -173,11 +167,6 @@ async function requireOrg(db: DbOrTx, orgId: number) {
   if (!org) throw notFound(ORG_NOT_FOUND)
 }
 
-async function requirePosition(db: DbOrTx, positionId: number) {
-  const [p] = await db.select({ id: positions.id }).from(positions).where(eq(positions.id, positionId))
-  if (!p) throw notFound(POSITION_NOT_FOUND)
-}
-
 /** The positions of exactly one department, searchable by job title. */
 export async function listForOrg(db: Db, body: PositionForOrgBody) {
   const { pageSize, offset } = paging(body)
@@ -249,7 +238,7 @@ export async function setPositionEnabled(
   operatorId: number,
 ) {
   const updated = await guardedChange(db, async (tx) => {
-    await requirePosition(tx, positionId)
+    await requireExisting(tx, 'position', [positionId])
     await power.require(tx, operatorId, { positionIds: [positionId] })
     return tx
       .update(positions)
@@ -297,48 +286,16 @@ export const unlinkUsers = (links: Links, body: PositionUserLinkBody, operatorId
     operatorId,
   })
 
-export async function positionRoleList(db: Db, q: PositionRoleListQuery) {
-  const { pageSize, offset } = paging(q)
-  await requirePosition(db, q.positionId)
-  const where = and(
-    eq(positionRoles.positionId, q.positionId),
-    q.roleName?.trim() ? ilike(roles.roleName, containsPattern(q.roleName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(positionRoles)
-    .innerJoin(roles, eq(roles.id, positionRoles.roleId))
-    .where(where)
-  const list = await db
-    .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
-    .from(positionRoles)
-    .innerJoin(roles, eq(roles.id, positionRoles.roleId))
-    .where(where)
-    .orderBy(asc(roles.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
-}
+/** The position's roles, as its 关联角色 tab lists them. */
+export const positionRoleList = (db: Db, q: PositionRoleListQuery) =>
+  linkedTab(db, {
+    owner: 'position',
+    ownerId: q.positionId,
+    target: 'role',
+    nameContains: q.roleName,
+    page: q,
+  })
 
-export async function positionUserList(db: Db, q: PositionUserListQuery) {
-  const { pageSize, offset } = paging(q)
-  await requirePosition(db, q.id)
-  const where = and(
-    eq(positionUsers.positionId, q.id),
-    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(positionUsers)
-    .innerJoin(users, eq(users.id, positionUsers.userId))
-    .where(where)
-  const list = await db
-    .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
-    .from(positionUsers)
-    .innerJoin(users, eq(users.id, positionUsers.userId))
-    .where(where)
-    .orderBy(asc(users.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
-}
+/** The position's holders, as its 关联用户 tab lists them. */
+export const positionUserList = (db: Db, q: PositionUserListQuery) =>
+  linkedTab(db, { owner: 'position', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })

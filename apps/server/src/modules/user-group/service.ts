@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm'
+import { and, asc, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type {
   GroupRoleLinkBody,
@@ -16,15 +16,17 @@ import type {
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
-import { roles, userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
+import { userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import { requireExisting } from '../links/existing'
+import { linkedIds, linkedTab } from '../links/linked-lists'
 import { conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
 import type { VersionedCache } from '../../lib/versioned-cache'
-import { idList, nonEmptyIdList, paging, requireRoles, requireUsers } from './ids'
+import { idList, nonEmptyIdList, paging } from '../links/ids'
 
 /** An empty description is stored as none (the schema coerces null to ''). */
 const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
@@ -112,11 +114,6 @@ export async function listGroups(
   return { list: inIdOrder(rows, ids).map(toRow), ...total }
 }
 
-async function requireGroup(db: DbOrTx, id: number): Promise<void> {
-  const [g] = await db.select({ id: userGroups.id }).from(userGroups).where(eq(userGroups.id, id))
-  if (!g) throw notFound(GROUP_NOT_FOUND)
-}
-
 /** The index catches what assertNameFree cannot: two requests passing it at the same moment. */
 const onNameTaken = rethrowUnique({ user_groups_group_name_key: GROUP_NAME_TAKEN })
 
@@ -137,7 +134,7 @@ export async function setGroupEnabled(
   operatorId: number,
 ) {
   const updated = await guardedChange(db, async (tx) => {
-    await requireGroup(tx, id)
+    await requireExisting(tx, 'group', [id])
     await power.require(tx, operatorId, { groupIds: [id] })
     return tx
       .update(userGroups)
@@ -161,8 +158,8 @@ export async function insertGroup(
   return db
     .transaction(async (tx) => {
       await assertNameFree(tx, groupName)
-      await requireRoles(tx, roleIds)
-      await requireUsers(tx, userIds)
+      await requireExisting(tx, 'role', roleIds, true)
+      await requireExisting(tx, 'user', userIds, true)
       // the new members get the new roles: both sides' power is at stake
       await power.require(tx, operatorId, { roleIds, userIds })
       const [group] = await tx
@@ -187,19 +184,11 @@ export async function insertGroup(
 export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> {
   const [row] = await selectRows(db).where(eq(userGroups.id, id))
   if (!row) throw notFound(GROUP_NOT_FOUND)
-  const [roleLinks, userLinks] = await Promise.all([
-    db
-      .select({ id: userGroupRoles.roleId })
-      .from(userGroupRoles)
-      .where(eq(userGroupRoles.groupId, id))
-      .orderBy(asc(userGroupRoles.roleId)),
-    db
-      .select({ id: userGroupUsers.userId })
-      .from(userGroupUsers)
-      .where(eq(userGroupUsers.groupId, id))
-      .orderBy(asc(userGroupUsers.userId)),
+  const [roleIds, userIds] = await Promise.all([
+    linkedIds(db, 'group', id, 'role'),
+    linkedIds(db, 'group', id, 'user'),
   ])
-  return { ...toRow(row), roleIds: roleLinks.map((r) => r.id), userIds: userLinks.map((u) => u.id) }
+  return { ...toRow(row), roleIds, userIds }
 }
 
 /** A change of status gives or takes the power of the group's roles; the last super admin stays. */
@@ -227,58 +216,20 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
 /** The links go with the group (ON DELETE CASCADE): its members lose the power of its roles. */
 export async function deleteGroup(db: Db, power: PowerGuard, id: number, operatorId: number) {
   const deleted = await guardedChange(db, async (tx) => {
-    await requireGroup(tx, id)
+    await requireExisting(tx, 'group', [id])
     await power.require(tx, operatorId, { groupIds: [id] })
     return tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
   })
   if (deleted.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
-export async function groupUsers(db: Db, q: GroupUserListQuery) {
-  const { pageSize, offset } = paging(q)
-  await requireGroup(db, q.id)
-  const where = and(
-    eq(userGroupUsers.groupId, q.id),
-    q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(userGroupUsers)
-    .innerJoin(users, eq(users.id, userGroupUsers.userId))
-    .where(where)
-  const list = await db
-    .select({ id: users.id, nickName: users.nickName, realName: users.realName, status: users.status })
-    .from(userGroupUsers)
-    .innerJoin(users, eq(users.id, userGroupUsers.userId))
-    .where(where)
-    .orderBy(asc(users.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
-}
+/** The group's members, as its 关联用户 tab lists them. */
+export const groupUsers = (db: Db, q: GroupUserListQuery) =>
+  linkedTab(db, { owner: 'group', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })
 
-export async function groupRoles(db: Db, q: GroupRoleListQuery) {
-  const { pageSize, offset } = paging(q)
-  await requireGroup(db, q.userGroupId)
-  const where = and(
-    eq(userGroupRoles.groupId, q.userGroupId),
-    q.roleName?.trim() ? ilike(roles.roleName, containsPattern(q.roleName.trim())) : undefined,
-  )
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(userGroupRoles)
-    .innerJoin(roles, eq(roles.id, userGroupRoles.roleId))
-    .where(where)
-  const list = await db
-    .select({ id: roles.id, roleName: roles.roleName, type: roles.type, status: roles.status })
-    .from(userGroupRoles)
-    .innerJoin(roles, eq(roles.id, userGroupRoles.roleId))
-    .where(where)
-    .orderBy(asc(roles.id))
-    .limit(pageSize)
-    .offset(offset)
-  return { list, total: Number(total) }
-}
+/** The group's roles, as its 关联角色 tab lists them. */
+export const groupRoles = (db: Db, q: GroupRoleListQuery) =>
+  linkedTab(db, { owner: 'group', ownerId: q.userGroupId, target: 'role', nameContains: q.roleName, page: q })
 
 /** The group's links, served by the shared link module (power check and last-super-admin guard included). */
 export const linkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>

@@ -21,13 +21,15 @@ import {
   type UserSimple,
   type UserUpdateBody,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
-import { positionUsers, roles, userGroups, userGroupUsers, userRoles, users } from '../../db/schema'
+import { positions, positionUsers, roles, stations, userGroups, userGroupUsers, users } from '../../db/schema'
 import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import { linkedPage } from '../links/linked-lists'
+import { orgCompleteNames } from '../position/org-paths'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
@@ -380,131 +382,82 @@ export const unlinkPosition = (links: Links, operator: Operator, userId: number,
 // Tab lists of one user
 // ---------------------------------------------------------------------------------------------
 
-export async function listUserRoles(db: Db, q: UserRoleListQuery): Promise<PageResult<UserRoleRow>> {
-  await requireUser(db, q.userId)
-  const filters: SQL[] = [eq(userRoles.userId, q.userId)]
-  if (!isBlank(q.roleName)) filters.push(ilike(roles.roleName, containsPattern(q.roleName!.trim())))
-  const where = and(...filters)
-  const { limit, offset } = page(q)
-  const [list, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: roles.id,
-        roleName: roles.roleName,
-        type: roles.type,
-        status: roles.status,
-        description: roles.description,
-      })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(where)
-      .orderBy(asc(roles.id))
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ total: count() })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(where),
-  ])
-  return { list, total: Number(total) }
-}
+export const listUserRoles = (db: Db, q: UserRoleListQuery): Promise<PageResult<UserRoleRow>> =>
+  linkedPage(db, {
+    owner: 'user',
+    ownerId: q.userId,
+    target: 'role',
+    fields: {
+      id: roles.id,
+      roleName: roles.roleName,
+      type: roles.type,
+      status: roles.status,
+      description: roles.description,
+    },
+    nameContains: q.roleName,
+    page: q,
+  })
 
-export async function listUserGroups(db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> {
-  await requireUser(db, q.userId)
-  const filters: SQL[] = [eq(userGroupUsers.userId, q.userId)]
-  if (!isBlank(q.groupName)) filters.push(ilike(userGroups.groupName, containsPattern(q.groupName!.trim())))
-  const where = and(...filters)
-  const { limit, offset } = page(q)
-  const [list, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: userGroups.id,
-        groupName: userGroups.groupName,
-        status: userGroups.status,
-        description: userGroups.description,
-      })
-      .from(userGroupUsers)
-      .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
-      .where(where)
-      .orderBy(asc(userGroups.id))
-      .limit(limit)
-      .offset(offset),
-    db
-      .select({ total: count() })
-      .from(userGroupUsers)
-      .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
-      .where(where),
-  ])
-  return { list, total: Number(total) }
-}
+export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> =>
+  linkedPage(db, {
+    owner: 'user',
+    ownerId: q.userId,
+    target: 'group',
+    fields: {
+      id: userGroups.id,
+      groupName: userGroups.groupName,
+      status: userGroups.status,
+      description: userGroups.description,
+    },
+    nameContains: q.groupName,
+    page: q,
+  })
 
-/** Positions a user holds, each with its department's full path name (root first, joined by '-'). */
+/**
+ * Positions a user holds, in a department (or below it) and of a job title when given, each with its
+ * department's full path name (root first, joined by '-').
+ */
 export async function listUserPositions(
   db: Db,
   q: UserPositionListQuery,
 ): Promise<PageResult<UserPositionRow>> {
-  await requireUser(db, q.userId)
-  const { limit, offset } = page(q)
-  const ctes: SQL[] = []
+  const where: SQL[] = []
+  if (q.stationId != null) where.push(eq(positions.stationId, q.stationId))
   if (q.orgId != null)
-    ctes.push(sql`subtree(id) as (
+    where.push(sql`${positions.orgId} in (with recursive subtree(id) as (
       select id from organizations where id = ${q.orgId}
       union
       select o.id from organizations o join subtree s on o.parent = s.id
-    )`)
-  const held = sql`
-    select p.id, p.org_id, p.station_id, p.status, p.type from position_users pu
-    join positions p on p.id = pu.position_id
-    where pu.user_id = ${q.userId}
-    ${q.stationId != null ? sql`and p.station_id = ${q.stationId}` : sql``}
-    ${q.orgId != null ? sql`and p.org_id in (select id from subtree)` : sql``}`
-  const withCtes = (list: SQL[]) => (list.length ? sql`with recursive ${sql.join(list, sql`, `)}` : sql``)
-
-  const [countRow] = await queryRows<{ n: number | string }>(
+    ) select id from subtree)`)
+  const { list, total } = await linkedPage(db, {
+    owner: 'user',
+    ownerId: q.userId,
+    target: 'position',
+    fields: {
+      id: positions.id,
+      orgId: positions.orgId,
+      stationId: positions.stationId,
+      stationName: sql<string>`(select ${stations.stationName} from ${stations} where ${stations.id} = ${positions.stationId})`,
+      status: positions.status,
+      type: positions.type,
+    },
+    where: and(...where),
+    page: q,
+  })
+  const names = await orgCompleteNames(
     db,
-    sql`${withCtes(ctes)} select count(*) as n from (${held}) h`,
-  )
-  const rows = await queryRows<{
-    id: number
-    org_id: number
-    station_id: number
-    status: number
-    type: number
-    station_name: string
-    complete_name: string | null
-  }>(
-    db,
-    sql`${withCtes([
-      ...ctes,
-      sql`page as (${held} order by p.id limit ${limit} offset ${offset})`,
-      // each held department's path up to the root, named root first
-      sql`up(org_id, cur_id, parent, name, depth) as (
-        select o.id, o.id, o.parent, o.organization_name, 0 from organizations o
-          where o.id in (select org_id from page)
-        union all
-        select up.org_id, o.id, o.parent, o.organization_name, up.depth + 1 from up
-          join organizations o on o.id = up.parent
-          where up.depth < 100
-      )`,
-      sql`names as (select org_id, string_agg(name, '-' order by depth desc) as complete_name from up group by org_id)`,
-    ])}
-    select page.id, page.org_id, page.station_id, page.status, page.type, s.station_name, names.complete_name
-    from page
-    join stations s on s.id = page.station_id
-    left join names on names.org_id = page.org_id
-    order by page.id`,
+    list.map((p) => p.orgId),
   )
   return {
-    total: Number(countRow?.n ?? 0),
-    list: rows.map((r) => ({
-      id: Number(r.id),
-      orgId: Number(r.org_id),
-      stationId: Number(r.station_id),
-      organizationCompleteName: r.complete_name ?? '',
-      stationName: r.station_name,
-      status: Number(r.status),
-      type: Number(r.type),
+    list: list.map((p) => ({
+      id: p.id,
+      orgId: p.orgId,
+      stationId: p.stationId,
+      organizationCompleteName: names.get(p.orgId) ?? '',
+      stationName: p.stationName,
+      status: p.status,
+      type: p.type,
     })),
+    total,
   }
 }

@@ -1,4 +1,5 @@
 import { Table, Typography, type TableColumnsType } from 'antd'
+import { RECORD_TYPE_LABELS } from '@amg/contract'
 import { mergeRowSpans } from '../../lib/row-span'
 
 /** A record a change names (DESIGN.md §9): its type, id and name at the time. */
@@ -8,18 +9,8 @@ export interface ChangeRef {
   name: string | null
 }
 
-/** The record types of the log and their Chinese names. */
-export const RECORD_TYPES: Record<string, string> = {
-  user: '用户',
-  role: '角色',
-  group: '用户组',
-  position: '岗位',
-  auth: '权限',
-  org: '部门',
-  station: '职位',
-  file: '文件',
-  service: '服务',
-}
+/** The record types of the log and their Chinese names (one list with the server's table registry). */
+export const RECORD_TYPES: Record<string, string> = RECORD_TYPE_LABELS
 
 /** Chinese labels of the common fields (camelCase column names); others show as they come. */
 export const FIELD_LABELS: Record<string, string> = {

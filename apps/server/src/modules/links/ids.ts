@@ -1,10 +1,7 @@
-import { inArray } from 'drizzle-orm'
 import { parseIdList, type IdListInput } from '@amg/contract'
-import type { DbOrTx } from '../../db/connection'
-import { roles, users } from '../../db/schema'
-import { badRequest, notFound } from '../../lib/errors'
+import { badRequest } from '../../lib/errors'
 
-/** Link helpers shared by the user-group and position modules. */
+/** Id lists and page arguments as the link calls and the user-group and position lists take them. */
 
 /** A comma-joined id list ("1,2"), a number or an array, as unique ids; 400 when malformed. */
 export function idList(value: IdListInput | null | undefined, field: string): number[] {
@@ -19,22 +16,6 @@ export function nonEmptyIdList(value: IdListInput | null | undefined, field: str
   const ids = idList(value, field)
   if (ids.length === 0) throw badRequest(`请选择${what}`)
   return ids
-}
-
-/** 404 naming the ids that do not exist. */
-export async function requireUsers(db: DbOrTx, ids: number[]): Promise<void> {
-  if (ids.length === 0) return
-  const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))
-  const missing = ids.filter((id) => !found.some((f) => f.id === id))
-  if (missing.length) throw notFound(`用户不存在：${missing.join(',')}`)
-}
-
-/** 404 naming the roles that do not exist. */
-export async function requireRoles(db: DbOrTx, ids: number[]): Promise<void> {
-  if (ids.length === 0) return
-  const found = await db.select({ id: roles.id }).from(roles).where(inArray(roles.id, ids))
-  const missing = ids.filter((id) => !found.some((f) => f.id === id))
-  if (missing.length) throw notFound(`角色不存在：${missing.join(',')}`)
 }
 
 /** Page arguments with SPEC.md's lower-case spellings accepted too. */
