@@ -27,7 +27,7 @@ import type { Links } from '../links/service'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../user-group/ids'
-import type { VersionedCache } from '../../lib/versioned-cache'
+import type { VersionedCache } from '../../cache/versioned-cache'
 import { loadOrgTree, subtreeOf, type OrgTree } from './org-paths'
 
 const POSITION_NOT_FOUND = '岗位不存在'
