@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
-import { seedBase } from '../src/db/seed'
+import { seedBase } from '../src/seed/base'
 import { openDatabase } from '../src/db/connection'
 import { numberArg, openThrowawayDatabase } from './throwaway-database'
 

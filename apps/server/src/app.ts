@@ -6,8 +6,8 @@ import { API_PREFIX, MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
-import { ChangeWatch } from './auth/change-watch'
-import { SessionCache } from './auth/session-cache'
+import { ChangeWatch } from './cache/change-watch'
+import { SessionCache } from './cache/session-cache'
 import { PowerGuard } from './auth/power'
 import { configurePasswordHashing } from './auth/password'
 import { hashingLimits, type Config } from './config'
@@ -21,9 +21,9 @@ import { routeMethods } from './lib/route-hooks'
 import { RequestLog } from './lib/request-log'
 import { API_DOCS_PREFIX, installSecurityHeaders } from './lib/security-headers'
 import { installOperationLog } from './audit/operation-log'
-import { requestScopedDb } from './audit/request-transaction'
+import { requestScopedDb } from './db/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
-import type { AppContext } from './lib/context'
+import type { AppContext } from './modules/context'
 import { apiModules } from './modules'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
@@ -80,14 +80,12 @@ export async function buildApp({
     clientErrorHandler: installClientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // modules see the running write request's transaction through this (audit/request-transaction.ts)
+  // modules see the running write request's transaction through this (db/request-transaction.ts)
   const db = requestScopedDb(database.db)
-  const authz = new Authorizer(db, database)
-  const sessions = new SessionCache(db, database)
-  const changes = new ChangeWatch(db, [
-    { sequence: 'authz_version_seq', onChange: () => authz.clear() },
-    { sequence: 'session_version_seq', onChange: () => sessions.clear() },
-  ])
+  // made first: each cache, the modules' list caches too, asks it to watch its family as it is made
+  const changes = new ChangeWatch(db)
+  const authz = new Authorizer(db, database, changes)
+  const sessions = new SessionCache(db, database, changes)
   const power = new PowerGuard(authz)
   const ctx: AppContext = {
     config,
@@ -133,7 +131,7 @@ export async function buildApp({
           })
         }
       })
-      installAuthHooks(api)
+      installAuthHooks(api, ctx)
       installInputGuard(api)
       installNameGuard(api)
       if (audit) installOperationLog(api, database.db)

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { databaseOptions, hashingLimits, loadConfig } from './config'
 import { openDatabase } from './db/connection'
-import { seedBase } from './db/seed'
+import { seedBase } from './seed/base'
 import { buildApp } from './app'
 import { configurePasswordHashing } from './auth/password'
 import { restrictNewFiles, securePrivateDir } from './db/private-files'

@@ -4,7 +4,7 @@ import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '../src/db/connection'
-import { seedBase } from '../src/db/seed'
+import { seedBase } from '../src/seed/base'
 import { configurePasswordHashing } from '../src/auth/password'
 import { TEST_ADMIN_PASSWORD } from './helpers/constants'
 

@@ -5,7 +5,7 @@ import { sessions, users } from '../src/db/schema'
 import { buildApp } from '../src/app'
 import { openDatabase } from '../src/db/connection'
 import { LastSeen, LAST_SEEN_EVERY_MS } from '../src/auth/last-seen'
-import { hashToken } from '../src/auth/tokens'
+import { hashToken } from '../src/lib/tokens'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
 
@@ -223,7 +223,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on PostgreSQL', (
       const [target] = await t.db
         .select()
         .from(sessions)
-        .where(eq(sessions.tokenHash, (await import('../src/auth/tokens')).hashToken(token)))
+        .where(eq(sessions.tokenHash, (await import('../src/lib/tokens')).hashToken(token)))
       expect(list.body.data.list.some((r: { id: number }) => r.id === target.id)).toBe(true)
       expect(
         (

@@ -7,7 +7,7 @@ import { count } from 'drizzle-orm'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { openDatabase } from '../src/db/connection'
-import { seedBase } from '../src/db/seed'
+import { seedBase } from '../src/seed/base'
 import { auths, organizations, roles, users } from '../src/db/schema'
 
 // About the embedded database on disk, so it runs in the PGlite pass only.

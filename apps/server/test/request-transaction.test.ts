@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Db, Tx } from '../src/db/connection'
-import { inRequestTransaction, requestScopedDb, runInTransaction } from '../src/audit/request-transaction'
+import { inRequestTransaction, requestScopedDb, runInTransaction } from '../src/db/request-transaction'
 
 /** The request-scoped transaction, with stand-ins for the database: which one a module's `db` reaches. */
 const fake = (name: string) => ({ name }) as unknown as Db & Tx & { name: string }

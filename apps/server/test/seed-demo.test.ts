@@ -25,7 +25,7 @@ import {
   parseDemoArgs,
   seedDemo,
   type DemoSummary,
-} from '../src/db/seed-demo'
+} from '../src/seed/demo'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
 

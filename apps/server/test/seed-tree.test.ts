@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { matchesUrlPattern } from '@amg/contract'
-import { flattenSeedTree } from '../src/db/seed'
+import { flattenSeedTree } from '../src/seed/base'
 import { SEED_AUTH_TREE } from '../src/db/seed-auth-tree'
 import { createTestApp, type TestApp } from './helpers/app'
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { eq, sql } from 'drizzle-orm'
 import { sessions, users } from '../src/db/schema'
-import { hashToken } from '../src/auth/tokens'
+import { hashToken } from '../src/lib/tokens'
 import { buildApp } from '../src/app'
 import { openDatabase } from '../src/db/connection'
 import { createTestApp, type TestApp } from './helpers/app'
 
 /**
- * Sessions come from memory once read (auth/session-cache.ts), and whatever ends or changes a session
+ * Sessions come from memory once read (cache/session-cache.ts), and whatever ends or changes a session
  * or its user, through the API or behind the server's back, still shows on the next request.
  */
 let t: TestApp

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db, type DbOrTx } from '../db/connection'
 import { operationLogs } from '../db/audit-schema'
-import { runInTransaction } from './request-transaction'
+import { runInTransaction } from '../db/request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 import { addOnSend, routeMethods } from '../lib/route-hooks'
 import { AnonymousRefusals } from './anonymous-refusals'

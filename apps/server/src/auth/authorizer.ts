@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm'
 import { AMS_SERVICE_KEY, matchesUrlPattern, ROLE_TYPE, type Power, type UrlPattern } from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
 import { auths, services } from '../db/schema'
-import { KeepGuard } from '../lib/keep-guard'
 import { rolesReached } from './reach'
+import { AccessCache } from '../cache/access-cache'
+import type { CacheHost } from '../cache/watched-cache'
 
 export interface EffectiveAccess {
   roles: { id: number; roleName: string; type: number }[]
@@ -62,44 +63,30 @@ const allows = (access: EffectiveAccess, service: string, method: string, path: 
 }
 
 /**
- * Resolves what a user may do (DESIGN.md §6) and caches it per user. Invalidation follows the data:
- * database triggers on every table that decides access bump `authz_version_seq` and NOTIFY every
- * instance (migration 0001); after each request that may write, the change watch (change-watch.ts)
- * also compares the sequence, so this instance's own writes show on the very next request whatever
- * route made them, while a read that happens to be a POST clears nothing. The keep guard keeps a
- * resolution that raced with a write from being stored.
+ * Resolves what a user may do (DESIGN.md §6), and keeps each user's answer and the tree in the access
+ * cache (cache/access-cache.ts) until a table that decides access changes, whatever route or script
+ * changed it; a read that happens to be a POST clears nothing.
  */
 export class Authorizer {
-  private readonly cache = new Map<number, EffectiveAccess>()
-  private tree: TreeSnapshot | undefined
-  private readonly guard: KeepGuard
+  private readonly cache: AccessCache<EffectiveAccess, TreeSnapshot>
 
   constructor(
     private readonly db: Db,
-    private readonly database: Pick<Database, 'notify' | 'onNotify' | 'hearsEveryChange'>,
+    private readonly database: Pick<Database, 'notify'> & CacheHost['database'],
+    changes?: CacheHost['changes'],
   ) {
-    this.guard = new KeepGuard(database)
-    database.onNotify((payload) => {
-      if (payload === 'authz' || payload === '*') this.clear()
-    })
+    this.cache = new AccessCache({ database, changes })
   }
 
   /** Drop every cached answer here at once, then tell the other instances (scripts and tests that bypass the triggers). */
   async invalidate(): Promise<void> {
-    this.clear()
-    await this.database.notify('authz')
-  }
-
-  /** Drop every cached answer here (the change watch calls it when an access table changed). */
-  clear() {
-    this.guard.changed()
     this.cache.clear()
-    this.tree = undefined
+    await this.database.notify('authz')
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
   isCached(userId: number): boolean {
-    return this.cache.has(userId)
+    return this.cache.access(userId) !== undefined
   }
 
   /**
@@ -107,12 +94,12 @@ export class Authorizer {
    * sees without storing the answer, since that transaction may still roll back.
    */
   async resolve(userId: number, tx?: DbOrTx): Promise<EffectiveAccess> {
-    const cached = this.cache.get(userId)
+    const cached = this.cache.access(userId)
     if (cached) return cached
     if (tx) return this.load(userId, tx)
-    const token = this.guard.token()
+    const token = this.cache.token()
     const access = await this.load(userId, this.db)
-    if (this.guard.mayKeep(token)) this.cache.set(userId, access)
+    this.cache.keepAccess(token, userId, access)
     return access
   }
 
@@ -133,7 +120,7 @@ export class Authorizer {
     path: string,
     service: string = AMS_SERVICE_KEY,
   ): boolean | undefined {
-    const access = this.cache.get(userId)
+    const access = this.cache.access(userId)
     return access === undefined ? undefined : allows(access, service, method, path)
   }
 
@@ -144,7 +131,7 @@ export class Authorizer {
 
   /** `hasService` answered at once from what is held here; undefined when the tree is not held. */
   hasServiceFromMemory(key: string): boolean | undefined {
-    return this.tree?.services.has(key)
+    return this.cache.tree()?.services.has(key)
   }
 
   private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
@@ -200,8 +187,9 @@ export class Authorizer {
 
   /** The tree with each node's service, and the services (read inside `tx` without keeping it). */
   async loadTree(tx?: DbOrTx): Promise<TreeSnapshot> {
-    if (this.tree) return this.tree
-    const token = this.guard.token()
+    const held = this.cache.tree()
+    if (held) return held
+    const token = this.cache.token()
     const db = tx ?? this.db
     const rows = await db
       .select({
@@ -215,7 +203,7 @@ export class Authorizer {
       .from(auths)
     const serviceRows = await db.select({ key: services.key, rootCode: services.rootCode }).from(services)
     const snapshot = buildSnapshot(rows, serviceRows)
-    if (!tx && this.guard.mayKeep(token)) this.tree = snapshot
+    if (!tx) this.cache.keepTree(token, snapshot)
     return snapshot
   }
 }

@@ -4,19 +4,39 @@ import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { addOnSend, routeMayWrite } from '../lib/route-hooks'
 import { LastSeen } from './last-seen'
-import type { SessionUser } from './sessions'
-import { hashToken } from './tokens'
+import type { SessionCache, SessionUser } from '../cache/session-cache'
+import type { ChangeWatch } from '../cache/change-watch'
+import type { Database, Db } from '../db/connection'
+import { hashToken } from '../lib/tokens'
+import type { Authorizer } from './authorizer'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the signed-in user, set here on session and permission routes */
+    user: SessionUser | null
+    token: string | null
+  }
+}
+
+/** What the hook answers from, and the watch that clears it after a write (the app's context). */
+export interface AuthHookContext {
+  db: Db
+  database: Pick<Database, 'heardSoFar'>
+  authz: Authorizer
+  sessions: SessionCache
+  changes: ChangeWatch
+}
 
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
  * unless the route is public, and a permission matching the method and path unless the route
- * only needs a session. Both answers come from memory once warm (session-cache.ts, authorizer.ts),
+ * only needs a session. Both answers come from memory once warm (cache/session-cache.ts, authorizer.ts),
  * so a signed-in read costs no query. After a request that may have written, the change watch looks
  * whether a session or an access table changed and clears what is stale before the answer leaves, so
  * a change takes effect on the very next request, and a read sent as POST clears nothing.
  */
-export function installAuthHooks(api: FastifyInstance) {
-  const { db, authz, sessions, changes } = api.ctx
+export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
+  const { db, database, authz, sessions, changes } = ctx
   const lastSeen = new LastSeen(db)
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
@@ -80,7 +100,7 @@ export function installAuthHooks(api: FastifyInstance) {
       // wherever it lands, sees the change.
       changes
         .refreshIfChanged()
-        .then((changed) => (changed ? api.ctx.database.heardSoFar() : undefined))
+        .then((changed) => (changed ? database.heardSoFar() : undefined))
         // The database went away after the write: what it changed cannot be looked up, so every cache
         // is dropped instead (a refusal changed nothing: warm caches keep answering during an outage),
         // and the answer leaves as it is: a committed change is never reported as a failure.

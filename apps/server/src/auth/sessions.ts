@@ -5,16 +5,8 @@ import { sessions, users } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
 import { pause, type LoginThrottle } from './login-throttle'
 import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
-import { hashToken, newToken } from './tokens'
-
-export interface SessionUser {
-  id: number
-  nickName: string
-  realName: string | null
-  status: number
-  /** still the initial password (the console warns) */
-  passwordIsInitial: boolean
-}
+import { hashToken, newToken } from '../lib/tokens'
+import type { SessionUser } from '../cache/session-cache'
 
 export interface SessionPolicy {
   sessionTtlHours: number

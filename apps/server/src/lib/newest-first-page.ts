@@ -2,7 +2,14 @@ import { and, asc, count, desc, getTableName, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { EXACT_TOTAL_LIMIT, estimatedRows } from './page-total'
-import type { VersionedCache } from './versioned-cache'
+
+/** Where what is read of a list is kept until a row of it changes: a list cache (cache/versioned-cache.ts). */
+export interface ListMemory {
+  /** taken before a read, handed to `store` with what it read */
+  token(): number
+  peek<T>(key: string): T | undefined
+  store(token: number, key: string, value: unknown): void
+}
 
 /** A table listed newest first: create_time descending, then id descending (a total order). */
 export interface NewestFirstSource {
@@ -55,7 +62,7 @@ interface Kept {
  */
 export async function newestFirstPage(
   db: DbOrTx,
-  cache: VersionedCache,
+  cache: ListMemory,
   list: NewestFirstList,
   page: { offset: number; limit: number },
 ): Promise<IdPage> {

@@ -1,6 +1,6 @@
 import { Pagination as AntPagination } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES } from './page-sizes'
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../lib/page-sizes'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
 /** SPEC.md §9: layout total, sizes, prev, pager, next, jumper. */

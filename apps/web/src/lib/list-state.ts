@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../components/page-sizes'
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './page-sizes'
 import { listUrl, rememberList } from './list-memory'
 
 /**

@@ -11,8 +11,7 @@ import {
 } from '@amg/contract'
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors'
 import type { Authorizer } from '../../auth/authorizer'
-import type { SessionCache } from '../../auth/session-cache'
-import type { SessionUser } from '../../auth/sessions'
+import type { SessionCache, SessionUser } from '../../cache/session-cache'
 import { normalizeMethod } from './service'
 
 /** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */

@@ -13,7 +13,7 @@ import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
 import { deleteOrg, insertOrg, orgDetail, orgTree, updateOrg } from './service'
 import { acceptedEncoding, encoded, type TreePayload } from './tree-payload'
-import { VersionedCache } from '../../lib/versioned-cache'
+import { VersionedCache } from '../../cache/versioned-cache'
 
 const TAGS = ['部门管理']
 

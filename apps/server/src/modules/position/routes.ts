@@ -22,7 +22,7 @@ import {
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { currentUser } from '../../lib/context'
-import { VersionedCache } from '../../lib/versioned-cache'
+import { VersionedCache } from '../../cache/versioned-cache'
 import {
   batchInsert,
   deletePositions,

@@ -21,7 +21,7 @@ import { linkedTab } from '../links/linked-lists'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../links/ids'
-import type { VersionedCache } from '../../lib/versioned-cache'
+import type { VersionedCache } from '../../cache/versioned-cache'
 import { loadOrgTree, subtreeOf, type OrgTree } from './org-paths'
 
 const POSITION_NOT_FOUND = '岗位不存在'

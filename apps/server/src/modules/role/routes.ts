@@ -17,7 +17,7 @@ import {
   RoleUpdateBody,
 } from '@amg/contract'
 import { ok } from '../../lib/reply'
-import { VersionedCache } from '../../lib/versioned-cache'
+import { VersionedCache } from '../../cache/versioned-cache'
 import { currentUser } from '../../lib/context'
 import {
   deleteAdminRole,

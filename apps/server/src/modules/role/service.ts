@@ -19,7 +19,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
 import { containsPattern } from '../../lib/like'
-import type { VersionedCache } from '../../lib/versioned-cache'
+import type { VersionedCache } from '../../cache/versioned-cache'
 
 export const ROLE_NOT_FOUND = '角色不存在'
 export const ROLE_NAME_EXISTS = '角色名称已存在'

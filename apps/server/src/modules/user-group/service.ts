@@ -25,7 +25,7 @@ import { conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
-import type { VersionedCache } from '../../lib/versioned-cache'
+import type { VersionedCache } from '../../cache/versioned-cache'
 import { idList, nonEmptyIdList, paging } from '../links/ids'
 
 /** An empty description is stored as none (the schema coerces null to ''). */

@@ -34,7 +34,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
 import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
-import type { VersionedCache } from '../../lib/versioned-cache'
+import type { VersionedCache } from '../../cache/versioned-cache'
 
 export const USER_MSG = {
   notFound: '用户不存在',

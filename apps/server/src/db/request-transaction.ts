@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Db, Tx } from '../db/connection'
+import type { Db, Tx } from './connection'
 
 /**
  * The request-scoped transaction: a write request's handler runs inside one database transaction,

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm'
-import type { DbOrTx } from './connection'
-import { loginLogs, operationLogs, type AuditChange } from './audit-schema'
-import { roles, users } from './schema'
+import type { DbOrTx } from '../db/connection'
+import { loginLogs, operationLogs, type AuditChange } from '../db/audit-schema'
+import { roles, users } from '../db/schema'
 
 /**
  * A month of history for the demo company, so the operation log, the login log and the online list

@@ -1,8 +1,8 @@
 import { eq, isNull } from 'drizzle-orm'
 import { ROLE_TYPE } from '@amg/contract'
-import type { Db } from './connection'
-import { auths, organizations, roleAuths, roles, userRoles, users } from './schema'
-import { SEED_AUTH_TREE, type SeedAuthNode } from './seed-auth-tree'
+import type { Db } from '../db/connection'
+import { auths, organizations, roleAuths, roles, userRoles, users } from '../db/schema'
+import { SEED_AUTH_TREE, type SeedAuthNode } from '../db/seed-auth-tree'
 import { hashPassword } from '../auth/password'
 
 export const SUPER_ADMIN_ROLE_NAME = '超级管理员'

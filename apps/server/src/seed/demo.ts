@@ -7,10 +7,10 @@
  * Everything is written in one transaction, in batches, with the password hashed once; the run
  * refuses when demo data is already there (the marker department DEMO_MARKER_ORG exists).
  */
-import { seedDemoHistory } from './seed-demo-history'
+import { seedDemoHistory } from './demo-history'
 import { pathToFileURL } from 'node:url'
 import { and, eq, isNull } from 'drizzle-orm'
-import type { Db, Tx } from './connection'
+import type { Db, Tx } from '../db/connection'
 import {
   organizations,
   positionRoles,
@@ -26,9 +26,9 @@ import {
   userGroupUsers,
   userRoles,
   users,
-} from './schema'
-import { ADMIN_NICK_NAME, flattenSeedTree } from './seed'
-import { SEED_AUTH_TREE, type SeedAuthNode } from './seed-auth-tree'
+} from '../db/schema'
+import { ADMIN_NICK_NAME, flattenSeedTree } from './base'
+import { SEED_AUTH_TREE, type SeedAuthNode } from '../db/seed-auth-tree'
 import { hashPassword } from '../auth/password'
 
 export const DEMO_MARKER_ORG = '研发中心'
@@ -752,8 +752,8 @@ async function main() {
     throw err
   }
   const { loadConfig } = await import('../config')
-  const { openDatabase } = await import('./connection')
-  const { seedBase } = await import('./seed')
+  const { openDatabase } = await import('../db/connection')
+  const { seedBase } = await import('./base')
   const config = loadConfig()
   const where = config.databaseUrl ? 'DATABASE_URL 指定的 PostgreSQL' : `内嵌数据库 ${config.dataDir}`
   let database

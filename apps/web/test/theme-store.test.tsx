@@ -2,9 +2,9 @@ import { act, render, screen, waitFor } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { theme } from 'antd'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { Providers } from '../app/providers'
-import { MAX_TOASTS, toastSuccess } from './feedback'
-import { APPEARANCE_STORAGE_KEY, readAppearance, themeFor, useAppearance } from './theme-store'
+import { Providers } from '../src/app/providers'
+import { MAX_TOASTS, toastSuccess } from '../src/lib/feedback'
+import { APPEARANCE_STORAGE_KEY, readAppearance, themeFor, useAppearance } from '../src/lib/theme-store'
 
 describe('appearance (theme and density)', () => {
   beforeEach(() => window.localStorage.clear())

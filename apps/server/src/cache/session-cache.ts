@@ -1,9 +1,18 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
-import type { Database, Db } from '../db/connection'
+import type { Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
-import type { SessionUser } from './sessions'
-import { hashToken } from './tokens'
-import { KeepGuard } from '../lib/keep-guard'
+import { hashToken } from '../lib/tokens'
+import { WatchedCache, type CacheHost } from './watched-cache'
+
+/** The signed-in user as a request sees it. */
+export interface SessionUser {
+  id: number
+  nickName: string
+  realName: string | null
+  status: number
+  /** still the initial password (the console warns) */
+  passwordIsInitial: boolean
+}
 
 interface CachedSession {
   user: SessionUser
@@ -15,27 +24,21 @@ const MAX_ENTRIES = 200_000
 
 /**
  * Signed-in sessions kept in memory once read, so a signed-in request costs no query. Invalidation
- * follows the data (migration 0004): ending or changing a session, or freezing, renaming or removing a
- * user, bumps session_version_seq and NOTIFYs every instance, which drops everything here; expiry is
- * checked against the remembered time. What a read may keep, the keep guard decides (a read that raced
- * with such a change, or ran while notifications may be missed, keeps nothing).
+ * follows the data (migration 0004, watched-cache.ts): ending or changing a session, or freezing,
+ * renaming or removing a user, drops everything here; expiry is checked against the remembered time.
  */
-export class SessionCache {
+export class SessionCache extends WatchedCache {
   private readonly byTokenHash = new Map<string, CachedSession>()
-  private readonly guard: KeepGuard
 
   constructor(
     private readonly db: Db,
-    database: Pick<Database, 'onNotify' | 'hearsEveryChange'>,
+    database: CacheHost['database'],
+    changes?: CacheHost['changes'],
   ) {
-    this.guard = new KeepGuard(database)
-    database.onNotify((payload) => {
-      if (payload === 'session' || payload === '*') this.clear()
-    })
+    super({ database, changes }, 'session')
   }
 
-  clear() {
-    this.guard.changed()
+  protected forget() {
     this.byTokenHash.clear()
   }
 
@@ -66,7 +69,7 @@ export class SessionCache {
       this.byTokenHash.delete(key)
       return null
     }
-    const token = this.guard.token()
+    const token = this.token()
     const [row] = await this.db
       .select({
         id: users.id,
@@ -83,7 +86,7 @@ export class SessionCache {
     if (!row) return null
     const { expiresAt, passwordIsInitial, ...rest } = row
     const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
-    if (this.guard.mayKeep(token)) {
+    if (this.mayKeep(token)) {
       if (this.byTokenHash.size >= MAX_ENTRIES) this.dropOldest()
       this.byTokenHash.set(key, { user, expiresAt: expiresAt.getTime() })
     }

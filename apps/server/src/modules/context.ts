@@ -1,0 +1,31 @@
+import type { Config } from '../config'
+import type { Database, Db } from '../db/connection'
+import type { Authorizer } from '../auth/authorizer'
+import type { ChangeWatch } from '../cache/change-watch'
+import type { SessionCache } from '../cache/session-cache'
+import type { PowerGuard } from '../auth/power'
+import type { Links } from './links/service'
+import type { RouteCatalogue } from '../lib/route-catalogue'
+
+/** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
+export interface AppContext {
+  config: Config
+  database: Database
+  db: Db
+  authz: Authorizer
+  /** signed-in sessions, from memory once read */
+  sessions: SessionCache
+  /** clears what a write made stale, after each request that may write */
+  changes: ChangeWatch
+  /** the power check of DESIGN.md §6a: every grant path asks it */
+  power: PowerGuard
+  /** the seven link tables, served by one module */
+  links: Links
+  catalogue: RouteCatalogue
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext
+  }
+}
