@@ -1,3 +1,4 @@
+import type { Resource } from '@amg/contract'
 import type { AuditChange, AuditRef, StagedChange } from '../db/audit-schema'
 
 type EntityType = 'user' | 'role' | 'group' | 'position' | 'auth' | 'org' | 'station' | 'file' | 'service'
@@ -28,16 +29,16 @@ const LINKS: Record<string, [EntityType, string, EntityType, string]> = {
   role_auths: ['role', 'role_id', 'auth', 'auth_code'],
 }
 
-/** The record type a route's tag is about: the side of a link the log entry belongs to. */
-const OWNER_BY_TAG: Record<string, EntityType> = {
-  用户管理: 'user',
-  用户组管理: 'group',
-  岗位管理: 'position',
-  角色管理: 'role',
-  权限管理: 'auth',
-  部门管理: 'org',
-  职位管理: 'station',
-  服务管理: 'service',
+/** The record type a resource's routes are about: the side of a link the log entry belongs to. */
+const OWNER_BY_RESOURCE: Partial<Record<Resource, EntityType>> = {
+  user: 'user',
+  userGroup: 'group',
+  position: 'position',
+  role: 'role',
+  auth: 'auth',
+  org: 'org',
+  station: 'station',
+  service: 'service',
 }
 
 /**
@@ -59,11 +60,14 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** The changes of one operation, from the row changes its triggers staged, each record named. */
-export function describeChanges(staged: readonly StagedChange[], resourceType: string | null): AuditChange[] {
+export function describeChanges(
+  staged: readonly StagedChange[],
+  resource: Resource | undefined,
+): AuditChange[] {
   const names = new NameBook(staged)
   const changes: AuditChange[] = []
   const links = new Map<string, { target: AuditRef; added: AuditRef[]; removed: AuditRef[] }>()
-  const owner = resourceType ? OWNER_BY_TAG[resourceType] : undefined
+  const owner = resource && OWNER_BY_RESOURCE[resource]
 
   for (const row of staged) {
     const before = row.old ?? null
