@@ -58,11 +58,7 @@ interface RouteFacts {
 /** The route's summary and group name, from its description in the contract (lib/route.ts). */
 const routeFacts = (req: FastifyRequest): RouteFacts => {
   const description = req.routeOptions.config.route
-  const schema = req.routeOptions.schema as { summary?: string; tags?: string[] } | undefined
-  return {
-    summary: description?.summary ?? schema?.summary ?? null,
-    resourceType: description?.group ?? schema?.tags?.[0] ?? null,
-  }
+  return { summary: description?.summary ?? null, resourceType: description?.group ?? null }
 }
 
 async function writeRow(

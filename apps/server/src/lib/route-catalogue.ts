@@ -20,14 +20,13 @@ export class RouteCatalogue {
   /** A registered API route (from an onRoute hook), once per method; HEAD is Fastify's own. */
   addRoute(route: RouteOptions) {
     const description = route.config?.route
-    const schema = route.schema as { tags?: string[]; summary?: string } | undefined
     for (const method of routeMethods(route)) {
       if (method === 'HEAD') continue
       this.add({
         method,
         url: route.url.slice(API_PREFIX.length),
-        group: description?.group ?? schema?.tags?.[0] ?? '其他',
-        summary: description?.summary ?? schema?.summary ?? route.url,
+        group: description?.group ?? '其他',
+        summary: description?.summary ?? route.url,
       })
     }
   }
