@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { MSG, routes } from '@amg/contract'
 import { useMemo } from 'react'
 import { toastSuccess } from '../lib/feedback'
-import { request } from '../lib/http'
+import { request } from '../lib/route-call'
 import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { useSession } from '../lib/session-store'
 import { Pagination } from './pagination'

@@ -11,10 +11,6 @@ import {
   REQUEST_TIMEOUT_MS,
   SUCCESS_CODE,
   type ApiEnvelope,
-  type Route,
-  type RouteBody,
-  type RouteData,
-  type RouteQuery,
 } from '@amg/contract'
 import { toastError } from './feedback'
 import { navigateTo } from './navigation'
@@ -187,39 +183,6 @@ export async function patch<T = unknown>(url: string, body?: unknown, opts?: Cal
 
 export async function del<T = unknown>(url: string, params?: object, opts?: CallOptions): Promise<T> {
   return (await call<T>({ ...opts, method: 'DELETE', url, params })).data
-}
-
-/**
- * What a call of a route sends, typed by the route's schemas in the contract: its body (JSON) and its
- * query, each only when the route takes one.
- */
-export type RouteInput<R extends Route> = (RouteBody<R> extends undefined
-  ? { body?: undefined }
-  : { body: RouteBody<R> }) &
-  (RouteQuery<R> extends undefined ? { query?: undefined } : { query: RouteQuery<R> })
-
-/** Calls a route of the contract (`routes.<resource>.<name>`) and answers the whole envelope. */
-export function requestEnvelope<R extends Route>(
-  route: R,
-  input: RouteInput<R>,
-  opts?: CallOptions,
-): Promise<ApiEnvelope<RouteData<R>>> {
-  return call<RouteData<R>>({
-    ...opts,
-    method: route.method as string,
-    url: route.path,
-    data: input.body,
-    params: input.query,
-  })
-}
-
-/** Calls a route of the contract and answers its `data`. */
-export async function request<R extends Route>(
-  route: R,
-  input: RouteInput<R>,
-  opts?: CallOptions,
-): Promise<RouteData<R>> {
-  return (await requestEnvelope(route, input, opts)).data
 }
 
 /** A file the server answers as an attachment, and the name it gives (content-disposition). */

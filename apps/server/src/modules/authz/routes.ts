@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
-import { authzApi, batchTooLarge, MAX_BATCH_CHECKS, NullData } from '@amg/contract'
+import { authzApi, batchTooLarge, MAX_BATCH_CHECKS } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'

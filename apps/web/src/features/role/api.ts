@@ -1,5 +1,5 @@
 import { routes } from '@amg/contract'
-import { request } from '../../lib/http'
+import { request } from '../../lib/route-call'
 import type { RoleFormValues } from '../../components/role-form'
 
 /** The role's fields and its permission codes. */

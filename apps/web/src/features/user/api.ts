@@ -6,7 +6,8 @@ import {
   type UserGroupSimple,
 } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
-import { post, put, request } from '../../lib/http'
+import { post, put } from '../../lib/http'
+import { request } from '../../lib/route-call'
 
 /** The user calls of SPEC.md §7 and DESIGN.md §5. */
 
