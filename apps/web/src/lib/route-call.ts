@@ -3,10 +3,10 @@ import { call, del, get, patch, post, put, type CallOptions } from './http'
 
 /**
  * What a call of a route sends, typed by the route's schemas in the contract: its body (JSON) and its
- * query, each only when the route takes one.
+ * query, each only when the route takes one (a POST without a body schema may send `{}`).
  */
 export type RouteInput<R extends Route> = (RouteBody<R> extends undefined
-  ? { body?: undefined }
+  ? { body?: Record<string, never> }
   : { body: RouteBody<R> }) &
   (RouteQuery<R> extends undefined ? { query?: undefined } : { query: RouteQuery<R> })
 
