@@ -1,12 +1,5 @@
-import {
-  routes,
-  type PositionSimple,
-  type RouteBody,
-  type StationSimple,
-  type UserGroupSimple,
-} from '@amg/contract'
+import { routes, type RouteBody } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
-import { post, put } from '../../lib/http'
 import { request } from '../../lib/route-call'
 
 /** The user calls of SPEC.md §7 and DESIGN.md §5. */
@@ -26,7 +19,7 @@ export const updateUser = (body: RouteBody<typeof routes.user.update>) =>
 export const deleteUser = (userId: number) => request(routes.user.delete, { query: { userId } })
 
 export const changeOwnPassword = (oldPassword: string, newPassword: string) =>
-  put<null>('/user/password', { oldPassword, newPassword })
+  request(routes.session.changePassword, { body: { oldPassword, newPassword } })
 
 // -- roles --------------------------------------------------------------------------------------
 
@@ -59,7 +52,7 @@ export const userGroups = (userId: number, p: { pageNum: number; pageSize: numbe
 
 /** Groups the user is not in yet, each marked grantable or not for the caller (the roles it carries). */
 export const groupCandidates = (userId: number, groupName: string) =>
-  post<UserGroupSimple[]>('/user_groups/namelist', { groupName: groupName || undefined, userId })
+  request(routes.userGroup.nameList, { body: { groupName: groupName || undefined, userId } })
 
 /** SPEC.md §7 spells the field `greoupIds`. */
 export const linkGroups = (userId: number, groupIds: number[]) =>
@@ -89,7 +82,7 @@ export const userPositions = (userId: number, p: { pageNum: number; orgId?: numb
  * each marked grantable or not for the caller (the roles it carries).
  */
 export const positionCandidates = (userId: number, orgId?: number, stationId?: number) =>
-  post<PositionSimple[]>('/position/namelist', { orgId, stationId, userId })
+  request(routes.position.nameList, { body: { orgId, stationId, userId } })
 
 export const linkPositions = (userId: number, positionIds: number[]) =>
   request(routes.user.linkPositions, { body: { id: userId, positionIds: positionIds.join(',') } })
@@ -99,4 +92,4 @@ export const unlinkPosition = (userId: number, positionId: number) =>
 
 /** Job titles for the filter: all of them, or those linked to the chosen department. */
 export const stationOptions = (orgId?: number) =>
-  post<StationSimple[]>('/station/list/simple', orgId ? { orgId, linked: true } : {})
+  request(routes.station.simpleList, { body: orgId ? { orgId, linked: true } : {} })
