@@ -17,7 +17,6 @@ import { installClientErrorHandler, installErrorHandler } from './lib/error-hand
 import { installInputGuard } from './lib/input-guard'
 import { installNameGuard } from './lib/name-guard'
 import { installCompression } from './lib/compression'
-import { routeMethods } from './lib/route-hooks'
 import { RequestLog } from './lib/request-log'
 import { API_DOCS_PREFIX, installSecurityHeaders } from './lib/security-headers'
 import { installOperationLog } from './audit/operation-log'
@@ -120,17 +119,7 @@ export async function buildApp({
 
   await app.register(
     async (api) => {
-      api.addHook('onRoute', (route) => {
-        for (const method of routeMethods(route)) {
-          if (method === 'HEAD') continue
-          ctx.catalogue.add({
-            method,
-            url: route.url.slice(API_PREFIX.length),
-            group: (route.schema?.tags as string[] | undefined)?.[0] ?? '其他',
-            summary: (route.schema?.summary as string | undefined) ?? route.url,
-          })
-        }
-      })
+      api.addHook('onRoute', (route) => ctx.catalogue.addRoute(route))
       installAuthHooks(api, ctx)
       installInputGuard(api)
       installNameGuard(api)

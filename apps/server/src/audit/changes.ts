@@ -1,13 +1,18 @@
-import type { RecordType } from '@amg/contract'
+import type { RecordType, Resource } from '@amg/contract'
 import type { AuditChange, AuditRef, StagedChange } from '../db/audit-schema'
-import { linkOfTable, recordOfTable, RECORDS } from '../db/tables'
+import { linkOfTable, recordOfTable } from '../db/tables'
 
-/**
- * The record type a route's tag is about (用户管理 → user): the side of a link the log entry belongs
- * to. Tags name a record type as its label and 管理.
- */
-const ownerOfTag = (tag: string | null): RecordType | undefined =>
-  Object.values(RECORDS).find((r) => `${r.label}管理` === tag)?.type
+/** The record type a resource's routes are about: the side of a link the log entry belongs to. */
+const OWNER_BY_RESOURCE: Partial<Record<Resource, RecordType>> = {
+  user: 'user',
+  userGroup: 'group',
+  position: 'position',
+  role: 'role',
+  auth: 'auth',
+  org: 'org',
+  station: 'station',
+  service: 'service',
+}
 
 /**
  * Bookkeeping columns that say nothing an auditor needs. Secrets never reach the stored rows (the
@@ -28,11 +33,14 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** The changes of one operation, from the row changes its triggers staged, each record named. */
-export function describeChanges(staged: readonly StagedChange[], resourceType: string | null): AuditChange[] {
+export function describeChanges(
+  staged: readonly StagedChange[],
+  resource: Resource | undefined,
+): AuditChange[] {
   const names = new NameBook(staged)
   const changes: AuditChange[] = []
   const links = new Map<string, { target: AuditRef; added: AuditRef[]; removed: AuditRef[] }>()
-  const owner = ownerOfTag(resourceType)
+  const owner = resource && OWNER_BY_RESOURCE[resource]
 
   for (const row of staged) {
     const before = row.old ?? null

@@ -55,9 +55,10 @@ interface RouteFacts {
   resourceType: string | null
 }
 
+/** The route's summary and group name, from its description in the contract (lib/route.ts). */
 const routeFacts = (req: FastifyRequest): RouteFacts => {
-  const schema = req.routeOptions.schema as { summary?: string; tags?: string[] } | undefined
-  return { summary: schema?.summary ?? null, resourceType: schema?.tags?.[0] ?? null }
+  const description = req.routeOptions.config.route
+  return { summary: description?.summary ?? null, resourceType: description?.group ?? null }
 }
 
 async function writeRow(

@@ -1,3 +1,4 @@
+import type { Resource } from '@amg/contract'
 import type { AuditChange } from '../db/audit-schema'
 import type { Authorizer } from '../auth/authorizer'
 
@@ -22,19 +23,19 @@ export function mayReadUsers(authz: Authorizer, callerId: number): Promise<boole
 }
 
 /** Whether a change is to a user's personal field; rows described before targets were kept have none. */
-function isPersonal(change: AuditChange, resourceType: string | null): boolean {
+function isPersonal(change: AuditChange, resource: Resource | undefined): boolean {
   if (change.field === 'links' || !PERSONAL_FIELDS.has(change.field)) return false
-  return change.target ? change.target.type === 'user' : resourceType === '用户管理'
+  return change.target ? change.target.type === 'user' : resource === 'user'
 }
 
 /** The changes as this reader may see them. */
 export function maskPersonalFields(
   changes: AuditChange[],
-  resourceType: string | null,
+  resource: Resource | undefined,
   mayRead: boolean,
 ): AuditChange[] {
   if (mayRead) return changes
   return changes.map((change) =>
-    isPersonal(change, resourceType) ? { ...change, before: PERSONAL_MASK, after: PERSONAL_MASK } : change,
+    isPersonal(change, resource) ? { ...change, before: PERSONAL_MASK, after: PERSONAL_MASK } : change,
   )
 }

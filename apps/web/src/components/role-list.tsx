@@ -1,9 +1,9 @@
 import { Button, Input, Space, type TableProps } from 'antd'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, type PageResult } from '@amg/contract'
+import { MSG, routes } from '@amg/contract'
 import { useMemo } from 'react'
 import { toastSuccess } from '../lib/feedback'
-import { post } from '../lib/http'
+import { request } from '../lib/route-call'
 import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { useSession } from '../lib/session-store'
 import { Pagination } from './pagination'
@@ -25,8 +25,8 @@ export interface RoleListQuery {
   types?: number[]
 }
 
-/** POST /role/listall {pageNum, pageSize, roleName, status, types} (SPEC.md §7). */
-export const fetchRolePage = (body: RoleListQuery) => post<PageResult<RoleListRow>>('/role/listall', body)
+/** A page of roles: {pageNum, pageSize, roleName, status, types} (SPEC.md §7). */
+export const fetchRolePage = (body: RoleListQuery) => request(routes.role.list, { body })
 
 /** Every role list in the query cache (refreshed after any role change). */
 export const ROLES_QUERY_KEY = ['roles'] as const

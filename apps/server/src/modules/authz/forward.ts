@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import {
+  FORWARD_METHODS,
+  routes,
   AMS_SERVICE_KEY,
   API_PREFIX,
   AUTH_HEADER,
@@ -15,9 +17,9 @@ import type { SessionCache, SessionUser } from '../../cache/session-cache'
 import { normalizeMethod } from './service'
 
 /** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */
-export const FORWARD_URL = '/authz/forward'
+export const FORWARD_URL = routes.authz.forward.path
 export const FORWARD_PATH = `${API_PREFIX}${FORWARD_URL}`
-export const FORWARD_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
+export { FORWARD_METHODS }
 
 /**
  * The service a forward-auth path names (DESIGN.md §10a): `/api/authz/forward/<key>` asks about that

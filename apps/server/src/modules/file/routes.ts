@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import multipart from '@fastify/multipart'
-import { DownloadQuery, Envelope, UploadBodyDoc, UploadResult } from '@amg/contract'
+import { fileApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { contentDisposition, fileReader, openFile, receiveUpload, saveFileRecord } from './service'
 import { servedAs } from './serve-type'
@@ -28,52 +29,35 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     receiveUpload(req, { dataDir: config.dataDir, maxMb: config.uploadMaxMb }),
   )
 
-  app.post(
-    '/file-manage/upload-one-step',
+  route(
+    app,
+    fileApi.upload,
+    async (req) =>
+      ok(await saveFileRecord(db, upload.resultFor(req), currentUser(req).id, config.dataDir), '上传成功'),
     {
       validatorCompiler: () => () => true,
+      // the size limit is this installation's
       schema: {
-        tags: ['文件管理'],
-        summary: '上传文件',
-        consumes: ['multipart/form-data'],
-        // documents the multipart fields on the OpenAPI page; the handler parses and checks them itself
-        body: UploadBodyDoc,
         description: `multipart：file 为文件，keepTime 为保存时长（30m、1h、7d，默认 1h）；大小上限 ${config.uploadMaxMb}MB`,
-        response: { 200: Envelope(UploadResult) },
       },
       preHandler: upload.preHandler,
     },
-    async (req) =>
-      ok(await saveFileRecord(db, upload.resultFor(req), currentUser(req).id, config.dataDir), '上传成功'),
   )
-  app.get(
-    '/file-manage/download',
-    {
-      schema: {
-        tags: ['文件管理'],
-        summary: '下载文件',
-        description:
-          '上传者可下载自己的文件；持有“下载所有人的文件”权限者与超级管理员可下载任何文件。他人的文件与不存在的文件同样回答 404',
-        querystring: DownloadQuery,
-        produces: ['application/octet-stream'],
-      },
-    },
-    async (req, reply) => {
-      const reader = await fileReader(authz, currentUser(req).id)
-      const file = await openFile(db, config.dataDir, req.query.fileId, reader)
-      const served = servedAs(file.fileName, file.mimeType)
-      return (
-        reply
-          .header('content-type', served.contentType)
-          .header('content-length', String(file.size))
-          .header('content-disposition', contentDisposition(file.fileName, served.disposition))
-          // the browser must keep the type given here, never guess an active one from the bytes
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, no-store')
-          .send(file.handle.createReadStream())
-      )
-    },
-  )
+  route(app, fileApi.download, async (req, reply) => {
+    const reader = await fileReader(authz, currentUser(req).id)
+    const file = await openFile(db, config.dataDir, req.query.fileId, reader)
+    const served = servedAs(file.fileName, file.mimeType)
+    return (
+      reply
+        .header('content-type', served.contentType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', contentDisposition(file.fileName, served.disposition))
+        // the browser must keep the type given here, never guess an active one from the bytes
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(file.handle.createReadStream())
+    )
+  })
 
   if (config.fileSweepSeconds > 0) {
     const timer = setInterval(() => {

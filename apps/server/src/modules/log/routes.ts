@@ -1,22 +1,12 @@
 import { Readable } from 'node:stream'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import {
-  Envelope,
-  LoginLogListBody,
-  LoginLogPage,
-  LogIdQuery,
-  OperationLogDetail,
-  OperationLogExportQuery,
-  OperationLogListBody,
-  OperationLogPage,
-} from '@amg/contract'
+import { monitorApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { mayReadUsers } from '../../audit/personal-fields'
 import { exportOperations, listLogins, listOperations, operationDetail, sweepLogs } from './service'
-
-const tags = ['系统监控']
 
 /** The operation and login logs (DESIGN.md §9): read and export only; no route edits or deletes a row. */
 export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,68 +28,24 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.addHook('onClose', async () => clearInterval(timer))
   }
 
-  app.post(
-    '/log/operation/list',
-    {
-      config: { readOnly: true },
-      schema: {
-        tags,
-        summary: '操作日志列表',
-        body: OperationLogListBody,
-        response: { 200: Envelope(OperationLogPage) },
-      },
-    },
-    async (req) => ok(await listOperations(db, req.body ?? {})),
+  route(app, monitorApi.operationList, async (req) => ok(await listOperations(db, req.body ?? {})))
+
+  route(app, monitorApi.operationDetail, async (req) =>
+    ok(await operationDetail(db, req.query.id, await readerOf(req))),
   )
 
-  app.get(
-    '/log/operation/detail',
-    {
-      schema: {
-        tags,
-        summary: '操作日志详情',
-        querystring: LogIdQuery,
-        response: { 200: Envelope(OperationLogDetail) },
-      },
-    },
-    async (req) => ok(await operationDetail(db, req.query.id, await readerOf(req))),
-  )
+  route(app, monitorApi.operationExport, async (req, reply) => {
+    const reader = await readerOf(req)
+    const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
+    const name = encodeURIComponent(`操作日志-${stamp}.csv`)
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="operation-log-${stamp}.csv"; filename*=UTF-8''${name}`,
+      )
+      .send(Readable.from(exportOperations(db, req.query, reader)))
+  })
 
-  app.get(
-    '/log/operation/export',
-    {
-      schema: {
-        tags,
-        summary: '导出操作日志',
-        description: 'CSV（UTF-8 带 BOM，中文表头），筛选条件与列表相同',
-        querystring: OperationLogExportQuery,
-      },
-    },
-    async (req, reply) => {
-      const reader = await readerOf(req)
-      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
-      const name = encodeURIComponent(`操作日志-${stamp}.csv`)
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="operation-log-${stamp}.csv"; filename*=UTF-8''${name}`,
-        )
-        .send(Readable.from(exportOperations(db, req.query, reader)))
-    },
-  )
-
-  app.post(
-    '/log/login/list',
-    {
-      config: { readOnly: true },
-      schema: {
-        tags,
-        summary: '登录日志列表',
-        body: LoginLogListBody,
-        response: { 200: Envelope(LoginLogPage) },
-      },
-    },
-    async (req) => ok(await listLogins(db, req.body ?? {})),
-  )
+  route(app, monitorApi.loginList, async (req) => ok(await listLogins(db, req.body ?? {})))
 }

@@ -8,6 +8,7 @@ import type {
   OperationLogRow,
   PageResult,
 } from '@amg/contract'
+import { resourceOfGroup } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import { loginLogs, operationLogs, type AuditChange, type StagedChange } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
@@ -100,12 +101,15 @@ export interface LogReader {
   mayReadUsers: boolean
 }
 
-const changesOf = (r: StoredChanges, reader: LogReader): AuditChange[] =>
-  maskPersonalFields(
-    r.rowChanges ? describeChanges(r.rowChanges, r.resourceType) : r.changes,
-    r.resourceType,
+/** The stored `resourceType` is the resource's group name (kept as the API answers it); code uses the key. */
+const changesOf = (r: StoredChanges, reader: LogReader): AuditChange[] => {
+  const resource = resourceOfGroup(r.resourceType)
+  return maskPersonalFields(
+    r.rowChanges ? describeChanges(r.rowChanges, resource) : r.changes,
+    resource,
     reader.mayReadUsers,
   )
+}
 
 export async function operationDetail(db: Db, id: number, reader: LogReader): Promise<OperationLogDetail> {
   const [row] = await db

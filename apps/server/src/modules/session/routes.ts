@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ChangePasswordBody, CurrentUser, Envelope, LoginBody, LoginResult, NullData } from '@amg/contract'
+import { ChangePasswordBody, sessionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { endSession, login } from '../../auth/sessions'
 import { recordLogin } from '../../audit/login-log'
@@ -40,18 +41,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ),
   )
 
-  app.post(
-    '/login',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['登录'],
-        summary: '登录',
-        security: [],
-        body: LoginBody,
-        response: { 200: Envelope(LoginResult) },
-      },
-    },
+  route(
+    app,
+    sessionApi.login,
     async (req, reply) => {
       const attempt = {
         nickName: req.body.nickName,
@@ -75,14 +67,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw err
       }
     },
+    { config: { access: 'public' } },
   )
 
-  app.post(
-    '/logout',
-    {
-      config: { access: 'public' },
-      schema: { tags: ['登录'], summary: '退出登录', response: { 200: NullData } },
-    },
+  route(
+    app,
+    sessionApi.logout,
     async (req) => {
       if (req.token) {
         const user = await app.ctx.sessions.find(req.token)
@@ -99,33 +89,21 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       return ok(null, '已退出登录')
     },
+    { config: { access: 'public' } },
   )
 
-  app.get(
-    '/user/current',
-    {
-      config: { access: 'session' },
-      schema: { tags: ['登录'], summary: '当前用户', response: { 200: Envelope(CurrentUser) } },
-    },
-    async (req) => ok(await getCurrentUser(authz, currentUser(req))),
-  )
+  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(authz, currentUser(req))), {
+    config: { access: 'session' },
+  })
 
-  app.put(
-    '/user/password',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['登录'],
-        summary: '修改自己的密码',
-        body: ChangePasswordBody,
-        response: { 200: NullData },
-      },
-      preHandler: passwordChange.preHandler,
-    },
+  route(
+    app,
+    sessionApi.changePassword,
     async (req) => {
       const userId = currentUser(req).id
       await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req))
       return ok(null, '密码修改成功')
     },
+    { config: { access: 'session' }, preHandler: passwordChange.preHandler },
   )
 }

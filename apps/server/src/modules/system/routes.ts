@@ -1,21 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ConsoleConfig, Envelope, Health } from '@amg/contract'
+import { systemApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
+import { route } from '../../lib/route'
 
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { database, config } = app.ctx
 
-  app.get(
-    '/health',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['系统'],
-        summary: '健康检查',
-        security: [],
-        response: { 200: Envelope(Health), 503: Envelope(Health) },
-      },
-    },
+  route(
+    app,
+    systemApi.health,
     async (_req, reply) => {
       try {
         await database.ping()
@@ -27,19 +20,12 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send({ code: 503, msg: '数据库不可用', data: { status: 'down', database: 'down' } })
       }
     },
+    { config: { access: 'public' } },
   )
 
-  app.get(
-    '/config',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['系统'],
-        summary: '控制台运行参数',
-        security: [],
-        response: { 200: Envelope(ConsoleConfig) },
-      },
-    },
+  route(
+    app,
+    systemApi.config,
     async () =>
       ok({
         showOperatorUser: config.showOperatorUser,
@@ -47,5 +33,6 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
         hideUserBaseInfo: config.hideUserBaseInfo,
         uploadMaxSizeMb: config.uploadMaxMb,
       }),
+    { config: { access: 'public' } },
   )
 }

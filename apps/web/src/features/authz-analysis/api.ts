@@ -1,14 +1,5 @@
-import {
-  AMS_SERVICE_KEY,
-  type AuthzEffectiveResult,
-  type AuthzExplainResult,
-  type AuthzWhoCanRow,
-  type PageResult,
-  type ServiceRow,
-  type UserDetail,
-  type UserRow,
-} from '@amg/contract'
-import { get, post } from '../../lib/http'
+import { AMS_SERVICE_KEY, routes, type ServiceRow } from '@amg/contract'
+import { request } from '../../lib/route-call'
 import type { TreeNodeRef } from './format'
 
 /**
@@ -36,45 +27,43 @@ export const AMS_CHOICE: ServiceChoice = {
 }
 
 /**
- * POST /service/list: the services to choose from, ams first. Silent: without it (an older
+ * The services to choose from, ams first. Silent: without it (an older
  * installation may not grant it to 权限分析) the tester asks about this server's own API only.
  */
 export const fetchServiceChoices = async (): Promise<ServiceChoice[]> => {
-  const page = await post<PageResult<ServiceRow>>(
-    '/service/list',
-    { pageNum: 1, pageSize: 1000 },
-    { silent: true },
-  )
+  const page = await request(routes.service.list, { body: { pageNum: 1, pageSize: 1000 } }, { silent: true })
   return page.list.map((s) => ({ value: s.key, label: serviceLabel(s) }))
 }
 
 export const AUTHZ_KEY = ['authz-analysis'] as const
 
-/** POST /user/list: the user picker's page of users whose nickName contains `nickName`. */
+/** The user picker's page of users whose nickName contains `nickName`. */
 export const searchUsers = (nickName: string, pageNum: number, pageSize: number) =>
-  post<PageResult<UserRow>>('/user/list', { nickName: nickName || undefined, pageNum, pageSize })
+  request(routes.user.list, { body: { nickName: nickName || undefined, pageNum, pageSize } })
 
 /**
- * GET /user/detail: the name of a user opened by link (?userId=). Silent: the page still works
+ * The user's detail: the name of a user opened by link (?userId=). Silent: the page still works
  * without it (an older installation may not grant it to 权限分析), showing the id instead.
  */
 export const fetchUserDetail = (userId: number) =>
-  get<UserDetail>('/user/detail', { userId }, { silent: true })
+  request(routes.user.detail, { query: { userId } }, { silent: true })
 
-/** GET /authz/effective: the user's roles with their sources, and the nodes they hold in one service. */
+/** The user's roles with their sources, and the nodes they hold in one service. */
 export const fetchEffective = (userId: number, service: string) =>
-  get<AuthzEffectiveResult>('/authz/effective', { userId, service })
+  request(routes.authz.effective, { query: { userId, service } })
 
-/** POST /authz/explain: allowed or not, with every chain that allows the call. */
+/** Allowed or not, with every chain that allows the call. */
 export const explainCall = (userId: number, call: CallQuestion) =>
-  post<AuthzExplainResult>('/authz/explain', { userId, ...call })
+  request(routes.authz.explain, { body: { userId, ...call } })
 
-/** POST /authz/who-can: one page of the active users who may make the call. */
+/** One page of the active users who may make the call. */
 export const fetchWhoCan = (call: CallQuestion, pageNum: number, pageSize: number) =>
-  post<PageResult<AuthzWhoCanRow>>('/authz/who-can', { ...call, pageNum, pageSize })
+  request(routes.authz.whoCan, { body: { ...call, pageNum, pageSize } })
 
 /**
- * POST /auth/tree: the shape the held nodes are drawn in. Silent: without it (an older
+ * The permission tree: the shape the held nodes are drawn in. Silent: without it (an older
  * installation may not grant it to 权限分析) the held nodes are listed flat.
  */
-export const fetchTreeShape = () => post<TreeNodeRef[]>('/auth/tree', {}, { silent: true })
+export const fetchTreeShape = async (): Promise<TreeNodeRef[]> =>
+  // the contract's recursive node types its children loosely
+  (await request(routes.auth.tree, { body: {} }, { silent: true })) as readonly unknown[] as TreeNodeRef[]

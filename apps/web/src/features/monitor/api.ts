@@ -1,18 +1,6 @@
-import type {
-  LoginLogListBody,
-  LoginLogRow,
-  OnlineSessionListBody,
-  OnlineSessionRow,
-  OperationLogDetail,
-  OperationLogListBody,
-  OperationLogRow,
-  PageResult,
-} from '@amg/contract'
+import { routes, type OperationLogListBody, type RouteBody } from '@amg/contract'
 import { downloadFile } from '../../lib/download'
-import { del, get, post } from '../../lib/http'
-
-/** A log page: past 10,000 matches the server estimates the total and says so. */
-type LogPage<T> = PageResult<T> & { totalIsEstimate?: boolean }
+import { request } from '../../lib/route-call'
 
 /** DESIGN.md §9: the operation log, the login log and the online sessions. */
 
@@ -30,24 +18,24 @@ function present<T extends object>(filters: T): Partial<T> {
   ) as Partial<T>
 }
 
-/** POST /log/operation/list: newest first, without `changes`. */
+/** Newest first, without `changes`; past 10,000 matches the total is estimated and says so. */
 export const listOperationLogs = (body: OperationLogListBody) =>
-  post<LogPage<OperationLogRow>>('/log/operation/list', present(body))
+  request(routes.monitor.operationList, { body: present(body) })
 
-/** GET /log/operation/detail?id=: the row with its `changes`. */
-export const fetchOperationLog = (id: number) => get<OperationLogDetail>('/log/operation/detail', { id })
+/** The row with its `changes`. */
+export const fetchOperationLog = (id: number) => request(routes.monitor.operationDetail, { query: { id } })
 
-/** GET /log/operation/export: the CSV of the filtered rows, saved as a file; answers its name. */
+/** The CSV of the filtered rows, saved as a file; answers its name. */
 export const exportOperationLogs = (filters: OperationLogFilters) =>
-  downloadFile('/log/operation/export', present(filters), 'operation-log.csv')
+  downloadFile(routes.monitor.operationExport.path, present(filters), 'operation-log.csv')
 
-/** POST /log/login/list: newest first. */
-export const listLoginLogs = (body: LoginLogListBody) =>
-  post<LogPage<LoginLogRow>>('/log/login/list', present(body))
+/** Newest first. */
+export const listLoginLogs = (body: RouteBody<typeof routes.monitor.loginList>) =>
+  request(routes.monitor.loginList, { body: present(body) })
 
-/** POST /session/online/list: live sessions; `current` marks the caller's own. */
-export const listOnlineSessions = (body: OnlineSessionListBody) =>
-  post<PageResult<OnlineSessionRow>>('/session/online/list', present(body))
+/** Live sessions; `current` marks the caller's own. */
+export const listOnlineSessions = (body: RouteBody<typeof routes.monitor.onlineList>) =>
+  request(routes.monitor.onlineList, { body: present(body) })
 
-/** DELETE /session/online/revoke?id=: ends that session at once. */
-export const revokeSession = (id: number) => del<null>('/session/online/revoke', { id })
+/** Ends that session at once. */
+export const revokeSession = (id: number) => request(routes.monitor.revoke, { query: { id } })

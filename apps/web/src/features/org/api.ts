@@ -1,5 +1,5 @@
-import type { PageResult } from '@amg/contract'
-import { del, post, put } from '../../lib/http'
+import { routes, type RouteData } from '@amg/contract'
+import { request } from '../../lib/route-call'
 import type { Org } from '../../lib/stores/org-store'
 import { useStationStore } from '../../lib/stores/station-store'
 
@@ -11,18 +11,9 @@ export interface OrgNode extends Org {
 }
 
 /** One department–job title link (a position) of the department-position tab. */
-export interface OrgPositionRow {
-  id: number
-  stationId: number
-  stationName: string
-  status: number
-}
+export type OrgPositionRow = RouteData<typeof routes.position.listForOrg>['list'][number]
 
-export interface StationCandidate {
-  id: number
-  stationName: string
-  type: number
-}
+export type StationCandidate = RouteData<typeof routes.station.simpleList>[number]
 
 export const ORG_TREE_KEY = ['org', 'tree'] as const
 export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
@@ -33,9 +24,8 @@ export const fetchOrgPositions = (params: {
   pageSize: number
   stationName: string
 }) =>
-  post<PageResult<OrgPositionRow>>('/position/list/for/org', {
-    ...params,
-    stationName: params.stationName || undefined,
+  request(routes.position.listForOrg, {
+    body: { ...params, stationName: params.stationName || undefined },
   })
 
 /** The job titles not yet linked to the department (the station store's list-only fetch). */
@@ -47,7 +37,7 @@ export async function fetchUnlinkedStations(orgId: number, stationName: string) 
 }
 
 export const linkStations = (orgId: number, stationIds: number[]) =>
-  put<number[]>('/position/batch/insert', { orgId, stationIds })
+  request(routes.position.batchInsert, { body: { orgId, stationIds } })
 
 export const removePositions = (positionIds: number[]) =>
-  del('/position/delete', { positionIds: positionIds.join(',') })
+  request(routes.position.delete, { query: { positionIds: positionIds.join(',') } })

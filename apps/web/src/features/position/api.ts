@@ -1,6 +1,6 @@
-import type { PageResult, RoleSimple } from '@amg/contract'
+import { routes, type PageResult, type RouteData } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
-import { del, get, patch, post, put } from '../../lib/http'
+import { request } from '../../lib/route-call'
 import { fetchUserCandidates as userCandidates } from '../../lib/user-candidates'
 import { usePositionStore, type Position, type PositionQuery } from '../../lib/stores/position-store'
 
@@ -8,40 +8,26 @@ import { usePositionStore, type Position, type PositionQuery } from '../../lib/s
 export const fetchPositions = (query: PositionQuery): Promise<PageResult<Position>> =>
   usePositionStore.getState().fetchList(query)
 
-export interface StationOption {
-  id: number
-  stationName: string
-  type: number
-}
+export type StationOption = RouteData<typeof routes.station.simpleList>[number]
 
-/** POST /station/list/simple {}: every job title, for the filter select. */
-export const fetchStationOptions = () => post<StationOption[]>('/station/list/simple', {})
+/** Every job title, for the filter select. */
+export const fetchStationOptions = () => request(routes.station.simpleList, { body: {} })
 
-/** PATCH /position/enable: true when the position is not enabled (status 1), else false (SPEC.md §4). */
+/** Sends true when the position is not enabled (status 1), else false (SPEC.md §4). */
 export const togglePosition = (position: Pick<Position, 'id' | 'status'>) =>
-  patch('/position/enable', undefined, {
-    params: { positionId: position.id, enable: position.status !== 1 },
-  })
+  request(routes.position.enable, { query: { positionId: position.id, enable: position.status !== 1 } })
 
-export const deletePositions = (ids: number[]) => del('/position/delete', { positionIds: ids.join(',') })
+export const deletePositions = (ids: number[]) =>
+  request(routes.position.delete, { query: { positionIds: ids.join(',') } })
 
 /** '{department full name}-{job title}', as the delete confirmation and the links title name it. */
 export const positionName = (p: Pick<Position, 'organizationCompleteName' | 'stationName'>) =>
   `${p.organizationCompleteName ?? ''}-${p.stationName ?? ''}`
 
-export interface LinkedRole {
-  id: number
-  roleName: string
-  type: number
-  status: number
-}
-
-export interface LinkedUser {
-  id: number
-  nickName: string
-  realName: string | null
-  status: number
-}
+/** A role linked to the position, as its roles tab lists it. */
+export type LinkedRole = RouteData<typeof routes.position.roleList>['list'][number]
+/** A user holding the position, as its users tab lists it. */
+export type LinkedUser = RouteData<typeof routes.position.userList>['list'][number]
 
 export type { UserSimple as UserCandidate } from '@amg/contract'
 
@@ -49,8 +35,8 @@ export const fetchPositionRoles = (
   positionId: number,
   q: { pageNum: number; pageSize: number; keyword: string },
 ) =>
-  post<PageResult<LinkedRole>>('/rel/position/rolelist', undefined, {
-    params: { positionId, pageNum: q.pageNum, pageSize: q.pageSize, roleName: q.keyword || undefined },
+  request(routes.position.roleList, {
+    query: { positionId, pageNum: q.pageNum, pageSize: q.pageSize, roleName: q.keyword || undefined },
   })
 
 /**
@@ -59,25 +45,22 @@ export const fetchPositionRoles = (
  * admin (DESIGN.md §6a).
  */
 export const fetchRoleCandidates = async (positionId: number, roleName: string) => {
-  const all = await post<RoleSimple[]>('/role/namelist', { roleName: roleName || undefined, positionId })
+  const all = await request(routes.role.nameList, { body: { roleName: roleName || undefined, positionId } })
   const list = offeredRolesForCaller(all)
   return { list, total: list.length }
 }
 
 export const linkRoles = (positionId: number, roleIds: number[]) =>
-  put('/rel/position-rel-role', { positionId, roleIds })
+  request(routes.position.linkRoles, { body: { positionId, roleIds } })
 export const unlinkRoles = (positionId: number, roleIds: number[]) =>
-  put('/rel/position-un-rel-role', { positionId, roleIds })
+  request(routes.position.unlinkRoles, { body: { positionId, roleIds } })
 
 export const fetchPositionUsers = (
   positionId: number,
   q: { pageNum: number; pageSize: number; keyword: string },
 ) =>
-  get<PageResult<LinkedUser>>('/rel/position/userlist', {
-    id: positionId,
-    pagenum: q.pageNum,
-    pagesize: q.pageSize,
-    nickName: q.keyword || undefined,
+  request(routes.position.userList, {
+    query: { id: positionId, pagenum: q.pageNum, pagesize: q.pageSize, nickName: q.keyword || undefined },
   })
 
 /** The users not yet holding the position, one page of the "link users" popover at a time. */
@@ -85,6 +68,6 @@ export const fetchUserCandidates = (positionId: number, nickName: string, pageNu
   userCandidates({ positionId }, nickName, pageNum)
 
 export const linkUsers = (positionId: number, userIds: number[]) =>
-  put('/rel/position-rel-user', { positionId, userIds })
+  request(routes.position.linkUsers, { body: { positionId, userIds } })
 export const unlinkUsers = (positionId: number, userIds: number[]) =>
-  put('/rel/position-un-rel-user', { positionId, userIds })
+  request(routes.position.unlinkUsers, { body: { positionId, userIds } })

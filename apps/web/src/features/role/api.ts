@@ -1,29 +1,26 @@
-import { del, get, post, put } from '../../lib/http'
+import { routes } from '@amg/contract'
+import { request } from '../../lib/route-call'
 import type { RoleFormValues } from '../../components/role-form'
-import type { RoleListRow } from '../../components/role-list'
 
-export type RoleDetail = RoleListRow & { authCodes: string[] }
+/** The role's fields and its permission codes. */
+export const fetchRole = (id: number) => request(routes.role.detail, { query: { id } })
 
-/** GET /role/detail, query id. */
-export const fetchRole = (id: number) => get<RoleDetail>('/role/detail', { id })
-
-/** POST /role/insert: authCodes, description, roleName. Answers the new id. */
+/** Answers the new id. */
 export const insertRole = (v: RoleFormValues) =>
-  post<number>('/role/insert', {
-    authCodes: v.authCodes,
-    description: v.description ?? '',
-    roleName: v.roleName,
+  request(routes.role.insert, {
+    body: { authCodes: v.authCodes, description: v.description ?? '', roleName: v.roleName },
   })
 
-/** PUT /role/update: authCodes, description, id, roleName, status. */
+// the edit form always holds the status
 export const updateRole = (id: number, v: RoleFormValues) =>
-  put('/role/update', {
-    authCodes: v.authCodes,
-    description: v.description ?? '',
-    id,
-    roleName: v.roleName,
-    status: v.status,
+  request(routes.role.update, {
+    body: {
+      authCodes: v.authCodes,
+      description: v.description ?? '',
+      id,
+      roleName: v.roleName,
+      status: v.status!,
+    },
   })
 
-/** DELETE /role/delete, query id. */
-export const deleteRole = (id: number) => del('/role/delete', { id })
+export const deleteRole = (id: number) => request(routes.role.delete, { query: { id } })

@@ -1,11 +1,5 @@
-import type {
-  AuthTreeNode,
-  PageResult,
-  ServiceInsertBody,
-  ServiceRow,
-  ServiceUpdateBody,
-} from '@amg/contract'
-import { del, post, put } from '../../lib/http'
+import { routes, type ServiceInsertBody, type ServiceUpdateBody } from '@amg/contract'
+import { request } from '../../lib/route-call'
 
 export const SERVICE_LIST_KEY = ['service', 'list'] as const
 
@@ -15,18 +9,18 @@ export interface ServiceListQuery {
   pageSize: number
 }
 
-/** POST /service/list: a page of services whose key or name contains the keyword. */
-export const listServices = (query: ServiceListQuery) => post<PageResult<ServiceRow>>('/service/list', query)
+/** A page of services whose key or name contains the keyword. */
+export const listServices = (query: ServiceListQuery) => request(routes.service.list, { body: query })
 
-/** POST /service/insert: the new service's id; without rootCode a new top-level node is made. */
-export const insertService = (body: ServiceInsertBody) => post<number>('/service/insert', body)
+/** The new service's id; without rootCode a new top-level node is made. */
+export const insertService = (body: ServiceInsertBody) => request(routes.service.insert, { body })
 
-/** PUT /service/update: only the name changes. */
-export const updateService = (body: ServiceUpdateBody) => put<null>('/service/update', body)
+/** Only the name changes. */
+export const updateService = (body: ServiceUpdateBody) => request(routes.service.update, { body })
 
-/** DELETE /service/delete?id=: the service and its (empty) root node. */
-export const deleteService = (id: number) => del<null>('/service/delete', { id })
+/** The service and its (empty) root node. */
+export const deleteService = (id: number) => request(routes.service.delete, { query: { id } })
 
-/** POST /auth/tree: the top-level nodes a new service may take over as its root. */
+/** The top-level nodes a new service may take over as its root. */
 export const fetchTopLevelNodes = async () =>
-  (await post<AuthTreeNode[]>('/auth/tree', {})).map((n) => ({ code: n.code, chName: n.chName }))
+  (await request(routes.auth.tree, { body: {} })).map((n) => ({ code: n.code, chName: n.chName }))

@@ -1,6 +1,12 @@
-import type { PageResult, RoleSimple, UserGroupDetail, UserGroupListRow, UserRow } from '@amg/contract'
+import {
+  routes,
+  type PageResult,
+  type RoleSimple,
+  type RouteData,
+  type UserGroupListRow,
+} from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
-import { call, del, get, patch, post, put } from '../../lib/http'
+import { request, requestEnvelope } from '../../lib/route-call'
 import { fetchUserCandidates, USER_CANDIDATE_PAGE_SIZE } from '../../lib/user-candidates'
 
 /** The user-group calls of SPEC.md §7. */
@@ -17,44 +23,33 @@ export interface GroupFields {
   description?: string | null
 }
 
-export interface LinkedRole {
-  id: number
-  roleName: string
-  type: number
-  status: number
-}
-
-export interface LinkedUser {
-  id: number
-  nickName: string
-  realName: string | null
-  status: number
-}
+/** A role linked to the group, as its roles tab lists it. */
+export type LinkedRole = RouteData<typeof routes.userGroup.roleList>['list'][number]
+/** A user in the group, as its users tab lists it. */
+export type LinkedUser = RouteData<typeof routes.userGroup.userList>['list'][number]
 
 const joinIds = (ids: readonly number[]) => ids.join(',')
 
 export const listGroups = (filters: GroupFilters, pageNum: number, pageSize: number) =>
-  post<PageResult<UserGroupListRow>>('/user_groups/list', {
-    groupName: filters.groupName || null,
-    description: filters.description || null,
-    status: filters.status ?? null,
-    pageNum,
-    pageSize,
+  request(routes.userGroup.list, {
+    body: {
+      groupName: filters.groupName || null,
+      description: filters.description || null,
+      status: filters.status ?? null,
+      pageNum,
+      pageSize,
+    },
   })
 
 /** SPEC.md §4: sends true when the current status is not 1 (the group becomes enabled), otherwise false. */
 export const toggleEnable = (group: Pick<UserGroupListRow, 'id' | 'status'>) =>
-  patch<null>('/user_groups/enable', undefined, {
-    params: { userGroupsId: group.id, enable: group.status !== 1 },
-  })
+  request(routes.userGroup.enable, { query: { userGroupsId: group.id, enable: group.status !== 1 } })
 
-export const groupDetail = (id: number) => get<UserGroupDetail>('/user_groups/detail', { userGroupsId: id })
+export const groupDetail = (id: number) => request(routes.userGroup.detail, { query: { userGroupsId: id } })
 
 export const insertGroup = (fields: GroupFields, roleIds: readonly number[], userIds: readonly number[]) =>
-  call<number>({
-    method: 'POST',
-    url: '/user_groups/insert',
-    data: {
+  requestEnvelope(routes.userGroup.insert, {
+    body: {
       description: fields.description ?? '',
       groupName: fields.groupName,
       status: fields.status,
@@ -64,10 +59,8 @@ export const insertGroup = (fields: GroupFields, roleIds: readonly number[], use
   })
 
 export const updateGroup = (id: number, fields: GroupFields) =>
-  call<null>({
-    method: 'PUT',
-    url: '/user_groups/update',
-    data: {
+  requestEnvelope(routes.userGroup.update, {
+    body: {
       description: fields.description ?? '',
       groupName: fields.groupName,
       status: fields.status,
@@ -75,32 +68,29 @@ export const updateGroup = (id: number, fields: GroupFields) =>
     },
   })
 
-export const deleteGroup = (id: number) => del<null>('/user_groups/delete', { userGroupsId: id })
+export const deleteGroup = (id: number) => request(routes.userGroup.delete, { query: { userGroupsId: id } })
 
 // ---- links ----
 
 export const groupRoles = (userGroupId: number, pageNum: number, pageSize: number, roleName: string) =>
-  post<PageResult<LinkedRole>>('/rel/groups/rolelist', undefined, {
-    params: { userGroupId, pageNum, pageSize, ...(roleName ? { roleName } : {}) },
+  request(routes.userGroup.roleList, {
+    query: { userGroupId, pageNum, pageSize, ...(roleName ? { roleName } : {}) },
   })
 
 /** SPEC.md §7 spells this list's paging pagenum/pagesize. */
 export const groupUsers = (id: number, pagenum: number, pagesize: number, nickName: string) =>
-  get<PageResult<LinkedUser>>('/rel/groups/userlist', {
-    id,
-    pagenum,
-    pagesize,
-    ...(nickName ? { nickName } : {}),
+  request(routes.userGroup.userList, {
+    query: { id, pagenum, pagesize, ...(nickName ? { nickName } : {}) },
   })
 
 export const linkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
-  put<null>('/rel/user-groups-rel-role', { userGroupsId, roleIds: joinIds(roleIds) })
+  request(routes.userGroup.linkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
 export const unlinkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
-  put<null>('/rel/user-groups-un-rel-role', { userGroupsId, roleIds: joinIds(roleIds) })
+  request(routes.userGroup.unlinkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
 export const linkUsers = (userGroupsId: number, userIds: readonly number[]) =>
-  put<null>('/rel/user-groups-rel-user', { userGroupsId, userIds: joinIds(userIds) })
+  request(routes.userGroup.linkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } })
 export const unlinkUsers = (userGroupsId: number, userIds: readonly number[]) =>
-  put<null>('/rel/user-groups-un-rel-user', { userGroupsId, userIds: joinIds(userIds) })
+  request(routes.userGroup.unlinkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } })
 
 // ---- candidates ----
 
@@ -112,9 +102,8 @@ export const roleCandidates = async (
   roleName: string,
   userGroupId?: number,
 ): Promise<PageResult<RoleSimple>> => {
-  const all = await post<RoleSimple[]>('/role/namelist', {
-    roleName: roleName || null,
-    ...(userGroupId ? { userGroupId } : {}),
+  const all = await request(routes.role.nameList, {
+    body: { roleName: roleName || null, ...(userGroupId ? { userGroupId } : {}) },
   })
   const list = offeredRolesForCaller(all)
   return { list, total: list.length }
@@ -128,8 +117,6 @@ export const groupUserCandidates = (userGroupId: number, nickName: string, pageN
 
 /** Every user by nickName, for the add page's picker (no group exists yet, so none is linked). */
 export const userCandidates = (nickName: string, pageNum: number) =>
-  post<PageResult<UserRow>>('/user/list', {
-    nickName: nickName || null,
-    pageNum,
-    pageSize: CANDIDATE_PAGE_SIZE,
+  request(routes.user.list, {
+    body: { nickName: nickName || null, pageNum, pageSize: CANDIDATE_PAGE_SIZE },
   })

@@ -1,0 +1,30 @@
+import { authRoutes } from './auth'
+import { authzRoutes } from './authz'
+import { fileRoutes } from './file'
+import { monitorRoutes } from './monitor'
+import { orgRoutes } from './org'
+import { positionRoutes } from './position'
+import { roleRoutes } from './role'
+import { serviceRoutes } from './service'
+import { sessionRoutes } from './session'
+import { stationRoutes } from './station'
+import { systemRoutes } from './system'
+import { userGroupRoutes } from './user-group'
+import { userRoutes } from './user'
+
+/** Every route of the API, by resource (schema-free: the console imports these). */
+export const routes = {
+  system: systemRoutes,
+  session: sessionRoutes,
+  file: fileRoutes,
+  user: userRoutes,
+  org: orgRoutes,
+  station: stationRoutes,
+  userGroup: userGroupRoutes,
+  position: positionRoutes,
+  role: roleRoutes,
+  auth: authRoutes,
+  monitor: monitorRoutes,
+  authz: authzRoutes,
+  service: serviceRoutes,
+}

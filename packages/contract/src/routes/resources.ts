@@ -1,0 +1,30 @@
+/**
+ * The resources the API is about: a stable key each, and the Chinese group name the route catalogue,
+ * the OpenAPI tags and the operation log's `resourceType` show for it. One key per group name, so a
+ * stored `resourceType` names its resource again.
+ */
+export const RESOURCE_GROUPS = {
+  system: '系统',
+  session: '登录',
+  file: '文件管理',
+  user: '用户管理',
+  org: '部门管理',
+  station: '职位管理',
+  userGroup: '用户组管理',
+  position: '岗位管理',
+  role: '角色管理',
+  auth: '权限管理',
+  monitor: '系统监控',
+  authz: '权限分析',
+  service: '服务管理',
+} as const
+
+export type Resource = keyof typeof RESOURCE_GROUPS
+
+const RESOURCE_BY_GROUP = new Map<string, Resource>(
+  Object.entries(RESOURCE_GROUPS).map(([resource, group]) => [group, resource as Resource]),
+)
+
+/** The resource a group name (an operation log's stored `resourceType`) stands for. */
+export const resourceOfGroup = (group: string | null | undefined): Resource | undefined =>
+  group ? RESOURCE_BY_GROUP.get(group) : undefined
