@@ -13,6 +13,9 @@ export default defineConfig({
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // fault, race and two-instance tests share a 2-core machine with the rest; a test that fails
+          // twice fails, and `npm test` names every test that needed its second try
+          retry: 1,
         },
       },
       {

@@ -38,6 +38,9 @@ let passed = 0
 let failed = 0
 let skipped = 0
 let broken = false
+// named again at the end, so the last lines of a long run say what failed
+const failures = []
+const retried = []
 for (const [i, suite] of suites.entries()) {
   console.log(`\n=== ${suite.name} ===`)
   const out = path.join(reports, `suite-${i}.json`)
@@ -56,7 +59,22 @@ for (const [i, suite] of suites.entries()) {
   failed += report.numFailedTests
   skipped += report.numPendingTests + (report.numTodoTests ?? 0)
   if (res.status !== 0) broken = true
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'passed' && test.failureMessages?.length) {
+        retried.push(`${suite.name}: ${path.relative(root, file.name)} > ${test.fullName}`)
+      }
+      if (test.status !== 'failed') continue
+      const why = String(test.failureMessages?.[0] ?? '')
+        .split('\n')
+        .slice(0, 3)
+        .join(' | ')
+      failures.push(`${suite.name}: ${path.relative(root, file.name)} > ${test.fullName}\n    ${why}`)
+    }
+  }
 }
 
+if (retried.length) console.log(`\nPassed on a second try:\n${retried.join('\n')}`)
+if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`)
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(broken || failed > 0 || passed === 0 ? 1 : 0)
