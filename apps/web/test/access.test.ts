@@ -115,11 +115,10 @@ describe('menu item action', () => {
   it('/external-link is only logged', () => {
     expect(menuItemAction(item('e', '/external-link'))).toEqual({ kind: 'log', path: '/external-link' })
   })
-  it('a view area and view opens that view in the area', () => {
+  it('a view area and view navigates to /{viewArea}-{uiview}', () => {
     expect(menuItemAction({ key: 'v', label: 'v', show: true, viewArea: 'right', uiview: 'form' })).toEqual({
-      kind: 'open-area',
-      viewArea: 'right',
-      uiview: 'form',
+      kind: 'navigate',
+      to: '/right-form',
     })
   })
   it('an index path navigates; neither goes to /404', () => {

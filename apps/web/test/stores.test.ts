@@ -321,7 +321,7 @@ describe('session store', () => {
     })
     await useSession.getState().loadConfig()
     expect(api.get).toHaveBeenCalledWith('/config', undefined, { silent: true })
-    expect(useSession.getState()).toMatchObject({ isAms: true, showOperatorUser: true, uploadMaxSizeMb: 10 })
+    expect(useSession.getState()).toMatchObject({ isAms: true, showOperatorUser: true, hideUserBaseInfo: false })
   })
 
   it('logout calls POST /logout and clears token, user and auths even when the call fails', async () => {

@@ -2,7 +2,6 @@ import { Menu, type MenuProps } from 'antd'
 import { useMemo, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { filterMenu, menuItemAction, type MenuItemDef } from '../lib/access'
-import { usePanelAreas } from '../lib/panel-areas-context'
 import { useSession } from '../lib/session-store'
 import { MENU, MENU_MODE } from './menu'
 import { menuIcon } from './menu-icons'
@@ -49,7 +48,6 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
   const device = useSession((s) => s.device)
   const navigate = useNavigate()
   const location = useLocation()
-  const areas = usePanelAreas()
   const visible = useMemo(() => filterMenu(MENU, auths, authOn), [auths, authOn])
   const byKey = useMemo(() => new Map(flatten(visible).map((i) => [i.key, i])), [visible])
   // the same items while the access list stays the same: the menu does not rebuild them on every navigation
@@ -72,12 +70,7 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
       case 'log':
         console.info('menu: external link', action.path)
         break
-      case 'open-area':
-        if (areas && areas.declared.includes(action.viewArea)) areas.open(action.viewArea, action.uiview)
-        else navigate(`/${action.viewArea}-${action.uiview}`)
-        break
       case 'navigate':
-        areas?.clearAll()
         navigate(action.to)
         // close a pop-up submenu; an unfolded menu has none open, and is not rendered again for nothing
         setPopupOpen((open) => (open.length ? [] : open))

@@ -1,29 +1,19 @@
 import { describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { useState } from 'react'
 import {
   BUILT_IN_INDEX,
   DEFAULT_PAGE,
   DEFAULT_PAGE_SIZE,
-  DIALOG_MAX_HEIGHT,
-  Dialog,
-  Image,
   List,
   PAGE_SIZES,
   POPOVER_TABLE_HEIGHT,
   POPOVER_WIDTH,
   Pagination,
   Popover,
-  PopoverTable,
-  Progress,
-  PROGRESS_STROKE_WIDTH,
   Table,
   Tree,
-  Video,
-  ViewArea,
   filterTree,
-  progressText,
   withBuiltInIndex,
 } from '.'
 
@@ -71,73 +61,6 @@ describe('list', () => {
     expect(screen.getByText('项-b')).toBeInTheDocument()
     rerender(<List items={[]} renderItem={(i) => i} />)
     expect(screen.getByText('暂无数据')).toBeInTheDocument()
-  })
-})
-
-describe('image and video', () => {
-  it("shows '图片加载中...' while loading and '加载失败' on error", async () => {
-    const { container } = render(<Image src="/x.png" alt="头像" width={100} height={100} />)
-    expect(screen.getByText('图片加载中...')).toBeInTheDocument()
-    const img = container.querySelector('img')!
-    act(() => {
-      fireEvent.error(img)
-    })
-    expect(await screen.findByText('加载失败')).toBeInTheDocument()
-  })
-  it('video has controls by default', () => {
-    const { container } = render(<Video src="/v.mp4" />)
-    const video = container.querySelector('video')!
-    expect(video).toHaveAttribute('src', '/v.mp4')
-    expect(video.controls).toBe(true)
-  })
-})
-
-describe('dialog', () => {
-  function Host() {
-    const [open, setOpen] = useState(true)
-    return (
-      <>
-        <button onClick={() => setOpen(true)}>open</button>
-        <Dialog open={open} onClose={() => setOpen(false)} title="编辑角色">
-          <input aria-label="内部" />
-        </Dialog>
-      </>
-    )
-  }
-  it('50% wide, body at most 700px, no close on backdrop click, content destroyed on close', async () => {
-    expect(DIALOG_MAX_HEIGHT).toBe(700)
-    render(<Host />)
-    const dialog = await screen.findByRole('dialog')
-    const container = document.querySelector('.ant-modal') as HTMLElement
-    expect(container.style.width).toBe('50%')
-    const body = document.querySelector('.ant-modal-body') as HTMLElement
-    expect(body.style.maxHeight).toBe('700px')
-    expect(body.style.overflowY).toBe('auto')
-    // backdrop click does not close
-    const wrap = document.querySelector('.ant-modal-wrap') as HTMLElement
-    fireEvent.mouseDown(wrap)
-    fireEvent.mouseUp(wrap)
-    fireEvent.click(wrap)
-    expect(screen.getByLabelText('内部')).toBeInTheDocument()
-    expect(dialog).toBeInTheDocument()
-    // closing destroys the content
-    await userEvent.click(screen.getByRole('button', { name: /close/i }))
-    await waitFor(() => expect(screen.queryByLabelText('内部')).toBeNull())
-  })
-})
-
-describe('view area', () => {
-  const Detail = ({ id }: { id?: number }) => <p>详情 {id}</p>
-  it('renders the registered view with its arguments, or the fallback', () => {
-    const { rerender, container } = render(
-      <ViewArea name="right" views={{ detail: Detail }} view="detail" args={{ id: 7 }} />,
-    )
-    expect(screen.getByText('详情 7')).toBeInTheDocument()
-    expect(container.querySelector('[data-view-area="right"]')).toHaveAttribute('data-view', 'detail')
-    rerender(<ViewArea name="right" views={{ detail: Detail }} view="" fallback="空" />)
-    expect(screen.getByText('空')).toBeInTheDocument()
-    rerender(<ViewArea name="right" views={{ detail: Detail }} view="unknown" fallback="空" />)
-    expect(screen.getByText('空')).toBeInTheDocument()
   })
 })
 
@@ -202,22 +125,8 @@ describe('tree', () => {
   })
 })
 
-describe('progress', () => {
-  it("stroke width 6 and '满' at 100%", () => {
-    expect(PROGRESS_STROKE_WIDTH).toBe(6)
-    expect(progressText(100)).toBe('满')
-    expect(progressText(40)).toBe('40%')
-    const { container, rerender } = render(<Progress percent={100} />)
-    expect(screen.getByText('满')).toBeInTheDocument()
-    const rail = container.querySelector('.ant-progress-rail, .ant-progress-inner') as HTMLElement
-    expect(rail.style.height).toBe('6px')
-    rerender(<Progress percent={30} />)
-    expect(screen.getByText('30%')).toBeInTheDocument()
-  })
-})
-
 describe('popover', () => {
-  it('350 wide; PopoverTable scrolls its table at 250', async () => {
+  it('350 wide; a table inside scrolls at 250', async () => {
     expect(POPOVER_WIDTH).toBe(350)
     expect(POPOVER_TABLE_HEIGHT).toBe(250)
     render(
@@ -230,20 +139,5 @@ describe('popover', () => {
     const content = await screen.findByText('提示内容')
     const container = content.closest('.ant-popover-container') as HTMLElement
     expect(container.style.width).toBe('350px')
-  })
-  it('PopoverTable', async () => {
-    render(
-      <PopoverTable
-        open
-        columns={[{ title: '角色', dataIndex: 'name' }]}
-        dataSource={[{ name: '管理员' }]}
-        rowKey="name"
-      >
-        <span>查看</span>
-      </PopoverTable>,
-    )
-    expect(await screen.findByText('管理员')).toBeInTheDocument()
-    const body = document.querySelector('.ant-popover .ant-table-body') as HTMLElement
-    expect(body.style.maxHeight).toBe('250px')
   })
 })

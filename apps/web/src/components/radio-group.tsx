@@ -1,6 +1,11 @@
 import { Radio, type RadioChangeEvent } from 'antd'
-import { toChoiceOptions, type ChoiceOption } from './checkbox'
+import type { ReactNode } from 'react'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
+
+export type ChoiceOption = string | number | { label: ReactNode; value: string | number; disabled?: boolean }
+
+const toChoiceOptions = (options: readonly ChoiceOption[]) =>
+  options.map((o) => (typeof o === 'object' ? o : { label: String(o), value: o }))
 
 export interface RadioGroupProps {
   options: readonly ChoiceOption[]

@@ -68,20 +68,16 @@ export function filterMenu(
 }
 
 export type MenuAction =
-  | { kind: 'open-tab'; url: string }
-  | { kind: 'log'; path: string }
-  | { kind: 'open-area'; viewArea: string; uiview: string }
-  | { kind: 'navigate'; to: string }
+  { kind: 'open-tab'; url: string } | { kind: 'log'; path: string } | { kind: 'navigate'; to: string }
 
 /**
  * What choosing a menu item does (SPEC.md §2): a link opens in a new tab; '/external-link' is only
- * logged; an item with a view area and view opens that view in the area; otherwise the main area is
- * cleared and the route is followed.
+ * logged; otherwise the route is followed (for an item with a view area and view, /{viewArea}-{uiview}:
+ * no screen declares panel areas, so that route is where the view is shown).
  */
 export function menuItemAction(item: MenuItemDef): MenuAction {
   if (item.link) return { kind: 'open-tab', url: item.link }
   if (item.path === '/external-link') return { kind: 'log', path: item.path }
-  if (item.viewArea && item.uiview) return { kind: 'open-area', viewArea: item.viewArea, uiview: item.uiview }
   return { kind: 'navigate', to: menuItemRoute(item) }
 }
 

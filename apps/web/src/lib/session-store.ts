@@ -1,16 +1,16 @@
 import { create } from 'zustand'
-import type { ConsoleConfig, CurrentUser } from '@amg/contract'
+import { sessionRoutes, systemRoutes, type CurrentUser } from '@amg/contract'
 import { readToken, writeToken } from './token'
 import { onUnauthorized } from './unauthorized'
 
 // The HTTP client is not needed to show the sign-in page: it loads with the first call (or before,
 // with the screens fetched in the background) instead of with the first download (DESIGN.md §12).
 // Once loaded it is kept, so that a call does not wait for the module loader again.
-let httpModule: typeof import('./http') | undefined
-const http = async () => (httpModule ??= await import('./http'))
+let callModule: typeof import('./route-call') | undefined
+const calls = async () => (callModule ??= await import('./route-call'))
 
 /** Loads the HTTP client ahead of the first call (the sign-in page does while the user types). */
-export const preloadHttp = () => void http().catch(() => undefined)
+export const preloadHttp = () => void calls().catch(() => undefined)
 
 export type Device = 'desktop' | 'mobile'
 export const MOBILE_MAX_WIDTH = 768
@@ -29,8 +29,6 @@ export interface SessionState {
   isAms: boolean
   showOperatorUser: boolean
   hideUserBaseInfo: boolean
-  uploadMaxSizeMb: number
-  configLoaded: boolean
 
   login(nickName: string, password: string): Promise<void>
   loadCurrentUser(): Promise<CurrentUser>
@@ -40,7 +38,6 @@ export interface SessionState {
   /** Clears the local session only (after a 401). */
   clear(): void
   setDevice(device: Device): void
-  setUserAuth(on: boolean): void
 }
 
 /** Super admins pass every check on the server, so every console path is theirs too. */
@@ -59,39 +56,35 @@ export const useSession = create<SessionState>()((set) => ({
   isAms: false,
   showOperatorUser: false,
   hideUserBaseInfo: false,
-  uploadMaxSizeMb: 0,
-  configLoaded: false,
 
   async login(nickName, password) {
-    const { post } = await http()
-    const result = await post<{ token: string }>('/login', { nickName, password }, { authRequest: true })
+    const { request } = await calls()
+    const result = await request(sessionRoutes.login, { body: { nickName, password } }, { authRequest: true })
     writeToken(result.token)
     set({ token: result.token, user: null, auths: [] })
   },
 
   async loadCurrentUser() {
-    const { get } = await http()
-    const user = await get<CurrentUser>('/user/current')
+    const { request } = await calls()
+    const user = await request(sessionRoutes.current, {})
     set({ user, auths: authsOf(user) })
     return user
   },
 
   async loadConfig() {
-    const { get } = await http()
-    const config = await get<ConsoleConfig>('/config', undefined, { silent: true })
+    const { request } = await calls()
+    const config = await request(systemRoutes.config, {}, { silent: true })
     set({
       isAms: config.isAms,
       showOperatorUser: config.showOperatorUser,
       hideUserBaseInfo: config.hideUserBaseInfo,
-      uploadMaxSizeMb: config.uploadMaxSizeMb,
-      configLoaded: true,
     })
   },
 
   async logout() {
     try {
-      const { post } = await http()
-      await post('/logout', undefined, { silent: true })
+      const { request } = await calls()
+      await request(sessionRoutes.logout, {}, { silent: true })
     } catch {
       // the local session ends anyway
     }
@@ -106,10 +99,6 @@ export const useSession = create<SessionState>()((set) => ({
 
   setDevice(device) {
     set({ device })
-  },
-
-  setUserAuth(on) {
-    set({ userAuth: on })
   },
 }))
 

@@ -12,6 +12,9 @@ import { systemRoutes } from './system'
 import { userGroupRoutes } from './user-group'
 import { userRoutes } from './user'
 
+// signing in needs only these two; the console's first download takes them alone
+export { sessionRoutes, systemRoutes }
+
 /** Every route of the API, by resource (schema-free: the console imports these). */
 export const routes = {
   system: systemRoutes,

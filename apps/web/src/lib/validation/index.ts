@@ -1,6 +1,3 @@
 export * from './rules'
-export * from './observer'
-export * from './hooks'
 export * from './presets'
 export * from './antd'
-export { ValidatedField, type ValidatedFieldProps } from './validated-field'

@@ -1,18 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import { render, screen, waitFor, act } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Button, Form, Input } from 'antd'
 import { MSG, NAME_LABELS, checkMobile, checkOrgName, checkPassword, nameMessages } from '@amg/contract'
-import {
-  antdRules,
-  rules,
-  toAntdRules,
-  validateValue,
-  useValidationObserver,
-  useObserverState,
-  ValidatedField,
-  ValidationObserver,
-} from '.'
+import { antdRules, rules, toAntdRules, validateValue } from '.'
 
 describe('ready rule sets from the contract (SPEC.md §5)', () => {
   it('every name field refuses invisible and look-alike characters with the server message', async () => {
@@ -121,67 +112,5 @@ describe('antd adapter', () => {
     await waitFor(() =>
       expect(onFinish).toHaveBeenCalledWith({ roleName: '审计员', mobile: '', org: '研发部' }),
     )
-  })
-})
-
-describe('ValidatedField with the observer hook', () => {
-  function UserForm({
-    onSubmit,
-    observerRef,
-  }: {
-    onSubmit: (v: unknown) => void
-    observerRef: { current?: ValidationObserver }
-  }) {
-    const observer = useValidationObserver()
-    observerRef.current = observer
-    const state = useObserverState(observer)
-    return (
-      <div>
-        <ValidatedField observer={observer} name="nickName" label="昵称" rules={rules.nickName}>
-          <Input />
-        </ValidatedField>
-        <ValidatedField observer={observer} name="mobile" label="手机号" rules={rules.mobile}>
-          <Input />
-        </ValidatedField>
-        <span data-testid="flags">
-          {JSON.stringify({
-            dirty: state.flags.dirty,
-            valid: state.flags.valid,
-            touched: state.flags.touched,
-          })}
-        </span>
-        <button onClick={() => void observer.submit(onSubmit)}>保存</button>
-      </div>
-    )
-  }
-
-  it('asterisk on required fields, message below on blur, submit only when valid', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const onSubmit = vi.fn()
-    const ref: { current?: ValidationObserver } = {}
-    const user = userEvent.setup()
-    const { container } = render(<UserForm onSubmit={onSubmit} observerRef={ref} />)
-    expect(container.querySelectorAll('.ant-form-item-required')).toHaveLength(1)
-    await user.click(screen.getByText('保存'))
-    expect(await screen.findByText(MSG.nickNameRequired)).toBeInTheDocument()
-    expect(onSubmit).not.toHaveBeenCalled()
-    expect(warn).toHaveBeenCalled()
-    await user.type(screen.getByLabelText('手机号'), '12')
-    await act(async () => {
-      screen.getByLabelText('手机号').blur()
-    })
-    expect(await screen.findByText(MSG.mobileInvalid)).toBeInTheDocument()
-    expect(JSON.parse(screen.getByTestId('flags').textContent!)).toMatchObject({
-      dirty: true,
-      touched: true,
-      valid: false,
-    })
-    await user.clear(screen.getByLabelText('手机号'))
-    await user.type(screen.getByLabelText('昵称'), 'alice')
-    await waitFor(() => expect(screen.queryByText(MSG.nickNameRequired)).toBeNull())
-    await user.click(screen.getByText('保存'))
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ nickName: 'alice', mobile: '' }))
-    expect(ref.current!.flags.valid).toBe(true)
-    warn.mockRestore()
   })
 })
