@@ -321,7 +321,11 @@ describe('session store', () => {
     })
     await useSession.getState().loadConfig()
     expect(api.get).toHaveBeenCalledWith('/config', undefined, { silent: true })
-    expect(useSession.getState()).toMatchObject({ isAms: true, showOperatorUser: true, hideUserBaseInfo: false })
+    expect(useSession.getState()).toMatchObject({
+      isAms: true,
+      showOperatorUser: true,
+      hideUserBaseInfo: false,
+    })
   })
 
   it('logout calls POST /logout and clears token, user and auths even when the call fails', async () => {
