@@ -1,5 +1,5 @@
-import type { PageResult, UserSimple } from '@amg/contract'
-import { post } from './http'
+import { routes } from '@amg/contract'
+import { request } from './route-call'
 
 /** One page of the "link users" picker; 加载更多 asks for the next. */
 export const USER_CANDIDATE_PAGE_SIZE = 10
@@ -13,9 +13,6 @@ export const fetchUserCandidates = (
   nickName: string,
   pageNum: number,
 ) =>
-  post<PageResult<UserSimple>>('/user/namelist', {
-    ...owner,
-    nickName: nickName || undefined,
-    pageNum,
-    pageSize: USER_CANDIDATE_PAGE_SIZE,
+  request(routes.user.nameList, {
+    body: { ...owner, nickName: nickName || undefined, pageNum, pageSize: USER_CANDIDATE_PAGE_SIZE },
   })

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
-import { joinFrontEndAccess } from '@amg/contract'
-import { call, del, get, post, put } from '../http'
+import { joinFrontEndAccess, routes, type AuthUpdateBody } from '@amg/contract'
+import { request, requestEnvelope } from '../route-call'
 
 export interface UrlPatternInfo {
   method: string
@@ -74,29 +74,31 @@ export const useAuthStore = create<AuthState>()((set) => ({
   authInfo: null,
   authList: [],
   async fetchOne(authCode) {
-    const node = await get<AuthNode>('/auth/detail', { authCode })
+    const node: AuthNode = await request(routes.auth.detail, { query: { authCode } })
     set({ authInfo: node })
     return node
   },
   async fetchTree() {
-    const list = await post<AuthNode[]>('/auth/tree', {})
+    // the tree's schema is recursive, so its children are typed as unknown
+    const list = (await request(routes.auth.tree, { body: {} })) as AuthNode[]
     set({ authList: list })
     return list
   },
   async insert(record) {
-    const res = await call<string>({ method: 'POST', url: '/auth/insert', data: toAuthPayload(record) })
+    const res = await requestEnvelope(routes.auth.insert, { body: toAuthPayload(record) })
     return { code: res.data, msg: res.msg }
   },
   async update(record) {
-    await put('/auth/update', toAuthPayload(record))
+    // the edit form always holds the code of the node it edits
+    await request(routes.auth.update, { body: toAuthPayload(record) as AuthUpdateBody })
     set({ authInfo: record })
   },
   async remove(authCode) {
-    await del('/auth/delete', { authCode })
+    await request(routes.auth.delete, { query: { authCode } })
     set({ authInfo: null })
   },
   async fetchBackEnd() {
-    const data = await get<{ urlMap: UrlMap }>('/auth/get-all-back-end')
+    const data: { urlMap: UrlMap } = await request(routes.auth.backEnd, {})
     set({ authInfo: null })
     return data.urlMap
   },
