@@ -132,6 +132,43 @@ describe('seedDemo', () => {
     expect(await t.login(someone.nickName, TEST_USER_PASSWORD)).toBeTruthy()
   })
 
+  it('lets demo_audit read every page, the logs and 权限分析 included, and change nothing', async () => {
+    const token = await t.login('demo_audit', TEST_USER_PASSWORD)
+    const me = await t.call('GET', '/api/user/current', { token })
+    expect(me.body.data.auths).toEqual(
+      expect.arrayContaining([
+        '/usermanage',
+        '/orgmanage',
+        '/operlog',
+        '/loginlog',
+        '/online',
+        '/authzanalysis',
+      ]),
+    )
+    const [staff] = await t.db.select().from(users).where(eq(users.nickName, 'demo_staff'))
+    const reads = [
+      await t.call('POST', '/api/log/operation/list', { token, body: { pageNum: 1, pageSize: 10 } }),
+      await t.call('POST', '/api/log/login/list', { token, body: { pageNum: 1, pageSize: 10 } }),
+      await t.call('POST', '/api/session/online/list', { token, body: { pageNum: 1, pageSize: 10 } }),
+      await t.call('GET', `/api/authz/effective?userId=${staff.id}`, { token }),
+    ]
+    expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    const writes = [
+      await t.call('PUT', '/api/user/update', {
+        token,
+        body: { id: staff.id, nickName: 'demo_staff', realName: '张小北', status: 2 },
+      }),
+      await t.call('GET', '/api/log/operation/export', { token }),
+      await t.call('POST', '/api/authz/check', {
+        token,
+        body: { userId: staff.id, method: 'GET', path: '/api/user/list' },
+      }),
+    ]
+    expect(writes.map((r) => r.status)).toEqual([403, 403, 403])
+    const [after] = await t.db.select().from(users).where(eq(users.id, staff.id))
+    expect(after.status).toBe(1)
+  })
+
   it('lets demo_hr manage ordinary staff but not a stronger administrator (DESIGN.md §6a)', async () => {
     const token = await t.login('demo_hr', TEST_USER_PASSWORD)
     const [staff] = await t.db.select().from(users).where(eq(users.nickName, 'demo_staff'))

@@ -236,7 +236,23 @@ const ROLES: RoleSpec[] = [
   {
     roleName: '只读审计',
     description: '查看全部管理页面，不能修改',
-    codes: ['user', 'role', 'adminrole', 'usergroup', 'auth', 'service', 'org', 'station', 'position'],
+    // every page node, none of the action nodes below them: the logs and 权限分析 included, since
+    // an auditor reads who did what and who may do what
+    codes: [
+      'user',
+      'role',
+      'adminrole',
+      'usergroup',
+      'auth',
+      'service',
+      'org',
+      'station',
+      'position',
+      'operlog',
+      'loginlog',
+      'online',
+      'authz',
+    ],
   },
   {
     roleName: '组织架构管理员',
