@@ -75,6 +75,28 @@ describe('sign-in (issue 2 item 8)', () => {
     await page.context().close()
   })
 
+  it('signing in from a deep link lands on the page asked for; after 退出登录 it starts at the welcome page', async () => {
+    const page = await newPage(browser)
+    const fillAndSend = async () => {
+      await page.getByPlaceholder('用户名').fill(ADMIN.nickName)
+      await page.getByPlaceholder('密码').fill(ADMIN.password)
+      await page.getByRole('button', { name: /登\s*录/ }).click()
+    }
+    await page.goto('/rolemanage?roleName=admin')
+    await page.waitForURL((url) => url.pathname === '/')
+    await fillAndSend()
+    await page.waitForURL((url) => url.pathname === '/rolemanage')
+    expect(new URL(page.url()).searchParams.get('roleName')).toBe('admin')
+    await page.getByRole('heading', { name: '角色管理' }).waitFor()
+
+    await page.getByRole('button', { name: '退出登录' }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await fillAndSend()
+    await page.waitForURL('**/body')
+    await page.getByRole('heading', { name: WELCOME }).waitFor()
+    await page.context().close()
+  })
+
   it('a deep link loads the console (history fallback) after signing in', async () => {
     const page = await newPage(browser)
     await signIn(page)

@@ -8,7 +8,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
 import { useEffect, useState } from 'react'
-import { Navigate, Outlet, useNavigate } from 'react-router'
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
+import type { ReturnState } from '../lib/return-path'
 import { deviceFor, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
 import { Breadcrumbs } from './breadcrumbs'
@@ -35,8 +36,16 @@ function useDeviceTracking() {
  */
 export function AppLayout() {
   const token = useSession((s) => s.token)
-  if (!token) return <Navigate to="/" replace />
+  if (!token) return <ToSignIn />
   return <SignedInLayout />
+}
+
+/** To '/', remembering the page asked for (unless the user signed out), so signing in returns there. */
+function ToSignIn() {
+  const location = useLocation()
+  const signedOut = useSession((s) => s.signedOut)
+  const state: ReturnState | undefined = signedOut ? undefined : { from: location.pathname + location.search }
+  return <Navigate to="/" replace state={state} />
 }
 
 function SignedInLayout() {

@@ -4,7 +4,8 @@ import { Button, theme } from 'antd'
 import Input from 'antd/es/input/Input'
 import Password from 'antd/es/input/Password'
 import { useEffect, useState } from 'react'
-import { Navigate, useNavigate } from 'react-router'
+import { Navigate, useLocation, useNavigate } from 'react-router'
+import { returnPath } from '../lib/return-path'
 import { preloadHttp, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
 import { whenIdle } from './lazy-screen'
@@ -31,6 +32,8 @@ export function LoginPage() {
   const login = useSession((s) => s.login)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const navigate = useNavigate()
+  // the page a deep link or an ended session asked for (the welcome page otherwise)
+  const next = returnPath(useLocation().state)
   const [busy, setBusy] = useState(false)
   const [values, setValues] = useState<Partial<LoginForm>>({})
   // as antd's Form: a field is checked as it changes, and every field when the form is sent
@@ -39,7 +42,7 @@ export function LoginPage() {
   // the HTTP client is loaded while the user types, so that signing in does not wait for it
   useEffect(() => whenIdle(preloadHttp), [])
 
-  if (token && !busy) return <Navigate to="/body" replace />
+  if (token && !busy) return <Navigate to={next} replace />
 
   const change = (field: Field, value: string) => {
     setValues((v) => ({ ...v, [field]: value }))
@@ -64,8 +67,8 @@ export function LoginPage() {
       await signingIn
       await loadCurrentUser()
       // The page stays busy while it is left: were it not, the signed-in redirect above would navigate
-      // to /body a second time and the signed-in frame would be rendered twice.
-      navigate('/body', { replace: true })
+      // a second time and the signed-in frame would be rendered twice.
+      navigate(next, { replace: true })
     } catch {
       // the HTTP layer already showed the message
       setBusy(false)

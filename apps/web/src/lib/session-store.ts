@@ -29,6 +29,8 @@ export interface SessionState {
   isAms: boolean
   showOperatorUser: boolean
   hideUserBaseInfo: boolean
+  /** True after 退出登录: the next sign-in starts at the welcome page, not where the user left. */
+  signedOut: boolean
 
   login(nickName: string, password: string): Promise<void>
   loadCurrentUser(): Promise<CurrentUser>
@@ -56,12 +58,13 @@ export const useSession = create<SessionState>()((set) => ({
   isAms: false,
   showOperatorUser: false,
   hideUserBaseInfo: false,
+  signedOut: false,
 
   async login(nickName, password) {
     const { request } = await calls()
     const result = await request(sessionRoutes.login, { body: { nickName, password } }, { authRequest: true })
     writeToken(result.token)
-    set({ token: result.token, user: null, auths: [] })
+    set({ token: result.token, user: null, auths: [], signedOut: false })
   },
 
   async loadCurrentUser() {
@@ -89,7 +92,7 @@ export const useSession = create<SessionState>()((set) => ({
       // the local session ends anyway
     }
     writeToken(null)
-    set({ token: null, user: null, auths: [] })
+    set({ token: null, user: null, auths: [], signedOut: true })
   },
 
   clear() {
