@@ -32,6 +32,10 @@ async function expectScreen(page: Page, url: RegExp | string, crumbs: string[], 
     .first()
     .waitFor()
   await expect.poll(() => breadcrumb(page)).toEqual(['首页', ...crumbs])
+  // the browser tab names the screen
+  await expect
+    .poll(() => page.title())
+    .toBe(crumbs.length ? `${crumbs.at(-1)} - 权限管理系统` : '权限管理系统')
 }
 
 /** The visible top-level labels and the labels inside each expanded submenu of the side menu. */

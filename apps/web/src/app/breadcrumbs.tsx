@@ -1,6 +1,7 @@
 import { Breadcrumb, ConfigProvider, theme } from 'antd'
 import { Link, useLocation, useMatches, type UIMatch } from 'react-router'
 import { listUrl } from '../lib/list-memory'
+import { usePageTitle } from '../lib/page-title'
 
 /** A breadcrumb step after the home link; `path` makes it a link. */
 export interface Crumb {
@@ -33,6 +34,8 @@ export function Breadcrumbs() {
   const location = useLocation()
   const { token } = theme.useToken()
   const trail = trailOf(matches, new URLSearchParams(location.search))
+  // the tab names the screen by its last crumb (the welcome page has none)
+  usePageTitle(trail.at(-1)?.title)
   const items = [
     { key: 'home', title: <Link to="/body">{HOME_CRUMB}</Link> },
     ...trail.map((c, i) => ({

@@ -5,6 +5,7 @@ import Input from 'antd/es/input/Input'
 import Password from 'antd/es/input/Password'
 import { useEffect, useState } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router'
+import { usePageTitle } from '../lib/page-title'
 import { returnPath } from '../lib/return-path'
 import { preloadHttp, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
@@ -34,6 +35,7 @@ export function LoginPage() {
   const navigate = useNavigate()
   // the page a deep link or an ended session asked for (the welcome page otherwise)
   const next = returnPath(useLocation().state)
+  usePageTitle('登录')
   const [busy, setBusy] = useState(false)
   const [values, setValues] = useState<Partial<LoginForm>>({})
   // as antd's Form: a field is checked as it changes, and every field when the form is sent
