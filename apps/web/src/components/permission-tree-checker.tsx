@@ -1,9 +1,9 @@
 import { Empty, Spin, Tree as AntTree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useQuery } from '@tanstack/react-query'
-import { indexTree, toggleCheck } from '@amg/contract'
+import { indexTree, routes, toggleCheck } from '@amg/contract'
 import { useMemo } from 'react'
-import { post } from '../lib/http'
+import { request } from '../lib/route-call'
 
 /** A node of POST /auth/tree as the checker needs it: label chName, key code. */
 export interface PermissionNode {
@@ -60,8 +60,12 @@ export function PermissionTreeView({ tree, value = [], onChange, disabled, id }:
 
 export const PERMISSION_TREE_QUERY_KEY = ['auth-tree'] as const
 
-/** POST /auth/tree, body {} (SPEC.md §7). */
-export const fetchPermissionTree = () => post<PermissionNode[]>('/auth/tree', {})
+/**
+ * POST /auth/tree, body {} (SPEC.md §7). The contract types a node's children loosely (unknown[]):
+ * they are nodes of the same shape.
+ */
+export const fetchPermissionTree = async () =>
+  (await request(routes.auth.tree, { body: {} })) as PermissionNode[]
 
 export type PermissionTreeCheckerProps = Omit<PermissionTreeViewProps, 'tree'>
 

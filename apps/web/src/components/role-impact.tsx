@@ -1,13 +1,13 @@
-import type { AuthzRoleImpactResult } from '@amg/contract'
+import { routes, type AuthzRoleImpactResult } from '@amg/contract'
 import { Flex, Modal, Tag, Typography } from 'antd'
-import { post } from '../lib/http'
+import { request } from '../lib/route-call'
 
 /**
  * POST /authz/role-impact: what saving `authCodes` on a role would change for its users.
  * Silent: a failure is shown in the confirmation itself, and saving stays possible.
  */
 export const fetchRoleImpact = (roleId: number, authCodes: readonly string[]) =>
-  post<AuthzRoleImpactResult>('/authz/role-impact', { roleId, authCodes }, { silent: true })
+  request(routes.authz.roleImpact, { body: { roleId, authCodes: [...authCodes] } }, { silent: true })
 
 /** Whether two permission sets hold the same codes, whatever their order or repetitions. */
 export function samePermissionSet(a: readonly string[], b: readonly string[]): boolean {

@@ -1,21 +1,12 @@
 import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
-import { MSG, roleTypeLabel, STATUS, STATUS_LABEL } from '@amg/contract'
+import { MSG, roleTypeLabel, routes, STATUS, STATUS_LABEL, type RouteData } from '@amg/contract'
 import dayjs from '../lib/dayjs'
 import { createContext, useContext, useMemo } from 'react'
 import { toastInfo } from '../lib/feedback'
 import type { IndexedRow } from './table'
 
-export interface RoleListRow {
-  id: number
-  roleName: string
-  type: number
-  status: number
-  description: string | null
-  createTime: string
-  updateTime: string
-  createUserVo: { id: number; nickName: string } | null
-  updateUserVo: { id: number; nickName: string } | null
-}
+/** A row of the role list, as the contract types the list's answer. */
+export type RoleListRow = RouteData<typeof routes.role.list>['list'][number]
 
 /** What a row's action buttons do; given by the list around the table. */
 export interface RoleRowActions {

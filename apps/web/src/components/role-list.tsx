@@ -1,6 +1,6 @@
 import { Button, Input, Space, type TableProps } from 'antd'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, routes } from '@amg/contract'
+import { MSG, routes, type RouteBody } from '@amg/contract'
 import { useMemo } from 'react'
 import { toastSuccess } from '../lib/feedback'
 import { request } from '../lib/route-call'
@@ -17,13 +17,7 @@ import { Table, type IndexedRow } from './table'
 
 export type { RoleListRow } from './role-list-columns'
 
-export interface RoleListQuery {
-  pageNum: number
-  pageSize: number
-  roleName?: string
-  status?: number
-  types?: number[]
-}
+export type RoleListQuery = RouteBody<typeof routes.role.list>
 
 /** A page of roles: {pageNum, pageSize, roleName, status, types} (SPEC.md §7). */
 export const fetchRolePage = (body: RoleListQuery) => request(routes.role.list, { body })

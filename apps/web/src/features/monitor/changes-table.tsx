@@ -1,5 +1,5 @@
 import { Table, Typography, type TableColumnsType } from 'antd'
-import { RECORD_TYPE_LABELS } from '@amg/contract'
+import { RECORD_TYPE_LABELS, STATUS_LABEL, USER_STATUS_LABEL } from '@amg/contract'
 import { mergeRowSpans } from '../../lib/row-span'
 
 /** A record a change names (DESIGN.md §9): its type, id and name at the time. */
@@ -36,9 +36,9 @@ export const FIELD_LABELS: Record<string, string> = {
 }
 
 /** Status meanings: users are 正常/冻结, every other record 启用/禁用 (SPEC.md §4). */
-const STATUS_LABELS: Record<string, Record<string, string>> = {
-  user: { '1': '正常', '2': '冻结' },
-  other: { '1': '启用', '2': '禁用' },
+const STATUS_LABELS: Record<'user' | 'other', Readonly<Record<string, string>>> = {
+  user: USER_STATUS_LABEL,
+  other: STATUS_LABEL,
 }
 
 const isRef = (value: unknown): value is ChangeRef =>

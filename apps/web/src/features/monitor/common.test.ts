@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { browserName, knownResult, validTime } from './common'
+import { RESOURCE_TYPES, browserName, knownResult, validTime } from './common'
 
 describe('browserName', () => {
   it('names the browser and system of common user agents', () => {
@@ -37,5 +37,25 @@ describe('filters from the URL', () => {
     expect(validTime('2026-01-02T03:04:05.000Z')).toBe('2026-01-02T03:04:05.000Z')
     expect(validTime('not a time')).toBe('')
     expect(validTime('')).toBe('')
+  })
+})
+
+describe('RESOURCE_TYPES', () => {
+  it('offers the group of every resource with a logged write, and only those', () => {
+    expect([...RESOURCE_TYPES].sort()).toEqual(
+      [
+        '登录',
+        '文件管理',
+        '用户管理',
+        '部门管理',
+        '职位管理',
+        '用户组管理',
+        '岗位管理',
+        '角色管理',
+        '权限管理',
+        '系统监控',
+        '服务管理',
+      ].sort(),
+    )
   })
 })

@@ -1,4 +1,4 @@
-import { LOGIN_RESULTS, OPERATION_RESULTS } from '@amg/contract'
+import { LOGIN_RESULTS, OPERATION_RESULTS, routes, type Route } from '@amg/contract'
 import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
 import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd'
 import dayjs, { type Dayjs } from '../../lib/dayjs'
@@ -49,22 +49,17 @@ export function ResultTag({
   return <Tag color={known?.color ?? 'default'}>{known?.label ?? value}</Tag>
 }
 
+/** Whether a route's calls get an operation log row, as the server decides: a write not marked read-only. */
+const isLoggedWrite = (route: Route) =>
+  [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS') && !route.readOnly
+
 /**
- * The resource types of the operation log: the server's route tags (every route's `schema.tags`),
- * which is what the log's `resourceType` holds.
+ * The resource types of the operation log: the group names of the resources with a write route, which
+ * is what the log's `resourceType` holds (the group of the route called), in the contract's order.
  */
-export const RESOURCE_TYPES = [
-  '用户管理',
-  '角色管理',
-  '用户组管理',
-  '权限管理',
-  '部门管理',
-  '职位管理',
-  '岗位管理',
-  '文件管理',
-  '系统监控',
-  '登录',
-]
+export const RESOURCE_TYPES: string[] = Object.values(routes)
+  .filter((resource) => Object.values<Route>(resource).some(isLoggedWrite))
+  .map((resource) => Object.values<Route>(resource)[0].group)
 
 /** Browser marks in the order they must be tried: Edge and Opera also say Chrome, Chrome also says Safari. */
 const BROWSERS: [RegExp, string][] = [

@@ -1,27 +1,14 @@
 import { DownloadOutlined } from '@ant-design/icons'
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { OPERATION_RESULTS, type OperationLogRow } from '@amg/contract'
-import { Button, Input, InputNumber, Select, Table, Typography, type TableColumnsType } from 'antd'
+import { Button, Input, InputNumber, Select, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { Pagination } from '../../components/pagination'
 import { hasAuthCode } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
-import { useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
-import { Screen } from '../../lib/ui/screen'
-import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs, type OperationLogFilters } from './api'
-import {
-  FilterBar,
-  OPERATION_RESULT,
-  OperatorName,
-  RESOURCE_TYPES,
-  ResultTag,
-  TimeRangeFilter,
-  formatDateTime,
-  knownResult,
-  resultOptions,
-  validTime,
-} from './common'
+import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs } from './api'
+import { OPERATION_RESULT, OperatorName, RESOURCE_TYPES, ResultTag, formatDateTime } from './common'
+import { LogListScreen, useLogList } from './log-list'
 import { OperationLogDetailDrawer } from './operation-log-detail'
 
 export const OPERATION_LOG_PATH = '/operlog'
@@ -48,41 +35,27 @@ const EMPTY = {
   to: '',
 }
 
+const RESOURCE_TYPE_OPTIONS = RESOURCE_TYPES.map((t) => ({ value: t, label: t }))
+
 const dash = (value: string | null) => value || '—'
 
 /** 操作日志 (DESIGN.md §9): filters, the newest writes first, a detail drawer with the changes, export. */
 export function OperationLogPage() {
-  const list = useListState(FILTERS)
-  const { pageNum, pageSize, filters } = list
-  const [draft, setDraft] = useDraft(filters)
+  const log = useLogList({
+    filters: FILTERS,
+    empty: EMPTY,
+    queryKey: OPERATION_LOG_KEY,
+    results: OPERATION_RESULTS,
+    fetch: listOperationLogs,
+  })
+  const { draft, set, search } = log
   const [detailId, setDetailId] = useState<number | null>(null)
   const canExport = useSession((s) => hasAuthCode(s.user, EXPORT_CODE))
 
-  const applied: OperationLogFilters = {
-    ...filters,
-    result: knownResult(OPERATION_RESULTS, filters.result),
-    from: validTime(filters.from),
-    to: validTime(filters.to),
-  }
-  const logs = useQuery({
-    queryKey: [...OPERATION_LOG_KEY, applied, pageNum, pageSize],
-    queryFn: () => listOperationLogs({ ...applied, pageNum, pageSize }),
-    placeholderData: keepPreviousData,
-  })
-  useKeepPageInRange(list, logs.data)
-
   const exporting = useMutation({
-    mutationFn: () => exportOperationLogs(applied),
+    mutationFn: () => exportOperationLogs(log.applied),
     onSuccess: () => toastSuccess('导出成功'),
   })
-
-  const search = () =>
-    list.setFilters({ ...draft, operatorName: draft.operatorName.trim(), summary: draft.summary.trim() })
-  const reset = () => {
-    setDraft(EMPTY)
-    list.setFilters(EMPTY)
-  }
-  const set = (change: Partial<typeof EMPTY>) => setDraft({ ...draft, ...change })
 
   const columns: TableColumnsType<OperationLogRow> = [
     { title: '时间', dataIndex: 'time', width: 170, render: formatDateTime },
@@ -94,7 +67,7 @@ export function OperationLogPage() {
         <OperatorName
           id={row.operatorId}
           name={row.operatorName}
-          onPickId={(operatorId) => list.setFilters({ operatorId })}
+          onPickId={(operatorId) => log.list.setFilters({ operatorId })}
         />
       ),
     },
@@ -129,7 +102,7 @@ export function OperationLogPage() {
   ]
 
   return (
-    <Screen
+    <LogListScreen
       title="操作日志"
       extra={
         canExport ? (
@@ -142,80 +115,59 @@ export function OperationLogPage() {
           </Button>
         ) : null
       }
+      log={log}
+      fields={
+        <>
+          <Input
+            allowClear
+            placeholder="操作人"
+            aria-label="操作人"
+            value={draft.operatorName}
+            onChange={(e) => set({ operatorName: e.target.value })}
+            onPressEnter={search}
+            style={{ width: 160 }}
+          />
+          <InputNumber
+            placeholder="操作人 ID"
+            aria-label="操作人 ID"
+            min={1}
+            max={2147483647}
+            precision={0}
+            controls={false}
+            value={draft.operatorId ?? null}
+            onChange={(value) =>
+              set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
+            }
+            onPressEnter={search}
+            style={{ width: 110 }}
+          />
+          <Input
+            allowClear
+            placeholder="操作"
+            aria-label="操作"
+            value={draft.summary}
+            onChange={(e) => set({ summary: e.target.value })}
+            onPressEnter={search}
+            style={{ width: 160 }}
+          />
+          <Select
+            allowClear
+            placeholder="资源类型"
+            aria-label="资源类型"
+            value={draft.resourceType || undefined}
+            onChange={(value?: string) => set({ resourceType: value ?? '' })}
+            options={RESOURCE_TYPE_OPTIONS}
+            style={{ width: 140 }}
+          />
+        </>
+      }
+      results={OPERATION_RESULT}
+      resultWidth={110}
+      columns={columns}
+      tableTestId="operation-log-table"
+      scrollX={1200}
     >
-      <FilterBar onSearch={search} onReset={reset}>
-        <Input
-          allowClear
-          placeholder="操作人"
-          aria-label="操作人"
-          value={draft.operatorName}
-          onChange={(e) => set({ operatorName: e.target.value })}
-          onPressEnter={search}
-          style={{ width: 160 }}
-        />
-        <InputNumber
-          placeholder="操作人 ID"
-          aria-label="操作人 ID"
-          min={1}
-          max={2147483647}
-          precision={0}
-          controls={false}
-          value={draft.operatorId ?? null}
-          onChange={(value) =>
-            set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
-          }
-          onPressEnter={search}
-          style={{ width: 110 }}
-        />
-        <Input
-          allowClear
-          placeholder="操作"
-          aria-label="操作"
-          value={draft.summary}
-          onChange={(e) => set({ summary: e.target.value })}
-          onPressEnter={search}
-          style={{ width: 160 }}
-        />
-        <Select
-          allowClear
-          placeholder="资源类型"
-          aria-label="资源类型"
-          value={draft.resourceType || undefined}
-          onChange={(value?: string) => set({ resourceType: value ?? '' })}
-          options={RESOURCE_TYPES.map((t) => ({ value: t, label: t }))}
-          style={{ width: 140 }}
-        />
-        <Select
-          allowClear
-          placeholder="结果"
-          aria-label="结果"
-          value={draft.result || undefined}
-          onChange={(value?: string) => set({ result: value ?? '' })}
-          options={resultOptions(OPERATION_RESULT)}
-          style={{ width: 110 }}
-        />
-        <TimeRangeFilter from={draft.from} to={draft.to} onChange={(from, to) => set({ from, to })} />
-      </FilterBar>
-      <Table<OperationLogRow>
-        rowKey="id"
-        size="middle"
-        data-testid="operation-log-table"
-        scroll={{ x: 1200 }}
-        columns={columns}
-        dataSource={logs.data?.list ?? []}
-        loading={logs.isFetching}
-        pagination={false}
-      />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={logs.data?.total ?? 0}
-          estimated={logs.data?.totalIsEstimate}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
-        />
-      </div>
       <OperationLogDetailDrawer id={detailId} onClose={() => setDetailId(null)} />
-    </Screen>
+    </LogListScreen>
   )
 }

@@ -1,14 +1,16 @@
 import { Form, Input } from 'antd'
+import { STATUS, STATUS_LABEL } from '@amg/contract'
 import { RadioGroup, TextArea } from '../../components'
 import { antdRules } from '../../lib/validation'
 
 /** SPEC.md §2: status 1 启用, 2 禁用. */
 export const GROUP_STATUS_OPTIONS = [
-  { label: '启用', value: 1 },
-  { label: '禁用', value: 2 },
+  { label: STATUS_LABEL[STATUS.enabled], value: STATUS.enabled },
+  { label: STATUS_LABEL[STATUS.disabled], value: STATUS.disabled },
 ] as const
 
-export const groupStatusText = (status: number) => (status === 1 ? '启用' : '禁用')
+export const groupStatusText = (status: number) =>
+  STATUS_LABEL[status === STATUS.enabled ? STATUS.enabled : STATUS.disabled]
 
 /** The basic-info fields of a group (name, enable status, a 3–5 row description), for antd Form. */
 export function GroupFields() {

@@ -1,20 +1,30 @@
 import { Tag, Typography } from 'antd'
+import { STATUS, STATUS_LABEL, USER_STATUS, USER_STATUS_LABEL } from '@amg/contract'
 import dayjs from '../../lib/dayjs'
 import { useSearchParams } from 'react-router'
 
 /** User status (SPEC.md §3): 1 正常, 2 冻结. */
 export const USER_STATUS_OPTIONS = [
-  { value: 1, label: '正常' },
-  { value: 2, label: '冻结' },
+  { value: USER_STATUS.active, label: USER_STATUS_LABEL[USER_STATUS.active] },
+  { value: USER_STATUS.frozen, label: USER_STATUS_LABEL[USER_STATUS.frozen] },
 ]
 
+// any status but active reads as frozen, as before
 export function UserStatusTag({ status }: { status: number }) {
-  return status === 1 ? <Tag color="success">正常</Tag> : <Tag color="error">冻结</Tag>
+  return status === USER_STATUS.active ? (
+    <Tag color="success">{USER_STATUS_LABEL[USER_STATUS.active]}</Tag>
+  ) : (
+    <Tag color="error">{USER_STATUS_LABEL[USER_STATUS.frozen]}</Tag>
+  )
 }
 
-/** Enabled/disabled status of roles, groups and positions. */
+/** Enabled/disabled status of roles, groups and positions; any status but enabled reads as disabled. */
 export function EnabledTag({ status }: { status: number }) {
-  return status === 1 ? <Tag color="success">启用</Tag> : <Tag>禁用</Tag>
+  return status === STATUS.enabled ? (
+    <Tag color="success">{STATUS_LABEL[STATUS.enabled]}</Tag>
+  ) : (
+    <Tag>{STATUS_LABEL[STATUS.disabled]}</Tag>
+  )
 }
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'

@@ -1,0 +1,33 @@
+import { ROLE_TYPE } from '@amg/contract'
+import type { RoleScreensConfig } from '../../components/role-screens'
+import { deleteAdminRole, fetchAdminRole, insertAdminRole, updateAdminRole } from './api'
+
+const LIST = '/adminrolemanage'
+
+/** SPEC.md §9: the built-in role list's type filter; empty means [1,2]. */
+const DEFAULT_TYPES = [ROLE_TYPE.superAdmin, ROLE_TYPE.builtIn]
+
+/** 内置角色管理: super-admin and built-in roles; type 1 (super admin) is locked against edit and delete (SPEC.md §4). */
+export const ADMIN_ROLE_SCREENS: RoleScreensConfig = {
+  list: LIST,
+  addPath: `${LIST}/adminroleadd`,
+  infoPath: `${LIST}/adminroleinfo`,
+  scope: 'admin-role',
+  titles: {
+    list: '内置角色管理',
+    add: '新建内置角色',
+    edit: '修改内置角色',
+    view: '查看内置角色',
+    info: '内置角色信息',
+  },
+  types: DEFAULT_TYPES,
+  defaultTypes: DEFAULT_TYPES,
+  editableTypes: [ROLE_TYPE.builtIn, ROLE_TYPE.ordinary],
+  /** SPEC.md §9: a new built-in role is type 2, status 1. */
+  newRole: { roleName: '', type: ROLE_TYPE.builtIn, status: 1, description: '', authCodes: [] },
+  isShow: 'type',
+  fetch: fetchAdminRole,
+  insert: insertAdminRole,
+  update: updateAdminRole,
+  remove: deleteAdminRole,
+}
