@@ -32,8 +32,10 @@ export interface ListScreenOptions<S extends Record<string, FilterKind>, Row> {
   filters: S
   /** the sizes the pager offers (the first is the default) */
   pageSizes?: readonly number[]
-  /** the key of the list's queries; refresh invalidates everything under it */
+  /** the key of the list's queries */
   queryKey: QueryKey
+  /** what refresh fetches again: everything under this key (the list's key by default) */
+  refreshKey?: QueryKey
   /** one page of rows for the applied filters */
   fetch: (query: { filters: ListFilters<S>; pageNum: number; pageSize: number }) => Promise<ListPage<Row>>
   /** keep the previous page's rows on screen while the next one loads (the default) */
@@ -60,6 +62,7 @@ export function useListScreen<S extends Record<string, FilterKind>, Row>({
   filters,
   pageSizes = PAGE_SIZES,
   queryKey,
+  refreshKey = queryKey,
   fetch,
   keepPrevious = true,
 }: ListScreenOptions<S, Row>): ListScreen<S, Row> {
@@ -72,7 +75,7 @@ export function useListScreen<S extends Record<string, FilterKind>, Row>({
     placeholderData: keepPrevious ? keepPreviousData : undefined,
   })
   useKeepPageInRange(list, page.data)
-  const refresh = () => queryClient.invalidateQueries({ queryKey })
+  const refresh = () => queryClient.invalidateQueries({ queryKey: refreshKey })
   const removeRow = async (action: () => Promise<unknown>) => {
     try {
       await action()
@@ -132,7 +135,9 @@ export function ListTable<Row extends object>({
   scrollX,
   ...table
 }: {
-  screen: Pick<ListScreen<never, Row>, 'list' | 'pageSizes' | 'page' | 'rows' | 'loading'>
+  screen: Pick<ListScreen<never, Row>, 'pageSizes' | 'page' | 'rows' | 'loading'> & {
+    list: Pick<ListState<never>, 'pageNum' | 'pageSize' | 'setPage'>
+  }
   columns: TableColumnsType<Row>
   /** a narrow window scrolls the table sideways past this width rather than squeezing its columns */
   scrollX: number
