@@ -23,8 +23,29 @@ const { useAuthStore, toAuthPayload } = await import('../src/lib/stores/auth-sto
 const { useSession, authsOf, deviceFor } = await import('../src/lib/session-store')
 
 const failure = new Error('失败')
-const org = { id: 2, organizationName: '研发部' }
-const station = { id: 5, stationName: '工程师', type: 1 }
+// shaped as the contract describes them: a department both as a tree node and as its detail
+const org = {
+  id: 2,
+  organizationName: '研发部',
+  description: null,
+  parent: 1,
+  organizationCompleteName: '总部-研发部',
+  childCount: 0,
+  children: [],
+  stationIds: [],
+  positionSimpleDTOS: [],
+}
+const station = {
+  id: 5,
+  stationName: '工程师',
+  type: 1,
+  createTime: '2024-01-01T00:00:00.000Z',
+  updateTime: '2024-01-01T00:00:00.000Z',
+  createUserVo: null,
+  updateUserVo: null,
+  orgIds: [],
+  stationPositionVOS: [],
+}
 const authNode = { code: 'A1', chName: '用户', enName: 'user', type: 2, status: 1 }
 
 beforeEach(() => {
@@ -90,7 +111,15 @@ describe('organisation store', () => {
 
 describe('position store', () => {
   it('fetching the list stores positionList (POST /position/list)', async () => {
-    const p = { id: 1, stationId: 5, orgId: 2, status: 1 }
+    const p = {
+      id: 1,
+      stationId: 5,
+      orgId: 2,
+      status: 1,
+      type: 1,
+      organizationCompleteName: '总部-研发部',
+      stationName: '工程师',
+    }
     api.post.mockResolvedValue({ list: [p], total: 1 })
     await usePositionStore.getState().fetchList({ pageNum: 1, pageSize: 10 })
     expect(api.post).toHaveBeenCalledWith('/position/list', { pageNum: 1, pageSize: 10 })

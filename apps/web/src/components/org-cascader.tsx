@@ -3,10 +3,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useOrgStore, type Org } from '../lib/stores/org-store'
 
-/** A department of GET /org/tree as the cascader needs it. */
-export interface OrgCascaderNode {
-  id: number
-  organizationName: string
+/** A department of GET /org/tree (the contract's tree node) as far as the cascader needs it. */
+export type OrgCascaderNode = Pick<Org, 'id' | 'organizationName'> & {
   childCount?: number
   children?: OrgCascaderNode[]
 }
@@ -78,10 +76,7 @@ export function OrgCascader({
     queryFn: () => useOrgStore.getState().fetchTree(),
     enabled: !tree,
   })
-  const nodes = useMemo<readonly OrgCascaderNode[]>(
-    () => tree ?? (loaded.data as OrgCascaderNode[] | undefined) ?? [],
-    [tree, loaded.data],
-  )
+  const nodes = useMemo<readonly OrgCascaderNode[]>(() => tree ?? loaded.data ?? [], [tree, loaded.data])
   const options = useMemo(() => toCascaderOptions(nodes), [nodes])
   const path = useMemo(() => orgPath(nodes, value), [nodes, value])
   return (

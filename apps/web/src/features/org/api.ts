@@ -4,16 +4,12 @@ import type { Org } from '../../lib/stores/org-store'
 import { useStationStore } from '../../lib/stores/station-store'
 
 /** A department tree node as GET /org/tree answers it. */
-export interface OrgNode extends Org {
-  organizationCompleteName: string
-  childCount: number
-  children: OrgNode[]
-}
+export type OrgNode = Org
 
 /** One department–job title link (a position) of the department-position tab. */
 export type OrgPositionRow = RouteData<typeof routes.position.listForOrg>['list'][number]
 
-export type StationCandidate = RouteData<typeof routes.station.simpleList>[number]
+export type { StationSimple as StationCandidate } from '../../lib/stores/station-store'
 
 export const ORG_TREE_KEY = ['org', 'tree'] as const
 export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
@@ -30,9 +26,9 @@ export const fetchOrgPositions = (params: {
 
 /** The job titles not yet linked to the department (the station store's list-only fetch). */
 export async function fetchUnlinkedStations(orgId: number, stationName: string) {
-  const list = (await useStationStore
+  const list = await useStationStore
     .getState()
-    .fetchSimpleList({ orgId, stationName: stationName || undefined })) as StationCandidate[]
+    .fetchSimpleList({ orgId, stationName: stationName || undefined })
   return { list, total: list.length }
 }
 

@@ -1,14 +1,11 @@
-import { routes, type PageResult, type RouteData } from '@amg/contract'
+import { routes, type RouteData } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
 import { request } from '../../lib/route-call'
 import { fetchUserCandidates as userCandidates } from '../../lib/user-candidates'
 import { usePositionStore, type Position, type PositionQuery } from '../../lib/stores/position-store'
 
 /** POST /position/list, kept in the position store (SPEC.md §3: positionList). */
-export const fetchPositions = (query: PositionQuery): Promise<PageResult<Position>> =>
-  usePositionStore.getState().fetchList(query)
-
-export type StationOption = RouteData<typeof routes.station.simpleList>[number]
+export const fetchPositions = (query: PositionQuery) => usePositionStore.getState().fetchList(query)
 
 /** Every job title, for the filter select. */
 export const fetchStationOptions = () => request(routes.station.simpleList, { body: {} })

@@ -1,22 +1,10 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, confirmDeleteService, type ServiceRow } from '@amg/contract'
-import {
-  Button,
-  Input,
-  Popconfirm,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  type TableColumnsType,
-} from 'antd'
+import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { Pagination } from '../../components/pagination'
+import { DeleteLink, ListSearch, ListTable, useListScreen } from '../../components/list-screen'
 import { hasAuthCode } from '../../lib/access'
 import dayjs from '../../lib/dayjs'
-import { toastInfo, toastSuccess } from '../../lib/feedback'
-import { useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
+import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { SERVICE_LIST_KEY, deleteService, listServices } from './api'
@@ -30,33 +18,22 @@ const formatTime = (value?: string | Date) => (value ? dayjs(value).format('YYYY
  * root; the built-in ams (this server) owns the rest and cannot be deleted.
  */
 export function ServiceListPage() {
-  const queryClient = useQueryClient()
-  const listState = useListState(FILTERS)
-  const { pageNum, pageSize } = listState
-  const { keyword } = listState.filters
-  const [draft, setDraft] = useDraft(keyword)
+  const screen = useListScreen({
+    filters: FILTERS,
+    queryKey: SERVICE_LIST_KEY,
+    // a change of a service also changes the roots the form offers: all of 'service' is fetched again
+    refreshKey: ['service'],
+    fetch: ({ filters, pageNum, pageSize }) =>
+      listServices({ keyword: filters.keyword || undefined, pageNum, pageSize }),
+  })
+  const { list, refresh, removeRow } = screen
+  const [draft, setDraft] = useDraft(list.filters.keyword)
   const [dialog, setDialog] = useState<{ editing?: ServiceRow } | null>(null)
   const canAdd = useSession((s) => hasAuthCode(s.user, 'service:add'))
   const canEdit = useSession((s) => hasAuthCode(s.user, 'service:edit'))
   const canDelete = useSession((s) => hasAuthCode(s.user, 'service:delete'))
 
-  const list = useQuery({
-    queryKey: [...SERVICE_LIST_KEY, keyword, pageNum, pageSize],
-    queryFn: () => listServices({ keyword: keyword || undefined, pageNum, pageSize }),
-    placeholderData: keepPreviousData,
-  })
-  useKeepPageInRange(listState, list.data)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['service'] })
-
-  const remove = async (row: ServiceRow) => {
-    try {
-      await deleteService(row.id)
-    } catch {
-      return // the HTTP layer has shown the message
-    }
-    toastSuccess(MSG.deleted)
-    await refresh()
-  }
+  const remove = (row: ServiceRow) => removeRow(() => deleteService(row.id))
 
   const columns: TableColumnsType<ServiceRow> = [
     {
@@ -104,17 +81,7 @@ export function ServiceListPage() {
                 </Button>
               </Tooltip>
             ) : (
-              <Popconfirm
-                title={confirmDeleteService(row.name)}
-                okText="确定"
-                cancelText="取消"
-                onConfirm={() => remove(row)}
-                onCancel={() => toastInfo(MSG.cancelDelete)}
-              >
-                <Button type="link" size="small" danger>
-                  删除
-                </Button>
-              </Popconfirm>
+              <DeleteLink title={confirmDeleteService(row.name)} onConfirm={() => remove(row)} cancelNotice />
             )
           ) : null}
         </Space>
@@ -128,40 +95,19 @@ export function ServiceListPage() {
         每个服务只认可其根权限之下的权限：网关询问 /api/authz/forward/&lt;服务标识&gt;
         时，只有该服务的权限参与判断。本系统自己的接口属于内置服务 ams。
       </Typography.Paragraph>
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder="按服务标识或名称搜索"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onSearch={(value) => listState.setFilters({ keyword: value.trim() })}
-          enterButton="搜索"
-          style={{ width: 320 }}
-        />
+      <ListSearch
+        placeholder="按服务标识或名称搜索"
+        value={draft}
+        onChange={setDraft}
+        onSearch={(keyword) => list.setFilters({ keyword })}
+      >
         {canAdd ? (
           <Button type="primary" onClick={() => setDialog({})}>
             新建
           </Button>
         ) : null}
-      </Space>
-      <Table<ServiceRow>
-        rowKey="id"
-        size="middle"
-        data-testid="service-table"
-        columns={columns}
-        dataSource={list.data?.list ?? []}
-        loading={list.isFetching}
-        pagination={false}
-        scroll={{ x: 900 }}
-      />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={list.data?.total ?? 0}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => listState.setPage(page, size)}
-        />
-      </div>
+      </ListSearch>
+      <ListTable<ServiceRow> screen={screen} columns={columns} scrollX={900} data-testid="service-table" />
       <ServiceFormDialog
         key={dialog?.editing?.id ?? 'new'}
         open={dialog !== null}

@@ -1,12 +1,9 @@
 import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
-import { Button, Form, Input, Popconfirm, Select, Space, Table, Tag, type TableColumnsType } from 'antd'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Button, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd'
 import dayjs from '../../lib/dayjs'
-import { MSG, type UserGroupListRow } from '@amg/contract'
-import { Pagination } from '../../components'
-import { toastSuccess } from '../../lib/feedback'
-import { useKeepPageInRange, useListState } from '../../lib/list-state'
+import type { UserGroupListRow } from '@amg/contract'
+import { DeleteLink, ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteGroup, listGroups, toggleEnable, type GroupFilters } from './api'
@@ -28,36 +25,18 @@ const GROUP_LIST_FILTERS = { groupName: 'text', description: 'text', status: 'id
 /** The group list (SPEC.md §2): search by name and description, status filter, actions, 10 per page. */
 export function GroupListScreen() {
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const showOperatorUser = useSession((s) => s.showOperatorUser)
   const [form] = Form.useForm<GroupFilters>()
-  const list = useListState(GROUP_LIST_FILTERS)
-  const { filters, pageNum, pageSize } = list
+  const screen = useListScreen({
+    filters: GROUP_LIST_FILTERS,
+    queryKey: GROUPS_KEY,
+    fetch: ({ filters, pageNum, pageSize }) => listGroups(filters, pageNum, pageSize),
+  })
+  const { list, refresh, removeRow } = screen
+  const { filters } = list
   // The form shows what the list was searched with, also after back, a reload or a shared link.
   useEffect(() => form.setFieldsValue(filters), [form, filters])
-
-  const groups = useQuery({
-    queryKey: [...GROUPS_KEY, filters, pageNum, pageSize],
-    queryFn: () => listGroups(filters, pageNum, pageSize),
-    placeholderData: keepPreviousData,
-  })
-  useKeepPageInRange(list, groups.data)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: GROUPS_KEY })
-
-  const toggle = useMutation({
-    mutationFn: toggleEnable,
-    onSuccess: async () => {
-      toastSuccess(MSG.successBang)
-      await refresh()
-    },
-  })
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteGroup(id),
-    onSuccess: async () => {
-      toastSuccess(MSG.deleted)
-      await refresh()
-    },
-  })
+  const toggleButton = useToggleRow(toggleEnable, refresh)
 
   const search = (values: GroupFilters) =>
     list.setFilters({
@@ -120,24 +99,11 @@ export function GroupListScreen() {
           <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'edit'))}>
             修改
           </Button>
-          <Button
-            type="link"
-            size="small"
-            loading={toggle.isPending && toggle.variables?.id === row.id}
-            onClick={() => toggle.mutate(row)}
-          >
-            {row.status === 1 ? '禁用' : '启用'}
-          </Button>
-          <Popconfirm
+          {toggleButton(row)}
+          <DeleteLink
             title={`确定要删除用户组“${row.groupName}”吗？`}
-            okText="确定"
-            cancelText="取消"
-            onConfirm={() => remove.mutateAsync(row.id).catch(() => undefined)}
-          >
-            <Button type="link" size="small" danger>
-              删除
-            </Button>
-          </Popconfirm>
+            onConfirm={() => removeRow(() => deleteGroup(row.id))}
+          />
         </Space>
       ),
     },
@@ -179,25 +145,7 @@ export function GroupListScreen() {
           </Space>
         </Form.Item>
       </Form>
-      <Table<UserGroupListRow>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={groups.data?.list ?? []}
-        loading={groups.isFetching}
-        pagination={false}
-        // a narrow window scrolls the table sideways rather than squeezing its columns
-        scroll={{ x: 1000 }}
-      />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={groups.data?.total ?? 0}
-          estimated={groups.data?.totalIsEstimate}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
-        />
-      </div>
+      <ListTable<UserGroupListRow> screen={screen} columns={columns} scrollX={1000} />
     </Screen>
   )
 }

@@ -1,41 +1,26 @@
 import { create } from 'zustand'
-import { del, get, post, put } from '../http'
+import { routes, type OrgTreeNode, type RouteBody, type RouteData } from '@amg/contract'
+import { request } from '../route-call'
 
-/** A department (SPEC.md §3). */
-export interface Org {
-  id: number
-  organizationName: string
-  description?: string | null
-  parent?: number | null
-  children?: Org[]
-  stationIds?: number[]
-  positionSimpleDTOS?: { stationId: number; stationName: string }[]
-  organizationCompleteName?: string
-}
-
-export interface OrgInsert {
-  organizationName: string
-  description?: string
-  parent: number
-  stationIds?: number[]
-}
-
-export interface OrgUpdate {
-  id: number
-  organizationName: string
-  description?: string
-  positionSimpleDTOS?: { stationId: number; stationName?: string }[]
-}
+/**
+ * A department of the tree (SPEC.md §3). The tree's schema is recursive, so the contract declares its
+ * static type beside it (OrgTreeNode) rather than the route's answer carrying it.
+ */
+export type Org = OrgTreeNode
+/** One department as GET /org/detail answers it, with its job titles. */
+export type OrgDetail = RouteData<typeof routes.org.detail>
+export type OrgInsert = RouteBody<typeof routes.org.insert>
+export type OrgUpdate = RouteBody<typeof routes.org.update>
 
 /**
  * Organisation store (SPEC.md §3, §4): orginfo and orgList. After an update or delete the cached
  * list is reset to empty; after creation the current organisation is cleared. Failures change nothing.
  */
 export interface OrgState {
-  orginfo: Org | null
+  orginfo: OrgDetail | null
   orgList: Org[]
   fetchTree(): Promise<Org[]>
-  fetchOne(orgId: number): Promise<Org>
+  fetchOne(orgId: number): Promise<OrgDetail>
   create(body: OrgInsert): Promise<number>
   update(body: OrgUpdate): Promise<void>
   remove(orgId: number): Promise<void>
@@ -45,26 +30,26 @@ export const useOrgStore = create<OrgState>()((set) => ({
   orginfo: null,
   orgList: [],
   async fetchTree() {
-    const list = await get<Org[]>('/org/tree')
+    const list = (await request(routes.org.tree, {})) as Org[]
     set({ orgList: list })
     return list
   },
   async fetchOne(orgId) {
-    const org = await get<Org>('/org/detail', { orgId })
+    const org = await request(routes.org.detail, { query: { orgId } })
     set({ orginfo: org })
     return org
   },
   async create(body) {
-    const id = await post<number>('/org/insert', body)
+    const id = await request(routes.org.insert, { body })
     set({ orginfo: null })
     return id
   },
   async update(body) {
-    await put('/org/update', body)
+    await request(routes.org.update, { body })
     set({ orgList: [] })
   },
   async remove(orgId) {
-    await del('/org/delete', { orgId })
+    await request(routes.org.delete, { query: { orgId } })
     set({ orgList: [] })
   },
 }))

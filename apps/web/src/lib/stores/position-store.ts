@@ -1,30 +1,17 @@
 import { create } from 'zustand'
-import { post } from '../http'
+import { routes, type RouteBody, type RouteData } from '@amg/contract'
+import { request } from '../route-call'
 
-/** A position: a department plus a job title (SPEC.md §3). */
-export interface Position {
-  id: number
-  stationId: number
-  orgId: number
-  organizationCompleteName?: string
-  stationName?: string
-  status: number
-  type?: number
-}
-
-export interface PositionQuery {
-  pageNum: number
-  pageSize: number
-  stationId?: number | null
-  orgId?: number | null
-}
+/** A position: a department plus a job title (SPEC.md §3), as the position list shows it. */
+export type Position = RouteData<typeof routes.position.list>['list'][number]
+export type PositionQuery = RouteBody<typeof routes.position.list>
 
 /** Position store (SPEC.md §3): positioninfo (the one being edited) and positionList. */
 export interface PositionState {
   positioninfo: Position | null
   positionList: Position[]
   positionTotal: number
-  fetchList(query: PositionQuery): Promise<{ list: Position[]; total: number }>
+  fetchList(query: PositionQuery): Promise<RouteData<typeof routes.position.list>>
   setPositionInfo(position: Position | null): void
 }
 
@@ -33,7 +20,7 @@ export const usePositionStore = create<PositionState>()((set) => ({
   positionList: [],
   positionTotal: 0,
   async fetchList(query) {
-    const page = await post<{ list: Position[]; total: number }>('/position/list', query)
+    const page = await request(routes.position.list, { body: query })
     set({ positionList: page.list, positionTotal: page.total })
     return page
   },

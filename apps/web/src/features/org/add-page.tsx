@@ -1,0 +1,78 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { Button, Card, Form, Space, Typography } from 'antd'
+import { useEffect, useState } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { MSG } from '@amg/contract'
+import { toastSuccess } from '../../lib/feedback'
+import { useOrgStore } from '../../lib/stores/org-store'
+import { ORG_TREE_KEY } from './api'
+import { EDIT_PATH, OrgFields, numberParam, useOrgTree, type OrgFormValues } from './common'
+
+/** New department under the `parent` of the query (the root when none is given). */
+export function OrgAddFormPage() {
+  const [params] = useSearchParams()
+  const tree = useOrgTree()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [form] = Form.useForm<OrgFormValues>()
+  const [saving, setSaving] = useState(false)
+  const root = tree.data?.[0]
+  const parent = numberParam(params.get('parent')) ?? root?.id
+  const parentName = params.get('parentName') || (parent === root?.id ? root?.organizationName : '')
+
+  // A new parent starts a fresh form.
+  useEffect(() => form.resetFields(), [form, parent])
+
+  const submit = async (values: OrgFormValues) => {
+    if (parent === undefined) return
+    setSaving(true)
+    try {
+      const id = await useOrgStore.getState().create({
+        organizationName: values.organizationName.trim(),
+        description: values.description ?? '',
+        parent,
+        stationIds: [],
+      })
+      toastSuccess(MSG.created)
+      await queryClient.invalidateQueries({ queryKey: ORG_TREE_KEY })
+      navigate(`${EDIT_PATH}?id=${id}`)
+    } catch {
+      // the HTTP layer has shown the message
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          新增部门
+        </Typography.Title>
+      }
+      size="small"
+    >
+      <Form<OrgFormValues>
+        form={form}
+        layout="horizontal"
+        labelCol={{ flex: '100px' }}
+        onFinish={submit}
+        onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+        style={{ maxWidth: 640 }}
+      >
+        <Form.Item label="上级部门">
+          <span data-testid="org-parent-name">{parentName || '—'}</span>
+        </Form.Item>
+        <OrgFields />
+        <Form.Item label=" " colon={false}>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={saving} disabled={parent === undefined}>
+              创建
+            </Button>
+            <Button onClick={() => form.resetFields()}>重置</Button>
+          </Space>
+        </Form.Item>
+      </Form>
+    </Card>
+  )
+}

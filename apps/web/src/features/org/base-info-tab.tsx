@@ -1,0 +1,77 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { Button, Form, Space, Spin, Typography } from 'antd'
+import { useEffect, useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { MSG } from '@amg/contract'
+import { toastSuccess } from '../../lib/feedback'
+import { useOrgStore } from '../../lib/stores/org-store'
+import { ORG_TREE_KEY, orgDetailKey } from './api'
+import { OrgFields, numberParam, useOrgDetail, type OrgFormValues } from './common'
+
+/** Base info: name and description; 修改 saves, 重置 restores the loaded values. */
+export function OrgBaseInfoTab() {
+  const [params] = useSearchParams()
+  const id = numberParam(params.get('id'))
+  const queryClient = useQueryClient()
+  const [form] = Form.useForm<OrgFormValues>()
+  const [saving, setSaving] = useState(false)
+  const detail = useOrgDetail(id)
+  const loaded = detail.data
+  const reset = () => {
+    form.resetFields()
+    if (loaded)
+      form.setFieldsValue({
+        organizationName: loaded.organizationName,
+        description: loaded.description ?? '',
+      })
+  }
+  useEffect(reset, [form, loaded])
+
+  const submit = async (values: OrgFormValues) => {
+    if (id === undefined) return
+    setSaving(true)
+    try {
+      await useOrgStore.getState().update({
+        id,
+        organizationName: values.organizationName.trim(),
+        description: values.description ?? '',
+      })
+      toastSuccess(MSG.updated)
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: orgDetailKey(id) }),
+        queryClient.invalidateQueries({ queryKey: ORG_TREE_KEY }),
+      ])
+    } catch {
+      // the HTTP layer has shown the message
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  if (id === undefined) return null
+  return (
+    <Spin spinning={detail.isLoading}>
+      <Typography.Title level={5} style={{ marginTop: 0 }}>
+        部门基本信息
+      </Typography.Title>
+      <Form<OrgFormValues>
+        form={form}
+        labelCol={{ flex: '100px' }}
+        onFinish={submit}
+        onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+        style={{ maxWidth: 640 }}
+        disabled={!loaded}
+      >
+        <OrgFields />
+        <Form.Item label=" " colon={false}>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={saving}>
+              修改
+            </Button>
+            <Button onClick={reset}>重置</Button>
+          </Space>
+        </Form.Item>
+      </Form>
+    </Spin>
+  )
+}

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query'
+import { Form, Input } from 'antd'
+import { useOrgStore } from '../../lib/stores/org-store'
+import { antdRules } from '../../lib/validation'
+import { ORG_TREE_KEY, orgDetailKey } from './api'
+
+/** What the department screens share: their paths, the query id, the tree, one department, the fields. */
+
+export const ADD_PATH = '/orgmanage/orgaddform'
+export const EDIT_PATH = '/orgmanage/orgeditform'
+
+export const numberParam = (value: string | null) => {
+  const n = Number(value)
+  return value && Number.isInteger(n) && n > 0 ? n : undefined
+}
+
+/** The department tree (GET /org/tree, kept as the organisation store's orgList). */
+export function useOrgTree() {
+  return useQuery({ queryKey: ORG_TREE_KEY, queryFn: () => useOrgStore.getState().fetchTree() })
+}
+
+/** One department (GET /org/detail), loaded once an id is known. */
+export function useOrgDetail(id: number | undefined) {
+  return useQuery({
+    queryKey: orgDetailKey(id ?? 0),
+    queryFn: () => useOrgStore.getState().fetchOne(id!),
+    enabled: id !== undefined,
+  })
+}
+
+export interface OrgFormValues {
+  organizationName: string
+  description?: string | null
+}
+
+export function OrgFields() {
+  return (
+    <>
+      <Form.Item name="organizationName" label="部门名称" rules={antdRules.orgName}>
+        <Input placeholder="请输入部门名称" maxLength={64} allowClear />
+      </Form.Item>
+      <Form.Item name="description" label="部门描述">
+        <Input.TextArea
+          placeholder="请输入部门描述"
+          autoSize={{ minRows: 3, maxRows: 5 }}
+          maxLength={500}
+          showCount
+        />
+      </Form.Item>
+    </>
+  )
+}

@@ -1,0 +1,40 @@
+import { Alert, Card, Typography } from 'antd'
+import { useSearchParams } from 'react-router'
+import { RouteTabs } from '../../lib/ui/route-tabs'
+import { numberParam, useOrgDetail } from './common'
+
+/** The edit tabs (base info, department-position links) of the department in the query id. */
+export function OrgEditFormPage() {
+  const [params] = useSearchParams()
+  const id = numberParam(params.get('id'))
+  const detail = useOrgDetail(id)
+  return (
+    <Card
+      size="small"
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          修改部门
+        </Typography.Title>
+      }
+      extra={
+        detail.data ? (
+          <Typography.Text type="secondary" data-testid="org-complete-name">
+            {detail.data.organizationCompleteName}
+          </Typography.Text>
+        ) : null
+      }
+    >
+      {id === undefined ? (
+        <Alert type="warning" showIcon message="请在左侧部门树中选择要修改的部门" />
+      ) : (
+        <RouteTabs
+          base="/orgmanage/editform"
+          tabs={[
+            { key: 'orgbaseinfo', label: '基本信息' },
+            { key: 'orgrelstation', label: '关联职位' },
+          ]}
+        />
+      )}
+    </Card>
+  )
+}

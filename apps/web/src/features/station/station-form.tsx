@@ -1,0 +1,72 @@
+import { Button, Form, Input, Select, Space } from 'antd'
+import { useEffect, useState } from 'react'
+import { useBackToList } from '../../lib/list-state'
+import { antdRules } from '../../lib/validation'
+import { LIST_PATH, STATION_TYPE_OPTIONS, type StationFormValues } from './common'
+import { OrgCheckTree } from './org-check-tree'
+
+/** Name, type and the department tree; 'view' shows them read-only with only a Back button. */
+export function StationForm({
+  mode,
+  initial,
+  onSubmit,
+}: {
+  mode: 'add' | 'edit' | 'view'
+  initial?: StationFormValues
+  onSubmit?: (values: StationFormValues) => Promise<void>
+}) {
+  const backToList = useBackToList(LIST_PATH)
+  const [form] = Form.useForm<StationFormValues>()
+  const [saving, setSaving] = useState(false)
+  const readOnly = mode === 'view'
+  useEffect(() => {
+    form.resetFields()
+    if (initial) form.setFieldsValue(initial)
+  }, [form, initial])
+
+  const submit = async (values: StationFormValues) => {
+    setSaving(true)
+    try {
+      await onSubmit?.(values)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Form<StationFormValues>
+      form={form}
+      labelCol={{ flex: '100px' }}
+      style={{ maxWidth: 720 }}
+      initialValues={{ stationName: '', type: 1, orgIds: [] }}
+      onFinish={submit}
+      onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+    >
+      <Form.Item name="stationName" label="职位名称" rules={readOnly ? undefined : antdRules.stationName}>
+        <Input placeholder="请输入职位名称" maxLength={64} disabled={readOnly} allowClear={!readOnly} />
+      </Form.Item>
+      <Form.Item name="type" label="职位类型" rules={readOnly ? undefined : antdRules.stationType}>
+        <Select
+          placeholder="请选择职位类型"
+          options={STATION_TYPE_OPTIONS}
+          disabled={readOnly}
+          allowClear={!readOnly}
+          style={{ width: 240 }}
+        />
+      </Form.Item>
+      <Form.Item name="orgIds" label="所属部门">
+        <OrgCheckTree disabled={readOnly} />
+      </Form.Item>
+      <Form.Item label=" " colon={false}>
+        <Space>
+          {readOnly ? null : (
+            <Button type="primary" htmlType="submit" loading={saving}>
+              {mode === 'add' ? '创建' : '修改'}
+            </Button>
+          )}
+          <Button onClick={backToList}>返回</Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  )
+}
