@@ -1,3 +1,4 @@
+import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query'
 import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, type TableProps } from 'antd'
 import type { ReactNode } from 'react'
@@ -123,6 +124,50 @@ export function ListSearch({
         enterButton="搜索"
         style={{ width: 320 }}
       />
+      {children}
+    </Space>
+  )
+}
+
+/**
+ * A search box with a labelled 查询 button (applied by the button or Enter), and the buttons beside it:
+ * the lists whose search SPEC.md words so (users, online sessions).
+ */
+export function ListQueryBar({
+  placeholder,
+  label,
+  value,
+  onChange,
+  onSearch,
+  primary = false,
+  children,
+}: {
+  placeholder: string
+  /** the box's accessible name */
+  label: string
+  value: string
+  onChange: (value: string) => void
+  /** the trimmed text */
+  onSearch: (value: string) => void
+  /** 查询 is the screen's main button */
+  primary?: boolean
+  children?: ReactNode
+}) {
+  const search = () => onSearch(value.trim())
+  return (
+    <Space wrap style={{ marginBottom: 16 }}>
+      <Input
+        allowClear
+        placeholder={placeholder}
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onPressEnter={search}
+        style={{ width: 240 }}
+      />
+      <Button type={primary ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={search}>
+        查询
+      </Button>
       {children}
     </Space>
   )

@@ -1,11 +1,10 @@
-import { SearchOutlined } from '@ant-design/icons'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { OnlineSessionRow } from '@amg/contract'
-import { Button, Input, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd'
-import { Pagination } from '../../components/pagination'
+import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
+import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { hasAuthCode } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
-import { useDraft, useKeepPageInRange, useListState } from '../../lib/list-state'
+import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
@@ -21,18 +20,15 @@ const FILTERS = { nickName: 'text' } as const
 /** 在线用户 (DESIGN.md §9): live sessions, the caller's own marked; 强制下线 ends another at once. */
 export function OnlinePage() {
   const queryClient = useQueryClient()
-  const list = useListState(FILTERS)
-  const { pageNum, pageSize } = list
-  const nickName = list.filters.nickName
-  const [keyword, setKeyword] = useDraft(nickName)
-  const canRevoke = useSession((s) => hasAuthCode(s.user, REVOKE_CODE))
-
-  const sessions = useQuery({
-    queryKey: [...ONLINE_KEY, nickName, pageNum, pageSize],
-    queryFn: () => listOnlineSessions({ nickName, pageNum, pageSize }),
-    placeholderData: keepPreviousData,
+  const screen = useListScreen({
+    filters: FILTERS,
+    queryKey: ONLINE_KEY,
+    fetch: ({ filters, pageNum, pageSize }) =>
+      listOnlineSessions({ nickName: filters.nickName, pageNum, pageSize }),
   })
-  useKeepPageInRange(list, sessions.data)
+  const { list } = screen
+  const [keyword, setKeyword] = useDraft(list.filters.nickName)
+  const canRevoke = useSession((s) => hasAuthCode(s.user, REVOKE_CODE))
 
   const revoke = useMutation({
     mutationFn: (row: OnlineSessionRow) => revokeSession(row.id),
@@ -44,8 +40,6 @@ export function OnlinePage() {
         queryClient.invalidateQueries({ queryKey: LOGIN_LOG_KEY }),
       ]),
   })
-
-  const search = () => list.setFilters({ nickName: keyword.trim() })
 
   const columns: TableColumnsType<OnlineSessionRow> = [
     {
@@ -95,38 +89,20 @@ export function OnlinePage() {
 
   return (
     <Screen title="在线用户">
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Input
-          allowClear
-          placeholder="请输入用户昵称"
-          aria-label="用户昵称"
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onPressEnter={search}
-          style={{ width: 240 }}
-        />
-        <Button type="primary" icon={<SearchOutlined />} onClick={search}>
-          查询
-        </Button>
-      </Space>
-      <Table<OnlineSessionRow>
-        rowKey="id"
-        size="middle"
-        data-testid="online-table"
-        scroll={{ x: 1100 }}
-        columns={columns}
-        dataSource={sessions.data?.list ?? []}
-        loading={sessions.isFetching}
-        pagination={false}
+      <ListQueryBar
+        placeholder="请输入用户昵称"
+        label="用户昵称"
+        value={keyword}
+        onChange={setKeyword}
+        onSearch={(nickName) => list.setFilters({ nickName })}
+        primary
       />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={sessions.data?.total ?? 0}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
-        />
-      </div>
+      <ListTable<OnlineSessionRow>
+        screen={screen}
+        columns={columns}
+        data-testid="online-table"
+        scrollX={1100}
+      />
     </Screen>
   )
 }

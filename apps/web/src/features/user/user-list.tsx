@@ -1,13 +1,12 @@
-import { PlusOutlined, SearchOutlined } from '@ant-design/icons'
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { PlusOutlined } from '@ant-design/icons'
 import { MSG, isBlank, type UserRow } from '@amg/contract'
-import { Button, Form, Input, Modal, Popconfirm, Space, Table, Typography, type TableColumnsType } from 'antd'
+import { Button, Form, Input, Modal, Space, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { Pagination } from '../../components/pagination'
+import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
 import { toastError, toastSuccess } from '../../lib/feedback'
-import { useDraft, useListState } from '../../lib/list-state'
+import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteUser, insertUser, listUsers } from './api'
@@ -33,35 +32,16 @@ export const userInfoUrl = (user: { id: number; nickName: string }) =>
  */
 export function UserListPage() {
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const me = useSession((s) => s.user)
   const canAnalyse = useCanOpenAuthzAnalysis()
-  const list = useListState(USER_LIST_FILTERS)
-  const { pageNum, pageSize } = list
-  const search = list.filters.nickName
-  const [keyword, setKeyword] = useDraft(search)
-  const [creating, setCreating] = useState(false)
-
-  const users = useQuery({
-    queryKey: ['users', search, pageNum, pageSize],
-    queryFn: () => listUsers({ nickName: search, pageNum, pageSize }),
-    placeholderData: keepPreviousData,
+  const screen = useListScreen({
+    filters: USER_LIST_FILTERS,
+    queryKey: ['users'],
+    fetch: ({ filters, pageNum, pageSize }) => listUsers({ nickName: filters.nickName, pageNum, pageSize }),
   })
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] })
-
-  const runSearch = () => list.setFilters({ nickName: keyword.trim() })
-
-  const remove = async (row: UserRow) => {
-    try {
-      await deleteUser(row.id)
-    } catch {
-      return // the HTTP layer already showed the failure (e.g. '不能删除自己！')
-    }
-    toastSuccess(MSG.deleted)
-    // Removing the last row of a page goes back one page, so the table never shows an empty page.
-    if (users.data && users.data.list.length === 1 && pageNum > 1) list.setPage(pageNum - 1)
-    await refresh()
-  }
+  const { list, refresh } = screen
+  const [keyword, setKeyword] = useDraft(list.filters.nickName)
+  const [creating, setCreating] = useState(false)
 
   const columns: TableColumnsType<UserRow> = [
     { title: '创建时间', dataIndex: 'createTime', width: 190, render: formatDateTime },
@@ -93,16 +73,11 @@ export function UserListPage() {
               删除
             </Button>
           ) : (
-            <Popconfirm
+            // a failure (e.g. '不能删除自己！') has been shown by the HTTP layer
+            <DeleteLink
               title={CONFIRM_DELETE_USER}
-              okText="确定"
-              cancelText="取消"
-              onConfirm={() => remove(row)}
-            >
-              <Button type="link" size="small" danger>
-                删除
-              </Button>
-            </Popconfirm>
+              onConfirm={() => screen.removeRow(() => deleteUser(row.id))}
+            />
           )}
         </Space>
       ),
@@ -111,44 +86,24 @@ export function UserListPage() {
 
   return (
     <Screen title="用户管理">
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Input
-          allowClear
-          placeholder="请输入用户昵称"
-          aria-label="用户昵称"
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onPressEnter={runSearch}
-          style={{ width: 240 }}
-        />
-        <Button icon={<SearchOutlined />} onClick={runSearch}>
-          查询
-        </Button>
+      <ListQueryBar
+        placeholder="请输入用户昵称"
+        label="用户昵称"
+        value={keyword}
+        onChange={setKeyword}
+        onSearch={(nickName) => list.setFilters({ nickName })}
+      >
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
           新建
         </Button>
         <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
-      </Space>
-      <Table<UserRow>
-        rowKey="id"
-        size="middle"
-        data-testid="user-table"
-        // a narrow window scrolls the table sideways rather than squeezing its columns
-        scroll={{ x: canAnalyse ? 830 : 760 }}
+      </ListQueryBar>
+      <ListTable<UserRow>
+        screen={screen}
         columns={columns}
-        dataSource={users.data?.list ?? []}
-        loading={users.isFetching}
-        pagination={false}
+        data-testid="user-table"
+        scrollX={canAnalyse ? 830 : 760}
       />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={users.data?.total ?? 0}
-          estimated={users.data?.totalIsEstimate}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
-        />
-      </div>
       <CreateUserPrompt
         open={creating}
         onClose={() => setCreating(false)}
