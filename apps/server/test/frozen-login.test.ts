@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { asc, eq } from 'drizzle-orm'
-import { MSG } from '@amg/contract'
+import { MSG, throttledMessage } from '@amg/contract'
 import { users } from '../src/db/schema'
 import { loginLogs } from '../src/db/audit-schema'
 import { hashPassword } from '../src/auth/password'
-import { THROTTLED_MSG } from '../src/auth/login-throttle'
 import { createTestApp, TEST_PASSWORD_HASH_COST, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
 
@@ -55,7 +54,7 @@ describe('a frozen account with a wrong password', () => {
       expect(frozen.body).toEqual(
         round < 5
           ? { code: 401, msg: MSG.loginFailed, data: null }
-          : { code: 429, msg: THROTTLED_MSG, data: null },
+          : { code: 429, msg: throttledMessage(Number(frozen.headers['retry-after'])), data: null },
       )
     }
     // Throttled, the right password changes nothing: the frozen state stays hidden.

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { asc, eq } from 'drizzle-orm'
-import { MSG } from '@amg/contract'
-import { LoginThrottle, ThrottledError, THROTTLED_MSG } from '../src/auth/login-throttle'
+import { MSG, throttledMessage } from '@amg/contract'
+import { LoginThrottle, ThrottledError } from '../src/auth/login-throttle'
 import { loginLogs } from '../src/db/audit-schema'
 import { loadConfig, parseTrustProxy, type Config } from '../src/config'
 import { createTestApp, type CallResult, type TestApp } from './helpers/app'
@@ -48,8 +48,10 @@ async function failTimes(t: TestApp, n: number, nickName: string, address: strin
 
 function expectThrottled(res: { statusCode: number; json(): unknown; headers: Record<string, unknown> }) {
   expect(res.statusCode).toBe(429)
-  expect(res.json()).toEqual({ code: 429, msg: THROTTLED_MSG, data: null })
-  return Number(res.headers['retry-after'])
+  const retryAfter = Number(res.headers['retry-after'])
+  // the message says how long to wait, as the header does
+  expect(res.json()).toEqual({ code: 429, msg: throttledMessage(retryAfter), data: null })
+  return retryAfter
 }
 
 describe('sign-in throttling', () => {

@@ -94,6 +94,16 @@ export const MSG = {
  */
 export const anonymousRefusalsMsg = (msg: string, count: number) => `${msg}（该来源本分钟内共 ${count} 次）`
 
+/**
+ * A sign-in refused for a while (429): says how long to wait, as its Retry-After header does —
+ * seconds under a minute, else whole minutes rounded up.
+ */
+export function throttledMessage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds))
+  const wait = seconds < 60 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分钟`
+  return `尝试过于频繁，请 ${wait}后再试`
+}
+
 /** '上传文件大小不能超过 {maxSize}MB!' (SPEC.md §5). */
 export const uploadTooLarge = (maxSizeMb: number) => `上传文件大小不能超过 ${maxSizeMb}MB!`
 

@@ -1,4 +1,5 @@
 import { AppError } from '../lib/errors'
+import { throttledMessage } from '@amg/contract'
 
 /**
  * Throttling of password guesses (sign-in and own-password change), DESIGN.md §11.
@@ -20,12 +21,10 @@ import { AppError } from '../lib/errors'
  * Keys use the submitted name, not the user id, so unknown and known accounts are throttled alike.
  * The counters live in memory: with several server instances each one throttles on its own.
  */
-export const THROTTLED_MSG = '尝试过于频繁，请稍后再试'
-
-/** A refused attempt: answered 429 in the envelope with a Retry-After header (seconds). */
+/** A refused attempt: answered 429 in the envelope, saying how long to wait, with a Retry-After header (seconds). */
 export class ThrottledError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super(429, THROTTLED_MSG)
+    super(429, throttledMessage(retryAfterSeconds))
   }
 }
 
