@@ -109,6 +109,8 @@ async function upgradedDatabase(): Promise<{ database: Database; drop(): Promise
       await admin.connect()
       await admin.query(`CREATE DATABASE ${name}`)
       const pool = new pg.Pool({ connectionString: withDatabase(url, name) })
+      // the drop at the end ends any connection still closing; the pool must hear that rather than throw it
+      pool.on('error', () => {})
       const old = drizzlePg({ client: pool }) as unknown as Db
       await migratePg(drizzlePg({ client: pool }), { migrationsFolder: folder })
       await seedOldData(old)

@@ -57,6 +57,8 @@ async function postgresTarget(url: string): Promise<Target> {
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)
   const pool = new pg.Pool({ connectionString: withDatabase(url, name), max: 2 })
+  // the drop below ends any connection still closing; the pool must hear that rather than throw it
+  pool.on('error', () => {})
   return {
     query: async <T>(text: string) => (await pool.query(text)).rows as T[],
     migrate: (folder) => migratePg(drizzlePg({ client: pool }), { migrationsFolder: folder }),
