@@ -1,7 +1,7 @@
-import { and, asc, count, desc, getTableName, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { queryRows, type DbOrTx } from '../db/connection'
-import { EXACT_TOTAL_LIMIT, estimatedRows } from './page-total'
+import { EXACT_TOTAL_LIMIT } from './page-total'
 
 /** Where what is read of a list is kept until a row of it changes: a list cache (cache/versioned-cache.ts). */
 export interface ListMemory {
@@ -27,9 +27,8 @@ export interface NewestFirstList {
 
 export interface IdPage {
   ids: number[]
+  /** exact: the answer is the plain `{ list, total }` */
   total: number
-  /** present (true) only when `total` is an estimate: an exact answer keeps the plain `{ list, total }` */
-  totalIsEstimate?: true
 }
 
 /** Rows between two bookmarks of a large list: no page skips more than this many. */
@@ -37,8 +36,8 @@ const BOOKMARK_EVERY = 1000
 
 /** What is kept of one list (one filter) until a row of it changes. */
 interface Kept {
+  /** how many rows match, counted */
   n: number
-  exact: boolean
   /** every match's id in the list's order, when there are at most EXACT_TOTAL_LIMIT */
   ids?: number[]
   /** a larger list's sort key (create_time as text, id) at every BOOKMARK_EVERY-th row */
@@ -52,9 +51,8 @@ interface Kept {
  * - Up to EXACT_TOTAL_LIMIT matches, one pass reads them all (ids only, in order): the total is exact
  *   and every page of that list or filter is a slice of them. A filter matching few rows is thus read
  *   once, not once per page.
- * - Above it, the planner's estimate is given (`totalIsEstimate`, shown as 约). The first
- *   BOOKMARK_EVERY rows are paged from the newest end of the (create_time, id) index. A page beyond them
- *   has the rows counted exactly (the total is exact from then on); a page among the last BOOKMARK_EVERY
+ * - Above it, the matches are counted once (the total is always exact). The first BOOKMARK_EVERY rows
+ *   are paged from the newest end of the (create_time, id) index; a page among the last BOOKMARK_EVERY
  *   rows is read from the other end, oldest first, and reversed, so the last page costs what the first
  *   does. A page in between starts at a bookmark: one ordered pass notes the sort key of every
  *   BOOKMARK_EVERY-th row, so the middle of 100,000 rows skips fewer than BOOKMARK_EVERY as well.
@@ -73,17 +71,14 @@ export async function newestFirstPage(
     cache.store(token, list.key, kept)
     return { ids: kept.ids.slice(offset, offset + limit), total: kept.n }
   }
-  if (offset >= BOOKMARK_EVERY) {
-    if (!kept.exact) kept = { n: await countAll(db, list), exact: true }
-    if (kept.n - offset - limit >= BOOKMARK_EVERY && !kept.bookmarks)
-      kept = { ...kept, bookmarks: await bookmarkPass(db, list) }
-  }
+  if (offset >= BOOKMARK_EVERY && kept.n - offset - limit >= BOOKMARK_EVERY && !kept.bookmarks)
+    kept = { ...kept, bookmarks: await bookmarkPass(db, list) }
   cache.store(token, list.key, kept)
   const ids = await pageIds(db, list, page, kept)
-  return kept.exact ? { ids, total: kept.n } : { ids, total: kept.n, totalIsEstimate: true }
+  return { ids, total: kept.n }
 }
 
-/** Every match's id in order when there are at most EXACT_TOTAL_LIMIT; else the planner's estimate. */
+/** Every match's id in order when there are at most EXACT_TOTAL_LIMIT; else their exact count. */
 async function firstPass(db: DbOrTx, list: NewestFirstList): Promise<Kept> {
   const { table, id, createTime } = list.source
   // the matches first, however the planner best finds them (a trigram index, say); ordered only when
@@ -99,9 +94,9 @@ async function firstPass(db: DbOrTx, list: NewestFirstList): Promise<Kept> {
           where (select count(*) from matches) <= ${EXACT_TOTAL_LIMIT}) as ids`,
   )
   const n = Number(row?.n ?? 0)
-  if (n <= EXACT_TOTAL_LIMIT) return { n, exact: true, ids: (row?.ids ?? []).map(Number) }
-  const estimate = await estimatedRows(db, getTableName(table), list.where, n)
-  return { n: estimate, exact: false }
+  if (n <= EXACT_TOTAL_LIMIT) return { n, ids: (row?.ids ?? []).map(Number) }
+  // counted once for this version of the list (kept until a row of it changes): a total shown is exact
+  return { n: await countAll(db, list) }
 }
 
 async function countAll(db: DbOrTx, list: NewestFirstList): Promise<number> {
@@ -133,17 +128,15 @@ async function pageIds(
 ): Promise<number[]> {
   const { table, id, createTime } = list.source
   const select = (from?: SQL) => db.select({ id }).from(table).where(and(list.where, from))
-  if (kept.exact) {
-    const end = Math.min(page.offset + page.limit, kept.n)
-    if (page.offset >= end) return []
-    if (page.offset >= BOOKMARK_EVERY && kept.n - end < BOOKMARK_EVERY) {
-      // near the end: the same rows, read oldest first from the other end
-      const rows = await select()
-        .orderBy(asc(createTime), asc(id))
-        .limit(end - page.offset)
-        .offset(kept.n - end)
-      return rows.map((r) => Number(r.id)).reverse()
-    }
+  const end = Math.min(page.offset + page.limit, kept.n)
+  if (page.offset >= end) return []
+  if (page.offset >= BOOKMARK_EVERY && kept.n - end < BOOKMARK_EVERY) {
+    // near the end: the same rows, read oldest first from the other end
+    const rows = await select()
+      .orderBy(asc(createTime), asc(id))
+      .limit(end - page.offset)
+      .offset(kept.n - end)
+    return rows.map((r) => Number(r.id)).reverse()
   }
   const mark =
     page.offset >= BOOKMARK_EVERY ? kept.bookmarks?.[Math.floor(page.offset / BOOKMARK_EVERY)] : undefined

@@ -107,7 +107,7 @@ function checkContact(body: { mobile?: string | null; password?: string | null }
 
 /**
  * POST /user/list: newest first. The page's ids come from the (create_time, id) index, then only those
- * rows are read; past 10,000 matches the total is an estimate (lib/newest-first-page.ts). A nickName
+ * rows are read; the total is exact, counted once per version of the list (lib/newest-first-page.ts). A nickName
  * filter matches anywhere in the name, case-insensitively; from 3 characters on a trigram index serves it.
  */
 export async function listUsers(
