@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm'
+import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 
-/** Up to this many matching rows the total is counted exactly; above it, the planner's estimate is given. */
-export const EXACT_TOTAL_LIMIT = 10_000
+export { EXACT_TOTAL_LIMIT }
 
 /**
  * The total of a paged list over a table that can grow without bound (the logs): counting a million
  * rows costs more than the page itself, so the count stops at EXACT_TOTAL_LIMIT + 1 and, past it,
- * answers the planner's row estimate, marked as such so the console can say "约".
+ * answers the planner's row estimate, marked as such: the console then shows no number but 超过 10000 条.
  */
 export async function pageTotal(
   db: DbOrTx,

@@ -1,3 +1,4 @@
+import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { Pagination as AntPagination } from 'antd'
 import zhCN from 'antd/locale/zh_CN'
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../lib/page-sizes'
@@ -6,8 +7,8 @@ import { DEFAULT_SIZE, type WidgetSize } from './size'
 /** SPEC.md §9: layout total, sizes, prev, pager, next, jumper. */
 export { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES }
 export const showTotal = (total: number) => `共 ${total} 条`
-/** A total the server estimated (the logs past 10,000 matches) reads as such. */
-export const showEstimatedTotal = (total: number) => `约 ${total} 条`
+/** A total the server only estimated (the logs past 10,000 matches) is not shown as a number. */
+export const showEstimatedTotal = () => `超过 ${EXACT_TOTAL_LIMIT} 条`
 
 export interface PaginationProps {
   total: number
@@ -17,7 +18,7 @@ export interface PaginationProps {
   onChange?: (page: number, pageSize: number) => void
   size?: WidgetSize
   disabled?: boolean
-  /** the total is the server's estimate (`totalIsEstimate`): shown as 约 N 条 */
+  /** the total is the server's estimate (`totalIsEstimate`): shown as 超过 10000 条 */
   estimated?: boolean
 }
 
