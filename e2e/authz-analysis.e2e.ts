@@ -187,6 +187,21 @@ describe('权限分析 /authzanalysis', () => {
     await tester.getByLabel('路径').fill('user/list')
     await tester.getByRole('button', { name: /测\s*试/ }).click()
     await page.locator('.ant-form-item-explain-error', { hasText: '路径必须以 / 开头' }).waitFor()
+
+    // this server's calls are offered as the path is typed; choosing one sets its real method too
+    await tester.getByLabel('请求方法').click()
+    await page.locator('.ant-select-dropdown:visible').getByTitle('GET', { exact: true }).click()
+    await tester.getByLabel('路径').fill('/user/lis')
+    const offered = page.locator('.ant-select-dropdown:visible').getByText(/^POST \/user\/list\s/)
+    await offered.waitFor()
+    await shot(page, 'authz-analysis-tester-known-calls-light')
+    await offered.click()
+    expect(await tester.getByLabel('路径').inputValue()).toBe('/user/list')
+    await tester.getByRole('button', { name: /测\s*试/ }).click()
+    await poll(() => chains.first().getAttribute('aria-label')).toBe(
+      `用户组 ${names.group} → ${names.viaGroup} → 用户管理（user） → POST /user/list`,
+    )
+    expect(await verdict.textContent()).toContain('允许')
   })
 
   it('who-can lists the user with the link that brings the role; 查看权限 opens them', async () => {

@@ -1,7 +1,8 @@
 import { AMS_SERVICE_KEY, MSG } from '@amg/contract'
-import { Button, Form, Input, Select } from 'antd'
-import type { ReactNode } from 'react'
+import { AutoComplete, Button, Form, Input, Select } from 'antd'
+import { useState, type ReactNode } from 'react'
 import type { CallQuestion } from './api'
+import { matchingCalls } from './known-calls'
 import { useServiceChoices } from './service-choices'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m, label: m }))
@@ -9,6 +10,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ value: m
 /**
  * A service, a method and a path, as the tester and the who-can tab ask them. The path is checked
  * as the server checks it (it must start with '/'); the query string may stay, the server ignores it.
+ * For this server's own API (ams) the path offers its calls as it is typed; choosing one sets the
+ * method too, so a call is never asked with a method it does not have.
  */
 export function CallForm({
   name,
@@ -27,8 +30,20 @@ export function CallForm({
   onSubmit(call: CallQuestion): void
 }) {
   const services = useServiceChoices()
+  const [form] = Form.useForm<CallQuestion>()
+  const service = Form.useWatch('service', form) ?? initial?.service ?? AMS_SERVICE_KEY
+  const [typed, setTyped] = useState('')
+  const offered =
+    service === AMS_SERVICE_KEY
+      ? matchingCalls(typed).map((c) => ({
+          value: `${c.method} ${c.path}`,
+          label: `${c.method} ${c.path}  ${c.summary}`,
+          call: c,
+        }))
+      : []
   return (
     <Form<CallQuestion>
+      form={form}
       name={name}
       layout="inline"
       initialValues={{ service: AMS_SERVICE_KEY, method: 'GET', path: '', ...initial }}
@@ -49,7 +64,23 @@ export function CallForm({
           { pattern: /^\s*\//, message: MSG.callPathSlash },
         ]}
       >
-        <Input aria-label="路径" placeholder="如 /user/list" allowClear maxLength={2048} />
+        <AutoComplete
+          options={offered}
+          popupMatchSelectWidth={440}
+          // Enter asks what was typed; a call is taken from the list only when chosen
+          defaultActiveFirstOption={false}
+          onSearch={setTyped}
+          onSelect={(_value: string, option: (typeof offered)[number]) =>
+            form.setFieldsValue({ method: option.call.method, path: option.call.path })
+          }
+        >
+          <Input
+            aria-label="路径"
+            placeholder="如 /user/detail，或输入关键字选择接口"
+            allowClear
+            maxLength={2048}
+          />
+        </AutoComplete>
       </Form.Item>
       <Form.Item>
         <Button type="primary" htmlType="submit" icon={submitIcon} loading={loading}>
