@@ -84,6 +84,9 @@ describe('user list (SPEC.md §2)', () => {
     await button(page, '新建').click()
     const dialog = page.getByRole('dialog').filter({ hasText: '新建用户' })
     await dialog.getByLabel('新用户昵称').waitFor()
+    // labels read as written, 确定 and 取消, not 确 定
+    expect(await button(dialog, '确定').textContent()).toBe('确定')
+    expect(await button(dialog, '取消').textContent()).toBe('取消')
     await button(dialog, '确定').click()
     await formError(dialog, MSG.nickNameBlank).waitFor()
     await dialog.getByLabel('新用户昵称').fill('   ')
