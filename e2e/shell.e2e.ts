@@ -307,6 +307,12 @@ describe('console shell as admin', () => {
     await page.locator('.ant-breadcrumb a', { hasText: '首页' }).click()
     await page.waitForURL('**/body')
     await page.getByRole('heading', { name: '欢迎使用角色权限管理系统' }).waitFor()
+    // the browser keeps the menu as it was left: opened, then folded
+    await page.reload()
+    await page.getByRole('button', { name: '收起菜单' }).click()
+    await page.reload()
+    await page.getByRole('button', { name: '展开菜单' }).waitFor()
+    expect(await menuLabels(page)).not.toContain('用户管理')
     await page.context().close()
   })
 

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
+import { readMenuCollapsed, writeMenuCollapsed } from '../lib/menu-memory'
 import type { ReturnState } from '../lib/return-path'
 import { deviceFor, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
@@ -52,7 +53,8 @@ function SignedInLayout() {
   const user = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const loadConfig = useSession((s) => s.loadConfig)
-  const [collapsed, setCollapsed] = useState(MENU_COLLAPSED_DEFAULT)
+  // as the user left it in this browser; folding for a narrow window below is not a choice, not kept
+  const [collapsed, setCollapsed] = useState(() => readMenuCollapsed(MENU_COLLAPSED_DEFAULT))
   const [changingPassword, setChangingPassword] = useState(false)
   const { token: colors } = theme.useToken()
   const mobile = useSession((s) => s.device) === 'mobile'
@@ -123,7 +125,10 @@ function SignedInLayout() {
               type="text"
               aria-label={collapsed ? '展开菜单' : '收起菜单'}
               icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-              onClick={() => setCollapsed((c) => !c)}
+              onClick={() => {
+                writeMenuCollapsed(!collapsed)
+                setCollapsed(!collapsed)
+              }}
             />
           </Tooltip>
           {/* On a narrow window the actions keep their icons (and names for screen readers) only. */}
