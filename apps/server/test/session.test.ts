@@ -64,6 +64,10 @@ describe('sign-in', () => {
     await t.db.update(users).set({ status: 2 }).where(eq(users.id, id))
     const current = await t.call('GET', '/api/user/current', { token })
     expect(current.status).toBe(401)
+    // the session's owner is told why it ended; any other token still hears the usual 401
+    expect(current.body).toEqual({ code: 401, msg: MSG.loginFrozen, data: null })
+    const stranger = await t.call('GET', '/api/user/current', { token: 'no-such-token' })
+    expect(stranger.body).toEqual({ code: 401, msg: MSG.unauthorized, data: null })
     const res = await t.call('POST', '/api/login', {
       body: { nickName: 'frozen1', password: TEST_USER_PASSWORD },
     })

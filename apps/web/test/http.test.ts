@@ -206,6 +206,16 @@ describe('401 flow', () => {
     off()
   })
 
+  it('says 账号已冻结 when the server ended the session because its user was frozen', async () => {
+    await new Promise((r) => setTimeout(r, 1100))
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'frozen')
+    stub(answer(401, { code: 401, msg: MSG.loginFrozen, data: null }))
+    await expect(get('/user/current')).rejects.toThrow(MSG.loginFrozen)
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull()
+    expect(navigateTo).toHaveBeenCalledWith('/')
+    expect(toastError).toHaveBeenCalledWith(MSG.loginFrozen)
+  })
+
   it('shows the message once for a burst of 401s', async () => {
     await new Promise((r) => setTimeout(r, 1100))
     stub(answer(401, { code: 401, msg: 'x', data: null }))

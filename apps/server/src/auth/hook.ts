@@ -4,7 +4,7 @@ import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { addOnSend, routeMayWrite } from '../lib/route-hooks'
 import { LastSeen } from './last-seen'
-import type { SessionCache, SessionUser } from '../cache/session-cache'
+import { FROZEN, type SessionCache, type SessionUser } from '../cache/session-cache'
 import type { ChangeWatch } from '../cache/change-watch'
 import type { Database, Db } from '../db/connection'
 import { hashToken } from '../lib/tokens'
@@ -69,7 +69,11 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     const tokenHash = hashToken(req.token)
     const held = sessions.held(tokenHash)
     if (held) return admit(req, tokenHash, held)
-    return sessions.findByHash(tokenHash).then((user) => admit(req, tokenHash, user))
+    return sessions.lookupByHash(tokenHash).then((user) => {
+      // the session's owner learns why it ended (the token proves who they are)
+      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
+      return admit(req, tokenHash, user)
+    })
   }
 
   // A callback hook: a warm request is decided without a promise or a turn of the event loop.

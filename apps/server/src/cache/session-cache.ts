@@ -4,6 +4,9 @@ import { sessions, users } from '../db/schema'
 import { hashToken } from '../lib/tokens'
 import { WatchedCache, type CacheHost } from './watched-cache'
 
+/** What a session lookup answers for a live session whose user is frozen. */
+export const FROZEN = Symbol('frozen session')
+
 /** The signed-in user as a request sees it. */
 export interface SessionUser {
   id: number
@@ -63,6 +66,15 @@ export class SessionCache extends WatchedCache {
 
   /** `find` for a caller that holds the token's hash already (the auth hook hashes once per request). */
   async findByHash(key: string, now = Date.now()): Promise<SessionUser | null> {
+    const found = await this.lookupByHash(key, now)
+    return found === FROZEN ? null : found
+  }
+
+  /**
+   * `findByHash`, telling apart a live session whose user has been frozen (FROZEN), so that its owner
+   * can be told why it ended. The same single query either way.
+   */
+  async lookupByHash(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
     const hit = this.byTokenHash.get(key)
     if (hit) {
       if (hit.expiresAt > now) return hit.user
@@ -81,9 +93,11 @@ export class SessionCache extends WatchedCache {
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, key), gt(sessions.expiresAt, sql`now()`), eq(users.status, 1)))
+      .where(and(eq(sessions.tokenHash, key), gt(sessions.expiresAt, sql`now()`)))
       .limit(1)
     if (!row) return null
+    // a frozen user's sessions stay stored (they come back when the user is enabled) but admit nothing
+    if (row.status !== 1) return FROZEN
     const { expiresAt, passwordIsInitial, ...rest } = row
     const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
     if (this.mayKeep(token)) {

@@ -56,16 +56,21 @@ export { onUnauthorized } from './unauthorized'
 
 let lastUnauthorizedToast = 0
 
-/** SPEC.md §8: HTTP 401 → log out, go to '/', say '没有权限，请重新登录' (once for a burst of calls). */
-function handleUnauthorized(silent: boolean) {
+/**
+ * SPEC.md §8: HTTP 401 → log out, go to '/', say '没有权限，请重新登录' (once for a burst of calls), or
+ * why the session ended when the server says its user was frozen.
+ */
+function handleUnauthorized(silent: boolean, serverMsg: string | undefined): string {
   writeToken(null)
   notifyUnauthorized()
   navigateTo('/')
+  const message = serverMsg === MSG.loginFrozen ? MSG.loginFrozen : MSG.unauthorized
   const now = Date.now()
   if (!silent && now - lastUnauthorizedToast > 1000) {
     lastUnauthorizedToast = now
-    toastError(MSG.unauthorized)
+    toastError(message)
   }
+  return message
 }
 
 function isEnvelope(value: unknown): value is ApiEnvelope {
@@ -142,8 +147,8 @@ export function createHttp(): AxiosInstance {
       const body = error.response?.data
       const code = isEnvelope(body) ? body.code : undefined
       if (status === 401 && !config.authRequest) {
-        handleUnauthorized(!!config.silent)
-        return Promise.reject(new ApiError(MSG.unauthorized, { status, code }))
+        const message = handleUnauthorized(!!config.silent, isEnvelope(body) ? body.msg : undefined)
+        return Promise.reject(new ApiError(message, { status, code }))
       }
       const err = new ApiError(errorText(error), { status, code, errorCode: error.code })
       if (!config.silent) toastError(err.message)
