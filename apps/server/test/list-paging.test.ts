@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, isNull, sql } from 'drizzle-orm'
 import { organizations, positions, stations, userGroups, users } from '../src/db/schema'
 import { queryRows } from '../src/db/connection'
-import { EXACT_TOTAL_LIMIT } from '../src/lib/page-total'
+import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { createTestApp, type TestApp } from './helpers/app'
 
 /**

@@ -1,5 +1,5 @@
-import { AppError } from '../lib/errors'
 import { throttledMessage } from '@amg/contract'
+import { AppError } from '../lib/errors'
 
 /**
  * Throttling of password guesses (sign-in and own-password change), DESIGN.md §11.

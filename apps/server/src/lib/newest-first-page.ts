@@ -1,7 +1,7 @@
 import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
-import { EXACT_TOTAL_LIMIT } from './page-total'
 
 /** Where what is read of a list is kept until a row of it changes: a list cache (cache/versioned-cache.ts). */
 export interface ListMemory {

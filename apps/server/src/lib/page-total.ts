@@ -2,8 +2,6 @@ import { sql, type SQL } from 'drizzle-orm'
 import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 
-export { EXACT_TOTAL_LIMIT }
-
 /**
  * The total of a paged list over a table that can grow without bound (the logs): counting a million
  * rows costs more than the page itself, so the count stops at EXACT_TOTAL_LIMIT + 1 and, past it,

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { Select, Table, type TableColumnsType } from 'antd'
+import { Select, type TableColumnsType } from 'antd'
 import type { ReactNode } from 'react'
-import { Pagination } from '../../components/pagination'
+import { ListTable, type ListPage } from '../../components/list-screen'
 import {
   useDraft,
   useKeepPageInRange,
@@ -10,6 +10,7 @@ import {
   type ListFilters,
   type ListState,
 } from '../../lib/list-state'
+import { PAGE_SIZES } from '../../lib/page-sizes'
 import { Screen } from '../../lib/ui/screen'
 import { FilterBar, TimeRangeFilter, knownResult, resultOptions, validTime } from './common'
 
@@ -18,12 +19,6 @@ type LogFilterSpec = Record<string, FilterKind> & { result: 'text'; from: 'text'
 
 /** The filters as sent: a result the server knows (else none) and valid times (else open). */
 type Applied<S extends LogFilterSpec, R extends string> = Omit<ListFilters<S>, 'result'> & { result: R | '' }
-
-interface LogPage<Row> {
-  list: Row[]
-  total: number
-  totalIsEstimate?: boolean
-}
 
 export interface LogListOptions<S extends LogFilterSpec, R extends string, Row> {
   /** The filters, kept in the URL query (lib/list-state.ts). */
@@ -34,14 +29,14 @@ export interface LogListOptions<S extends LogFilterSpec, R extends string, Row> 
   /** The results the server knows. */
   results: readonly R[]
   // the results alone name the result type; the route's body must take what they allow
-  fetch(body: NoInfer<Applied<S, R>> & { pageNum: number; pageSize: number }): Promise<LogPage<Row>>
+  fetch(body: NoInfer<Applied<S, R>> & { pageNum: number; pageSize: number }): Promise<ListPage<Row>>
 }
 
 export interface LogList<S extends LogFilterSpec, R extends string, Row> {
   list: ListState<S>
   /** The filters as sent (also what an export sends). */
   applied: Applied<S, R>
-  page: LogPage<Row> | undefined
+  page: ListPage<Row> | undefined
   loading: boolean
   /** The filter bar's values before 查询 applies them. */
   draft: ListFilters<S>
@@ -140,25 +135,12 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
         />
         <TimeRangeFilter from={draft.from} to={draft.to} onChange={log.setTimeRange} />
       </FilterBar>
-      <Table<Row>
-        rowKey="id"
-        size="middle"
-        data-testid={tableTestId}
-        scroll={{ x: scrollX }}
+      <ListTable<Row>
+        screen={{ list, page, rows: page?.list ?? [], loading: log.loading, pageSizes: PAGE_SIZES }}
         columns={columns}
-        dataSource={page?.list ?? []}
-        loading={log.loading}
-        pagination={false}
+        data-testid={tableTestId}
+        scrollX={scrollX}
       />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={page?.total ?? 0}
-          estimated={page?.totalIsEstimate}
-          current={list.pageNum}
-          pageSize={list.pageSize}
-          onChange={(pageNum, pageSize) => list.setPage(pageNum, pageSize)}
-        />
-      </div>
       {children}
     </Screen>
   )
