@@ -20,6 +20,7 @@ export const adminUser: CurrentUser = {
   roles: [],
   auths: [],
   authCodes: [],
+  calls: [],
   superAdmin: true,
   passwordIsInitial: false,
 }

@@ -299,6 +299,7 @@ describe('session store', () => {
     roles: [],
     auths: ['/usermanage'],
     authCodes: [],
+    calls: [],
     superAdmin: false,
     passwordIsInitial: true,
   }

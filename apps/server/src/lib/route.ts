@@ -44,7 +44,7 @@ export type RouteExtras = Omit<RouteShorthandOptions, 'schema'> & { schema?: Rec
 
 /**
  * Registers a handler for a route of the contract (`packages/contract/src/routes/`): method, path,
- * schemas, OpenAPI tag and summary, and the read-only mark all come from its description.
+ * schemas, OpenAPI tag and summary, the read-only mark and who may call it all come from its description.
  */
 export function route<S extends RouteSchema>(
   app: Api,
@@ -60,6 +60,7 @@ export function route<S extends RouteSchema>(
     config: {
       ...config,
       ...(description.readOnly ? { readOnly: true } : {}),
+      ...(description.access ? { access: description.access } : {}),
       route: description,
     },
     schema: { tags: [description.group], summary: description.summary, ...schema, ...documentation },

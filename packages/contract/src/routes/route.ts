@@ -26,7 +26,14 @@ export interface RouteSpec {
   summary: string
   /** a read sent as POST: no transaction, no operation log row (lib/route-kind.ts on the server) */
   readOnly?: boolean
+  /**
+   * Who may call it: 'public' anyone, 'session' any signed-in user; left out, a session and a held
+   * back-end pattern matching the call (the authorization hook and `canCall` both read this)
+   */
+  access?: RouteAccess
 }
+
+export type RouteAccess = 'public' | 'session'
 
 /** One route, described once: server, console, catalogue and operation log read this. */
 export interface Route<S extends RouteSchema = RouteSchema> extends RouteSpec {

@@ -3,6 +3,6 @@ import type { systemSchemas } from './system.schemas'
 
 /** What the server says about itself, before anyone signs in. */
 export const systemRoutes = describeRoutes<typeof systemSchemas>()('system', {
-  health: { method: 'GET', path: '/health', summary: '健康检查' },
-  config: { method: 'GET', path: '/config', summary: '控制台运行参数' },
+  health: { method: 'GET', path: '/health', summary: '健康检查', access: 'public' },
+  config: { method: 'GET', path: '/config', summary: '控制台运行参数', access: 'public' },
 })

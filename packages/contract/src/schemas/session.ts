@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { NAME_SEARCH_KEYWORD } from '../names'
 import { RequiredText } from './common'
+import { UrlPatternInfo } from './permission'
 
 /** The typed name is normalised like a stored one (names.ts): `ａｄｍｉｎ` signs in as `admin`. */
 export const LoginBody = Type.Object({
@@ -29,6 +30,10 @@ export const CurrentUser = Type.Object({
     description: 'front-end path patterns the menu and tabs are filtered by',
   }),
   authCodes: Type.Array(Type.String()),
+  calls: Type.Array(UrlPatternInfo, {
+    description:
+      "the user's back-end patterns of this API: the console shows an action only when one matches its call",
+  }),
   superAdmin: Type.Boolean(),
   passwordIsInitial: Type.Boolean({
     description: 'true while the password is still the configured initial one',

@@ -16,40 +16,28 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Public to the hook: it authenticates the END user from the forwarded headers itself. Over HTTP,
   // the server answers this path before Fastify sees the request (forward-fast-path.ts); this route
   // gives the same answer to everything else (injected requests) and documents the call.
-  route(
-    app,
-    authzApi.forward,
-    async (req, reply) => {
-      const user = await forwardedUser(app.ctx.sessions, authz, req.headers)
-      for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
-      return ok(null)
-    },
-    { config: { access: 'public' } },
-  )
+  route(app, authzApi.forward, async (req, reply) => {
+    const user = await forwardedUser(app.ctx.sessions, authz, req.headers)
+    for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
+    return ok(null)
+  })
 
   // DESIGN.md §10a: the same question in one service's namespace (the bare URL above is ams's).
-  route(
-    app,
-    authzApi.forwardService,
-    async (req, reply) => {
-      const user = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
-      for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
-      return ok(null)
-    },
-    { config: { access: 'public' } },
-  )
+  route(app, authzApi.forwardService, async (req, reply) => {
+    const user = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
+    for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
+    return ok(null)
+  })
 
   // A session is enough to check oneself; checking another user is decided inside (service.ts).
-  route(app, authzApi.check, async (req) => ok(await check(db, authz, currentUser(req).id, req.body)), {
-    config: { access: 'session' },
-  })
+  route(app, authzApi.check, async (req) => ok(await check(db, authz, currentUser(req).id, req.body)))
 
   route(
     app,
     authzApi.checkBatch,
     async (req) => ok(await checkBatch(db, authz, currentUser(req).id, req.body)),
     {
-      config: { access: 'session' }, // its own message for too many checks (the schema's generic one would name no limit)
+      // its own message for too many checks (the schema's generic one would name no limit)
       preValidation: async (req) => {
         const checks = (req.body as { checks?: unknown } | null)?.checks
         if (Array.isArray(checks) && checks.length > MAX_BATCH_CHECKS) throw badRequest(batchTooLarge)

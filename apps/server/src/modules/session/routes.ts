@@ -41,60 +41,48 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ),
   )
 
-  route(
-    app,
-    sessionApi.login,
-    async (req, reply) => {
-      const attempt = {
-        nickName: req.body.nickName,
-        address: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-      }
-      try {
-        const signedIn = await withRetryAfter(reply, () =>
-          login(db, config, throttle, { ...attempt, password: req.body.password }),
-        )
-        await recordLogin(db, {
-          ...attempt,
-          ip: req.ip,
-          userId: signedIn.user.id,
-          result: 'success',
-          msg: '登录成功',
-        })
-        return ok(signedIn, '登录成功')
-      } catch (err) {
-        await recordLoginRefusal(db, attempt, err)
-        throw err
-      }
-    },
-    { config: { access: 'public' } },
-  )
-
-  route(
-    app,
-    sessionApi.logout,
-    async (req) => {
-      if (req.token) {
-        const user = await app.ctx.sessions.find(req.token)
-        await endSession(db, req.token)
-        if (user)
-          await recordLogin(db, {
-            nickName: user.nickName,
-            userId: user.id,
-            ip: req.ip,
-            userAgent: req.headers['user-agent'] ?? null,
-            result: 'logout',
-            msg: '已退出登录',
-          })
-      }
-      return ok(null, '已退出登录')
-    },
-    { config: { access: 'public' } },
-  )
-
-  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(authz, currentUser(req))), {
-    config: { access: 'session' },
+  route(app, sessionApi.login, async (req, reply) => {
+    const attempt = {
+      nickName: req.body.nickName,
+      address: req.ip,
+      userAgent: req.headers['user-agent'] ?? null,
+    }
+    try {
+      const signedIn = await withRetryAfter(reply, () =>
+        login(db, config, throttle, { ...attempt, password: req.body.password }),
+      )
+      await recordLogin(db, {
+        ...attempt,
+        ip: req.ip,
+        userId: signedIn.user.id,
+        result: 'success',
+        msg: '登录成功',
+      })
+      return ok(signedIn, '登录成功')
+    } catch (err) {
+      await recordLoginRefusal(db, attempt, err)
+      throw err
+    }
   })
+
+  route(app, sessionApi.logout, async (req) => {
+    if (req.token) {
+      const user = await app.ctx.sessions.find(req.token)
+      await endSession(db, req.token)
+      if (user)
+        await recordLogin(db, {
+          nickName: user.nickName,
+          userId: user.id,
+          ip: req.ip,
+          userAgent: req.headers['user-agent'] ?? null,
+          result: 'logout',
+          msg: '已退出登录',
+        })
+    }
+    return ok(null, '已退出登录')
+  })
+
+  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(authz, currentUser(req))))
 
   route(
     app,
@@ -104,6 +92,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req))
       return ok(null, '密码修改成功')
     },
-    { config: { access: 'session' }, preHandler: passwordChange.preHandler },
+    { preHandler: passwordChange.preHandler },
   )
 }

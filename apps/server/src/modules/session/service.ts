@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { checkPassword, MSG, type ChangePasswordBody, type CurrentUser } from '@amg/contract'
+import { checkPassword, MSG, type ChangePasswordBody, type CurrentUser, type UrlPattern } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
@@ -10,6 +10,11 @@ import { pause, type LoginThrottle } from '../../auth/login-throttle'
 import { badRequest } from '../../lib/errors'
 
 /** The signed-in user as the session cache holds them, with their access: no query once warm. */
+/** Each pattern once (several nodes may grant the same call). */
+const distinctPatterns = (patterns: readonly UrlPattern[]): UrlPattern[] => [
+  ...new Map(patterns.map((p) => [`${p.method.toUpperCase()} ${p.uri}`, p])).values(),
+]
+
 export async function getCurrentUser(authz: Authorizer, user: SessionUser): Promise<CurrentUser> {
   const access = await authz.resolve(user.id)
   return {
@@ -21,6 +26,7 @@ export async function getCurrentUser(authz: Authorizer, user: SessionUser): Prom
     roles: access.roles,
     auths: access.auths,
     authCodes: access.authCodes,
+    calls: distinctPatterns(access.backEnd),
     superAdmin: access.superAdmin,
   }
 }
