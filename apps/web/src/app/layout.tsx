@@ -8,7 +8,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
 import { useEffect, useState } from 'react'
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router'
+import { Navigate, useLocation, useNavigate } from 'react-router'
+import { PageGuard } from './page-guard'
 import { readMenuCollapsed, writeMenuCollapsed } from '../lib/menu-memory'
 import type { ReturnState } from '../lib/return-path'
 import { deviceFor, useSession } from '../lib/session-store'
@@ -171,7 +172,7 @@ function SignedInLayout() {
             />
           )}
           <Breadcrumbs />
-          <Outlet />
+          <PageGuard />
         </Layout.Content>
         <PasswordDialogLoader open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>

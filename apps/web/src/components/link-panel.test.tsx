@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { PageResult } from '@amg/contract'
+import { routes, type PageResult } from '@amg/contract'
+import { useSession } from '../lib/session-store'
+import { adminUser } from '../../test/render-app'
 import { LinkPanel, type LinkPanelProps } from './link-panel'
 
 interface Row {
@@ -56,6 +58,7 @@ function renderPanel(server: ReturnType<typeof fakeServer>, extra: Partial<LinkP
         unlink={server.unlink}
         fetchCandidates={server.fetchCandidates}
         link={server.link}
+        calls={{ link: [], unlink: [] }}
         {...extra}
       />
     </QueryClientProvider>,
@@ -195,5 +198,29 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: /移\s*除/ })).toBeNull()
     expect(screen.queryByRole('button', { name: '关联角色' })).toBeNull()
     expect(screen.queryByText('操作')).toBeNull()
+  })
+  it('offers only the actions whose calls the signed-in user may make', async () => {
+    const linkCalls = [routes.role.nameList, routes.user.linkRoles]
+    const unlinkCall = routes.user.unlinkRole
+    const user = (calls: { method: string; uri: string }[]) =>
+      useSession.setState({ user: { ...adminUser, superAdmin: false, calls } })
+    const server = fakeServer([{ id: 1, name: '管理员' }], [])
+
+    user([
+      { method: 'POST', uri: '/role/namelist' },
+      { method: 'PUT', uri: '/rel/user-rel-role' },
+    ])
+    const linkOnly = renderPanel(server, { calls: { link: linkCalls, unlink: [unlinkCall] } })
+    await waitFor(() => expect(screen.getByText('管理员')).toBeVisible())
+    expect(screen.getByRole('button', { name: '关联角色' })).toBeVisible()
+    expect(screen.queryByRole('button', { name: /移\s*除/ })).toBeNull()
+    linkOnly.unmount()
+
+    user([{ method: 'PUT', uri: '/rel/user-un-rel-role' }])
+    renderPanel(server, { calls: { link: linkCalls, unlink: [unlinkCall] } })
+    await waitFor(() => expect(screen.getByText('管理员')).toBeVisible())
+    expect(screen.getByRole('button', { name: /移\s*除/ })).toBeVisible()
+    expect(screen.queryByRole('button', { name: '关联角色' })).toBeNull()
+    useSession.setState({ user: null })
   })
 })

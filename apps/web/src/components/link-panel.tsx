@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import { Button, Input, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
+import { useCanCall, type CallDescription } from '../lib/access'
 import { toastSuccess } from '../lib/feedback'
 import { Pagination, DEFAULT_PAGE_SIZE } from './pagination'
 import { CandidateTable } from './candidate-table'
@@ -23,6 +24,11 @@ export interface LinkPanelProps<T extends { id: number }, C extends { id: number
   /** one page of candidates; `total` tells whether more can be loaded */
   fetchCandidates(keyword: string, pageNum: number): Promise<PageResult<C>>
   link(ids: number[]): Promise<unknown>
+  /**
+   * The calls linking and removing make (linking: the candidates' list too): an action shows only to
+   * a user who may make all of its calls
+   */
+  calls: { link: CallDescription[]; unlink: CallDescription[] }
   /** read-only: no link or remove actions */
   disabled?: boolean
   /** extra filters shown before the search box */
@@ -48,6 +54,8 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
     queryFn: () => props.fetchLinked({ ...page, keyword: search }),
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: props.queryKey })
+  const mayLink = useCanCall(...props.calls.link) && !props.disabled
+  const mayUnlink = useCanCall(...props.calls.unlink) && !props.disabled
 
   const removeRow = async (row: T) => {
     try {
@@ -62,7 +70,7 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
     await refresh()
   }
 
-  const columns: TableColumnsType<T> = props.disabled
+  const columns: TableColumnsType<T> = !mayUnlink
     ? props.columns
     : [
         ...props.columns,
@@ -100,7 +108,7 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
           }}
           style={{ width: 240 }}
         />
-        {props.disabled ? null : <CandidatePicker {...props} onLinked={refresh} />}
+        {mayLink ? <CandidatePicker {...props} onLinked={refresh} /> : null}
       </Space>
       <Table<T>
         rowKey="id"

@@ -11,6 +11,7 @@ import {
   type ListFilters,
   type ListState,
 } from '../lib/list-state'
+import { useCanCall, type CallDescription } from '../lib/access'
 import { PAGE_SIZES } from '../lib/page-sizes'
 import { Pagination } from './pagination'
 
@@ -216,12 +217,15 @@ export function ListTable<Row extends object>({
 
 /**
  * The enable/disable action of a row (status 1 is enabled): the toggle is sent, MSG.successBang
- * shown and the list fetched again. Answers the row's 禁用/启用 link, which spins meanwhile.
+ * shown and the list fetched again. Answers the row's 禁用/启用 link, which spins meanwhile, or
+ * nothing for a user who may not make the toggle `call`.
  */
 export function useToggleRow<Row extends { id: number; status: number }>(
   toggle: (row: Row) => Promise<unknown>,
   refresh: () => Promise<void>,
+  call: CallDescription,
 ): (row: Row) => ReactNode {
+  const allowed = useCanCall(call)
   const mutation = useMutation({
     mutationFn: toggle,
     onSuccess: async () => {
@@ -229,6 +233,7 @@ export function useToggleRow<Row extends { id: number; status: number }>(
       await refresh()
     },
   })
+  if (!allowed) return () => null
   return (row) => (
     <Button
       type="link"
@@ -241,16 +246,22 @@ export function useToggleRow<Row extends { id: number; status: number }>(
   )
 }
 
-/** A row's 删除 link behind a confirmation; `cancelNotice` says 已取消删除 when it is turned down. */
+/**
+ * A row's 删除 link behind a confirmation; `cancelNotice` says 已取消删除 when it is turned down. Shown
+ * only to a user who may make the delete `call`.
+ */
 export function DeleteLink({
   title,
   onConfirm,
+  call,
   cancelNotice = false,
 }: {
   title: string
   onConfirm: () => Promise<unknown>
+  call: CallDescription
   cancelNotice?: boolean
 }) {
+  if (!useCanCall(call)) return null
   return (
     <Popconfirm
       title={title}

@@ -11,8 +11,9 @@ export type RoleListRow = RouteData<typeof routes.role.list>['list'][number]
 /** What a row's action buttons do; given by the list around the table. */
 export interface RoleRowActions {
   canModify(row: RoleListRow): boolean
-  remove(row: RoleListRow): Promise<unknown>
-  onEdit(row: RoleListRow): void
+  /** left out when the user may not delete or edit: the button is not shown */
+  remove?(row: RoleListRow): Promise<unknown>
+  onEdit?(row: RoleListRow): void
   onView(row: RoleListRow): void
 }
 
@@ -27,23 +28,28 @@ function RoleActions({ row }: { row: RoleListRow }) {
   const actions = useContext(RoleRowActionsContext)
   if (!actions) return null
   const locked = !actions.canModify(row)
+  const { onEdit, remove } = actions
   return (
     <Space size={0}>
-      <Button type="link" size="small" disabled={locked} onClick={() => actions.onEdit(row)}>
-        修改
-      </Button>
-      <Popconfirm
-        title={`此操作将永久删除角色「${row.roleName}」, 是否继续?`}
-        okText="确定"
-        cancelText="取消"
-        disabled={locked}
-        onConfirm={() => actions.remove(row)}
-        onCancel={() => toastInfo(MSG.cancelDelete)}
-      >
-        <Button type="link" size="small" danger disabled={locked}>
-          删除
+      {onEdit && (
+        <Button type="link" size="small" disabled={locked} onClick={() => onEdit(row)}>
+          修改
         </Button>
-      </Popconfirm>
+      )}
+      {remove && (
+        <Popconfirm
+          title={`此操作将永久删除角色「${row.roleName}」, 是否继续?`}
+          okText="确定"
+          cancelText="取消"
+          disabled={locked}
+          onConfirm={() => remove(row)}
+          onCancel={() => toastInfo(MSG.cancelDelete)}
+        >
+          <Button type="link" size="small" danger disabled={locked}>
+            删除
+          </Button>
+        </Popconfirm>
+      )}
       <Button type="link" size="small" onClick={() => actions.onView(row)}>
         查看
       </Button>

@@ -44,9 +44,10 @@ export interface RoleListProps {
   defaultTypes?: number[]
   /** Whether edit and delete are enabled for a row. */
   canModify(row: RoleListRow): boolean
-  remove(row: RoleListRow): Promise<unknown>
-  onCreate(): void
-  onEdit(row: RoleListRow): void
+  /** Delete, create and edit: left out for a user who may not make the call, whose button is then not shown. */
+  remove?(row: RoleListRow): Promise<unknown>
+  onCreate?(): void
+  onEdit?(row: RoleListRow): void
   onView(row: RoleListRow): void
 }
 
@@ -84,11 +85,13 @@ export function RoleList(props: RoleListProps) {
       canModify,
       onEdit,
       onView,
-      remove: async (row) => {
-        await remove(row)
-        toastSuccess(MSG.deleted)
-        await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
-      },
+      remove: remove
+        ? async (row) => {
+            await remove(row)
+            toastSuccess(MSG.deleted)
+            await queryClient.invalidateQueries({ queryKey: ROLES_QUERY_KEY })
+          }
+        : undefined,
     }),
     [canModify, remove, onEdit, onView, queryClient],
   )
@@ -117,9 +120,11 @@ export function RoleList(props: RoleListProps) {
           onSearch={(value) => list.setFilters({ roleName: value.trim() })}
           style={{ width: 320 }}
         />
-        <Button type="primary" onClick={props.onCreate}>
-          新建
-        </Button>
+        {props.onCreate && (
+          <Button type="primary" onClick={props.onCreate}>
+            新建
+          </Button>
+        )}
       </Space>
       <RoleRowActionsContext.Provider value={actions}>
         <Table<RoleListRow>

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, ROLE_TYPE_LABEL, routes, type RoleType, type RouteData } from '@amg/contract'
 import { useMemo } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
+import { useCanCall, type CallDescription } from '../lib/access'
 import { toastSuccess } from '../lib/feedback'
 import { useBackToList } from '../lib/list-state'
 import { Screen } from '../lib/ui/screen'
@@ -35,6 +36,8 @@ export interface RoleScreensConfig {
    * the type field (built-in roles; shown only with `isShow=true`).
    */
   isShow: 'save' | 'type'
+  /** The calls of create, save and delete: a button shows only to a user who may make its call. */
+  calls: { insert: CallDescription; update: CallDescription; remove: CallDescription }
   fetch(id: number): Promise<RouteData<typeof routes.role.detail>>
   insert(values: RoleFormValues): Promise<unknown>
   update(id: number, values: RoleFormValues): Promise<unknown>
@@ -63,6 +66,9 @@ function useAfterSave(config: RoleScreensConfig, message: string) {
 /** The role list screen (SPEC.md §2). */
 export function RoleListScreen({ config }: { config: RoleScreensConfig }) {
   const navigate = useNavigate()
+  const canAdd = useCanCall(config.calls.insert)
+  const canEdit = useCanCall(config.calls.update)
+  const canDelete = useCanCall(config.calls.remove)
   // kept while the config is: new filter choices would reset an open filter dropdown (role-list-columns.tsx)
   const typeFilters = useMemo(
     () => config.types.map((value) => ({ text: ROLE_TYPE_LABEL[value], value })),
@@ -77,9 +83,9 @@ export function RoleListScreen({ config }: { config: RoleScreensConfig }) {
         typeFilters={typeFilters}
         defaultTypes={config.defaultTypes}
         canModify={(row) => (config.editableTypes as readonly number[]).includes(row.type)}
-        remove={(row) => config.remove(row.id)}
-        onCreate={() => navigate(withQuery(config.addPath, { isShow: true }))}
-        onEdit={(row) => info(config.titles.edit, row, false, true)}
+        remove={canDelete ? (row) => config.remove(row.id) : undefined}
+        onCreate={canAdd ? () => navigate(withQuery(config.addPath, { isShow: true })) : undefined}
+        onEdit={canEdit ? (row) => info(config.titles.edit, row, false, true) : undefined}
         // viewing never saves: the link shows the type field where isShow means that
         onView={(row) => info(config.titles.view, row, true, config.isShow === 'type')}
       />
@@ -91,6 +97,8 @@ export function RoleListScreen({ config }: { config: RoleScreensConfig }) {
 export function RoleInfoScreen({ config }: { config: RoleScreensConfig }) {
   const [params] = useSearchParams()
   const { backToList, onSuccess } = useAfterSave(config, MSG.updated)
+  // a user who may not save sees the role as it is, whatever the address says
+  const canEdit = useCanCall(config.calls.update)
   const id = Number(params.get('id'))
   const role = useQuery({
     queryKey: [...ROLES_QUERY_KEY, 'detail', id],
@@ -109,8 +117,8 @@ export function RoleInfoScreen({ config }: { config: RoleScreensConfig }) {
           key={role.data.id}
           roleId={role.data.id}
           initialValues={role.data}
-          disabled={params.get('isDisable') === 'true'}
-          {...isShowFlag(config, params.get('isShow'))}
+          disabled={!canEdit || params.get('isDisable') === 'true'}
+          {...isShowFlag(config, canEdit ? params.get('isShow') : 'false')}
           showStatus
           saving={save.isPending}
           onSubmit={(values) => save.mutate(values)}

@@ -1,17 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { OnlineSessionRow } from '@amg/contract'
+import { routes, type OnlineSessionRow } from '@amg/contract'
 import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
 import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
-import { hasAuthCode } from '../../lib/access'
+import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { useDraft } from '../../lib/list-state'
-import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
 import { UserAgent, formatDateTime } from './common'
 
 export const ONLINE_PATH = '/online'
-export const REVOKE_CODE = 'online:revoke'
 export const CONFIRM_REVOKE = '确定要强制该会话下线吗？'
 export const REVOKED = '已强制下线'
 
@@ -28,7 +26,7 @@ export function OnlinePage() {
   })
   const { list } = screen
   const [keyword, setKeyword] = useDraft(list.filters.nickName)
-  const canRevoke = useSession((s) => hasAuthCode(s.user, REVOKE_CODE))
+  const canRevoke = useCanCall(routes.monitor.revoke)
 
   const revoke = useMutation({
     mutationFn: (row: OnlineSessionRow) => revokeSession(row.id),

@@ -1,18 +1,16 @@
 import { DownloadOutlined } from '@ant-design/icons'
 import { useMutation } from '@tanstack/react-query'
-import { OPERATION_RESULTS, type OperationLogRow } from '@amg/contract'
+import { OPERATION_RESULTS, routes, type OperationLogRow } from '@amg/contract'
 import { Button, Input, InputNumber, Select, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { hasAuthCode } from '../../lib/access'
+import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
-import { useSession } from '../../lib/session-store'
 import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs } from './api'
 import { OPERATION_RESULT, OperatorName, RESOURCE_TYPES, ResultTag, formatDateTime } from './common'
 import { LogListScreen, useLogList } from './log-list'
 import { OperationLogDetailDrawer } from './operation-log-detail'
 
 export const OPERATION_LOG_PATH = '/operlog'
-export const EXPORT_CODE = 'operlog:export'
 
 /** The filters, kept in the URL query (lib/list-state.ts). */
 const FILTERS = {
@@ -50,7 +48,7 @@ export function OperationLogPage() {
   })
   const { draft, set, search } = log
   const [detailId, setDetailId] = useState<number | null>(null)
-  const canExport = useSession((s) => hasAuthCode(s.user, EXPORT_CODE))
+  const canExport = useCanCall(routes.monitor.operationExport)
 
   const exporting = useMutation({
     mutationFn: () => exportOperationLogs(log.applied),

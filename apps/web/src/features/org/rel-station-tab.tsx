@@ -1,6 +1,6 @@
 import { Typography } from 'antd'
 import { useSearchParams } from 'react-router'
-import { MSG } from '@amg/contract'
+import { MSG, routes } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import {
   fetchOrgPositions,
@@ -43,6 +43,10 @@ export function OrgRelStationTab() {
         candidatePlaceholder="按职位名称搜索"
         fetchCandidates={(keyword) => fetchUnlinkedStations(id, keyword)}
         link={(ids) => linkStations(id, ids)}
+        calls={{
+          link: [routes.station.simpleList, routes.position.batchInsert],
+          unlink: [routes.position.delete],
+        }}
       />
     </>
   )

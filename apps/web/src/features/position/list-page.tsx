@@ -2,9 +2,10 @@ import { useMemo } from 'react'
 import { Button, Form, Modal, Select as AntSelect, Space, type TableColumnsType } from 'antd'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
-import { MSG, confirmDeletePosition } from '@amg/contract'
+import { MSG, confirmDeletePosition, routes } from '@amg/contract'
 import { OrgCascader } from '../../components'
 import { ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
+import { useCanCall } from '../../lib/access'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useDraft } from '../../lib/list-state'
 import { mergeRowSpans } from '../../lib/row-span'
@@ -50,7 +51,11 @@ export function PositionListPage() {
 
   const stations = useQuery({ queryKey: ['station', 'simple'], queryFn: fetchStationOptions })
   const spans = useMemo(() => mergeRowSpans(rows.map((r) => r.organizationCompleteName)), [rows])
-  const toggleButton = useToggleRow(togglePosition, refresh)
+  const toggleButton = useToggleRow(togglePosition, refresh, routes.position.enable)
+  const canDelete = useCanCall(routes.position.delete)
+  const canOpenRoles = useCanCall(routes.position.roleList)
+  const canOpenUsers = useCanCall(routes.position.userList)
+  const canOpenLinks = canOpenRoles || canOpenUsers
 
   // a dialog rather than a popover (SPEC.md §2); a failed delete keeps it open
   const confirmDelete = (row: Position) => {
@@ -91,13 +96,17 @@ export function PositionListPage() {
       width: 240,
       render: (_: unknown, row) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => openLinks(row)}>
-            修改关联
-          </Button>
+          {canOpenLinks && (
+            <Button type="link" size="small" onClick={() => openLinks(row)}>
+              修改关联
+            </Button>
+          )}
           {toggleButton(row)}
-          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-            删除
-          </Button>
+          {canDelete && (
+            <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+              删除
+            </Button>
+          )}
         </Space>
       ),
     },

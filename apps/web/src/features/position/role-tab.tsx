@@ -1,5 +1,5 @@
 import type { TableColumnsType } from 'antd'
-import { MSG, roleTypeLabel, type RoleSimple } from '@amg/contract'
+import { MSG, roleTypeLabel, routes, type RoleSimple } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import { fetchPositionRoles, fetchRoleCandidates, linkRoles, unlinkRoles, type LinkedRole } from './api'
 import { MissingPosition, statusTag, usePositionId } from './common'
@@ -33,6 +33,10 @@ export function PositionRoleTab() {
       candidatePlaceholder="请输入角色名称"
       fetchCandidates={(keyword) => fetchRoleCandidates(positionId, keyword)}
       link={(ids) => linkRoles(positionId, ids)}
+      calls={{
+        link: [routes.role.nameList, routes.position.linkRoles],
+        unlink: [routes.position.unlinkRoles],
+      }}
     />
   )
 }

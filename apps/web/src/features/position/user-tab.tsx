@@ -1,5 +1,5 @@
 import { Tag, type TableColumnsType } from 'antd'
-import { MSG, USER_STATUS, USER_STATUS_LABEL } from '@amg/contract'
+import { MSG, USER_STATUS, USER_STATUS_LABEL, routes } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import {
   fetchPositionUsers,
@@ -47,6 +47,10 @@ export function PositionUserTab() {
       candidatePlaceholder="请输入用户昵称"
       fetchCandidates={(keyword, pageNum) => fetchUserCandidates(positionId, keyword, pageNum)}
       link={(ids) => linkUsers(positionId, ids)}
+      calls={{
+        link: [routes.user.nameList, routes.position.linkUsers],
+        unlink: [routes.position.unlinkUsers],
+      }}
     />
   )
 }

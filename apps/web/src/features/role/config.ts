@@ -1,4 +1,4 @@
-import { ROLE_TYPE } from '@amg/contract'
+import { ROLE_TYPE, routes } from '@amg/contract'
 import type { RoleScreensConfig } from '../../components/role-screens'
 import { deleteRole, fetchRole, insertRole, updateRole } from './api'
 
@@ -15,6 +15,7 @@ export const ROLE_SCREENS: RoleScreensConfig = {
   editableTypes: [ROLE_TYPE.ordinary],
   newRole: { roleName: '', description: '', authCodes: [] },
   isShow: 'save',
+  calls: { insert: routes.role.insert, update: routes.role.update, remove: routes.role.delete },
   fetch: fetchRole,
   insert: insertRole,
   update: updateRole,

@@ -1,11 +1,10 @@
-import { MSG, confirmDeleteService, type ServiceRow } from '@amg/contract'
+import { MSG, confirmDeleteService, routes, type ServiceRow } from '@amg/contract'
 import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { DeleteLink, ListSearch, ListTable, useListScreen } from '../../components/list-screen'
-import { hasAuthCode } from '../../lib/access'
+import { useCanCall } from '../../lib/access'
 import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
-import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { SERVICE_LIST_KEY, deleteService, listServices } from './api'
 import { ServiceFormDialog } from './service-form'
@@ -29,9 +28,9 @@ export function ServiceListPage() {
   const { list, refresh, removeRow } = screen
   const [draft, setDraft] = useDraft(list.filters.keyword)
   const [dialog, setDialog] = useState<{ editing?: ServiceRow } | null>(null)
-  const canAdd = useSession((s) => hasAuthCode(s.user, 'service:add'))
-  const canEdit = useSession((s) => hasAuthCode(s.user, 'service:edit'))
-  const canDelete = useSession((s) => hasAuthCode(s.user, 'service:delete'))
+  const canAdd = useCanCall(routes.service.insert)
+  const canEdit = useCanCall(routes.service.update)
+  const canDelete = useCanCall(routes.service.delete)
 
   const remove = (row: ServiceRow) => removeRow(() => deleteService(row.id))
 
@@ -81,7 +80,12 @@ export function ServiceListPage() {
                 </Button>
               </Tooltip>
             ) : (
-              <DeleteLink title={confirmDeleteService(row.name)} onConfirm={() => remove(row)} cancelNotice />
+              <DeleteLink
+                title={confirmDeleteService(row.name)}
+                onConfirm={() => remove(row)}
+                call={routes.service.delete}
+                cancelNotice
+              />
             )
           ) : null}
         </Space>

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Button, Space, type TableColumnsType } from 'antd'
 import { useNavigate } from 'react-router'
+import { routes } from '@amg/contract'
 import { DeleteLink, ListSearch, ListTable, useListScreen } from '../../components/list-screen'
+import { useCanCall } from '../../lib/access'
 import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
@@ -28,6 +30,9 @@ export function StationListPage() {
   })
   const { list, removeRow } = screen
   const [keyword, setKeyword] = useDraft(list.filters.stationName)
+  const canView = useCanCall(routes.station.detail)
+  const canAdd = useCanCall(routes.station.insert)
+  const canEdit = useCanCall(routes.station.detail, routes.station.update)
 
   const remove = (row: Station) =>
     removeRow(async () => {
@@ -51,15 +56,20 @@ export function StationListPage() {
       width: 200,
       render: (_: unknown, row) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => open('viewstation', row, '查看职位')}>
-            查看
-          </Button>
-          <Button type="link" size="small" onClick={() => open('editstation', row, '修改职位')}>
-            修改
-          </Button>
+          {canView && (
+            <Button type="link" size="small" onClick={() => open('viewstation', row, '查看职位')}>
+              查看
+            </Button>
+          )}
+          {canEdit && (
+            <Button type="link" size="small" onClick={() => open('editstation', row, '修改职位')}>
+              修改
+            </Button>
+          )}
           <DeleteLink
             title={`确定要删除职位「${row.stationName}」吗？`}
             onConfirm={() => remove(row)}
+            call={routes.station.delete}
             cancelNotice
           />
         </Space>
@@ -75,9 +85,11 @@ export function StationListPage() {
         onChange={setKeyword}
         onSearch={(stationName) => list.setFilters({ stationName })}
       >
-        <Button type="primary" onClick={() => navigate(`${LIST_PATH}/addstation`)}>
-          新建
-        </Button>
+        {canAdd && (
+          <Button type="primary" onClick={() => navigate(`${LIST_PATH}/addstation`)}>
+            新建
+          </Button>
+        )}
       </ListSearch>
       <ListTable<Station> screen={screen} columns={columns} scrollX={880} />
     </Screen>

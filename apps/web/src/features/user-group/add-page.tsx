@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { Button, Collapse, Form, Space } from 'antd'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { MSG, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
+import { MSG, routes, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
@@ -140,6 +140,8 @@ export function GroupAddScreen() {
                 successToast={false}
                 unlinkConfirm={MSG.confirmUnlinkUser}
                 linkButtonText="关联用户"
+                // chosen here, linked by the create call itself
+                calls={{ link: [routes.user.list], unlink: [] }}
                 candidateColumns={userColumns}
                 candidatePlaceholder="按用户昵称搜索"
               />
@@ -156,6 +158,7 @@ export function GroupAddScreen() {
                 successToast={false}
                 unlinkConfirm={MSG.confirmUnlinkRole}
                 linkButtonText="关联角色"
+                calls={{ link: [routes.role.nameList], unlink: [] }}
                 candidateColumns={roleColumns}
                 candidatePlaceholder="按角色名称搜索"
               />

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Alert, Button, Form, Space, Spin, Tabs } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, SUCCESS_CODE, type RoleSimple, type UserSimple } from '@amg/contract'
+import { MSG, SUCCESS_CODE, routes, type RoleSimple, type UserSimple } from '@amg/contract'
 import { LinkPanel } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
@@ -164,6 +164,10 @@ function GroupRoleLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
       candidatePlaceholder="按角色名称搜索"
       fetchCandidates={(keyword) => roleCandidates(keyword, id)}
       link={(ids) => linkRoles(id, ids)}
+      calls={{
+        link: [routes.role.nameList, routes.userGroup.linkRoles],
+        unlink: [routes.userGroup.unlinkRoles],
+      }}
       disabled={readOnly}
     />
   )
@@ -183,6 +187,10 @@ function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
       candidatePlaceholder="按用户昵称搜索"
       fetchCandidates={(keyword, pageNum) => groupUserCandidates(id, keyword, pageNum)}
       link={(ids) => linkUsers(id, ids)}
+      calls={{
+        link: [routes.user.nameList, routes.userGroup.linkUsers],
+        unlink: [routes.userGroup.unlinkUsers],
+      }}
       disabled={readOnly}
     />
   )

@@ -2,8 +2,9 @@ import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd'
 import dayjs from '../../lib/dayjs'
-import type { UserGroupListRow } from '@amg/contract'
+import { routes, type UserGroupListRow } from '@amg/contract'
 import { DeleteLink, ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
+import { useCanCall } from '../../lib/access'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteGroup, listGroups, toggleEnable, type GroupFilters } from './api'
@@ -36,7 +37,9 @@ export function GroupListScreen() {
   const { filters } = list
   // The form shows what the list was searched with, also after back, a reload or a shared link.
   useEffect(() => form.setFieldsValue(filters), [form, filters])
-  const toggleButton = useToggleRow(toggleEnable, refresh)
+  const toggleButton = useToggleRow(toggleEnable, refresh, routes.userGroup.enable)
+  const canEdit = useCanCall(routes.userGroup.update)
+  const canAdd = useCanCall(routes.userGroup.insert)
 
   const search = (values: GroupFilters) =>
     list.setFilters({
@@ -96,13 +99,16 @@ export function GroupListScreen() {
           <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'view'))}>
             查看
           </Button>
-          <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'edit'))}>
-            修改
-          </Button>
+          {canEdit && (
+            <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'edit'))}>
+              修改
+            </Button>
+          )}
           {toggleButton(row)}
           <DeleteLink
             title={`确定要删除用户组“${row.groupName}”吗？`}
             onConfirm={() => removeRow(() => deleteGroup(row.id))}
+            call={routes.userGroup.delete}
           />
         </Space>
       ),
@@ -139,9 +145,11 @@ export function GroupListScreen() {
             >
               重置
             </Button>
-            <Button type="primary" onClick={() => navigate(`${GROUP_LIST_PATH}/addusergroup`)}>
-              新建
-            </Button>
+            {canAdd && (
+              <Button type="primary" onClick={() => navigate(`${GROUP_LIST_PATH}/addusergroup`)}>
+                新建
+              </Button>
+            )}
           </Space>
         </Form.Item>
       </Form>

@@ -1,5 +1,5 @@
 import type { RoleSimple, UserGroupRow, UserGroupSimple, UserRoleRow } from '@amg/contract'
-import { MSG, roleTypeLabel } from '@amg/contract'
+import { MSG, roleTypeLabel, routes } from '@amg/contract'
 import type { TableColumnsType } from 'antd'
 import { LinkPanel } from '../../components/link-panel'
 import {
@@ -52,6 +52,7 @@ export function UserRoleTab() {
           return { list, total: list.length }
         }}
         link={(ids) => linkRoles(userId, ids)}
+        calls={{ link: [routes.role.nameList, routes.user.linkRoles], unlink: [routes.user.unlinkRole] }}
       />
     </div>
   )
@@ -93,6 +94,10 @@ export function UserGroupTab() {
           return { list, total: list.length }
         }}
         link={(ids) => linkGroups(userId, ids)}
+        calls={{
+          link: [routes.userGroup.nameList, routes.user.linkGroups],
+          unlink: [routes.user.unlinkGroup],
+        }}
       />
     </div>
   )

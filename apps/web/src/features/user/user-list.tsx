@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { MSG, isBlank, type UserRow } from '@amg/contract'
+import { MSG, isBlank, routes, type UserRow } from '@amg/contract'
 import { Button, Form, Input, Modal, Space, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
@@ -77,6 +77,7 @@ export function UserListPage() {
             <DeleteLink
               title={CONFIRM_DELETE_USER}
               onConfirm={() => screen.removeRow(() => deleteUser(row.id))}
+              call={routes.user.delete}
             />
           )}
         </Space>

@@ -1,4 +1,5 @@
-import { isPathAllowed } from '@amg/contract'
+import { canCall, isPathAllowed, type RouteSpec } from '@amg/contract'
+import { useSession } from './session-store'
 
 /** One entry of the side menu definition (app/menu.ts). */
 export interface MenuItemDef {
@@ -90,4 +91,28 @@ export function hasAuthCode(
   code: string,
 ) {
   return !!user && (user.superAdmin || user.authCodes.includes(code))
+}
+
+/** A call as the contract describes it (a route of `routes`). */
+export type CallDescription = Pick<RouteSpec, 'method' | 'path' | 'access'>
+
+/**
+ * Whether the signed-in user may make these calls, all of them (the contract's `canCall`: the
+ * server's rule on the server's matcher). Every action button, link, tab and form is shown only when
+ * this says yes, so nobody is offered what the server would refuse.
+ */
+export function useCanCall(...calls: CallDescription[]): boolean {
+  return useSession((s) => calls.every((call) => canCall(call, s.user)))
+}
+
+/** Shows its children only when the signed-in user may make the calls (see `useCanCall`). */
+export function IfCan({
+  call,
+  children,
+}: {
+  call: CallDescription | CallDescription[]
+  children: React.ReactNode
+}) {
+  const allowed = useCanCall(...(Array.isArray(call) ? call : [call]))
+  return allowed ? children : null
 }
