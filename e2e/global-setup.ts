@@ -9,6 +9,8 @@ import type { TestProject } from 'vitest/node'
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
+    /** the built console the run serves (a spec may start a server of its own on it) */
+    webDist: string
   }
 }
 
@@ -37,6 +39,7 @@ export default async function setup(project: TestProject) {
   }
   const server = await startBuiltServer(webDist, dataDir, 'Admin@123456')
   project.provide('baseURL', server.baseURL)
+  project.provide('webDist', webDist)
   return async () => {
     await server.stop()
     fs.rmSync(dataDir, { recursive: true, force: true })

@@ -24,9 +24,13 @@ export function launchBrowser(): Promise<Browser> {
  * A page of a fresh context. It asks for reduced motion, which the console honours by turning antd's
  * animations off: clicks then land on menus and pop-ups that are already in place.
  */
-export async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1440, height: 900 },
+  base = baseURL(),
+): Promise<Page> {
   const context = await browser.newContext({
-    baseURL: baseURL(),
+    baseURL: base,
     viewport,
     locale: 'zh-CN',
     reducedMotion: 'reduce',
@@ -71,4 +75,10 @@ export async function apiLogin(user = ADMIN): Promise<string> {
   const res = await api<{ token: string }>('POST', '/login', { body: user })
   if (res.status !== 200) throw new Error(`login failed: ${res.msg}`)
   return res.data.token
+}
+
+/** The visible top-level labels and the labels inside each expanded submenu of the side menu. */
+export async function menuLabels(page: Page): Promise<string[]> {
+  const texts = await page.locator('[data-testid="side-menu"] .ant-menu-title-content').allTextContents()
+  return texts.map((t) => t.trim())
 }

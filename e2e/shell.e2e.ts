@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, menuLabels, newPage, screenshot, signIn } from './helpers'
 
 let browser: Browser
 
@@ -36,12 +36,6 @@ async function expectScreen(page: Page, url: RegExp | string, crumbs: string[], 
   await expect
     .poll(() => page.title())
     .toBe(crumbs.length ? `${crumbs.at(-1)} - 权限管理系统` : '权限管理系统')
-}
-
-/** The visible top-level labels and the labels inside each expanded submenu of the side menu. */
-async function menuLabels(page: Page): Promise<string[]> {
-  const texts = await page.locator('[data-testid="side-menu"] .ant-menu-title-content').allTextContents()
-  return texts.map((t) => t.trim())
 }
 
 // SPEC.md §2: the menu's screens, with their breadcrumb and heading.

@@ -1,20 +1,22 @@
-import { Outlet, useLocation, useMatches } from 'react-router'
+import { Outlet, useMatches } from 'react-router'
 import { canAccess } from '../lib/access'
 import { useSession } from '../lib/session-store'
 import { ForbiddenPage } from './forbidden-page'
 
 /**
- * The screen, or the 403 page when the user's access does not open its address (SPEC.md §5's path
- * rule, the one the menu is filtered by): a typed address shows 无权访问 rather than an empty list
- * whose calls are refused. An unknown address stays the 404 page; with the access flag off nothing is
- * filtered, as the menu.
+ * The screen, or the 403 page when the user's access does not open it (SPEC.md §5's path rule, the
+ * one the menu is filtered by): a typed address shows 无权访问 rather than an empty list whose calls
+ * are refused. The screen's own address decides (the route below the layout); a screen with tabs
+ * shows the tabs the user may open itself (the user screen moves to the first of them). An unknown
+ * address stays the 404 page; with the access flag off nothing is filtered, as the menu.
  */
 export function PageGuard() {
-  const { pathname } = useLocation()
   const matches = useMatches()
   const auths = useSession((s) => s.auths)
   const authOn = useSession((s) => s.userAuth)
-  if (authOn && !isCatchAll(matches) && !canAccess(auths, pathname)) return <ForbiddenPage />
+  // matches[0] is the signed-in layout, matches[1] the screen
+  const screen = matches[1]
+  if (authOn && screen && !isCatchAll(matches) && !canAccess(auths, screen.pathname)) return <ForbiddenPage />
   return <Outlet />
 }
 

@@ -6,6 +6,7 @@ import { MSG, SUCCESS_CODE, routes, type RoleSimple, type UserSimple } from '@am
 import { LinkPanel } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
+import { useCanCall } from '../../lib/access'
 import { Screen } from '../../lib/ui/screen'
 import {
   groupDetail,
@@ -84,7 +85,12 @@ export function GroupInfoScreen() {
 
 const detailKey = (id: number) => [...GROUPS_KEY, 'detail', id] as const
 
-function GroupBaseInfo({ id, isDisable, isShow }: { id: number; isDisable: boolean; isShow: boolean }) {
+function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean }) {
+  const { id } = props
+  // a user who may not save sees the group as it is, whatever the address says
+  const canSave = useCanCall(routes.userGroup.update)
+  const isDisable = props.isDisable || !canSave
+  const isShow = props.isShow && canSave
   const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<GroupFieldValues>()

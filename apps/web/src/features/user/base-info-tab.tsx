@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, type UserDetail } from '@amg/contract'
+import { MSG, routes, type UserDetail } from '@amg/contract'
 import { Button, Form, Input, Select, Space, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
+import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
@@ -43,6 +44,8 @@ export function UserBaseInfoTab() {
   const [saving, setSaving] = useState(false)
   const [changingOwnPassword, setChangingOwnPassword] = useState(false)
   const self = me !== null && me.id === userId
+  // a user who may not save sees the record as it is: no password field, no 保存
+  const canSave = useCanCall(routes.user.update)
 
   const detail = useQuery({
     queryKey: ['user', 'detail', userId],
@@ -90,6 +93,7 @@ export function UserBaseInfoTab() {
           form={form}
           labelCol={{ flex: '100px' }}
           style={{ maxWidth: 560 }}
+          disabled={!canSave}
           onFinish={(values) => void save(values)}
           onFinishFailed={(failed) => console.info('用户基本信息：表单未通过校验', failed.errorFields)}
         >
@@ -109,14 +113,16 @@ export function UserBaseInfoTab() {
           {self ? (
             <Form.Item label="密码">
               <Typography.Text type="secondary">{OWN_PASSWORD_HINT}</Typography.Text>
-              <Button type="link" onClick={() => setChangingOwnPassword(true)}>
+              <Button type="link" disabled={false} onClick={() => setChangingOwnPassword(true)}>
                 修改密码
               </Button>
             </Form.Item>
           ) : (
-            <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
-              <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
-            </Form.Item>
+            canSave && (
+              <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
+                <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
+              </Form.Item>
+            )
           )}
           <Form.Item label="状态" name="status" rules={antdRules.userStatus}>
             <Select
@@ -128,10 +134,14 @@ export function UserBaseInfoTab() {
           </Form.Item>
           <Form.Item label=" " colon={false}>
             <Space>
-              <Button type="primary" htmlType="submit" loading={saving} disabled={!detail.data}>
-                保存
+              {canSave && (
+                <Button type="primary" htmlType="submit" loading={saving} disabled={!detail.data}>
+                  保存
+                </Button>
+              )}
+              <Button disabled={false} onClick={backToList}>
+                返回
               </Button>
-              <Button onClick={backToList}>返回</Button>
             </Space>
           </Form.Item>
         </Form>

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, type PositionSimple, type UserPositionRow } from '@amg/contract'
+import { MSG, routes, type PositionSimple, type UserPositionRow } from '@amg/contract'
 import { Button, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd'
 import { useMemo, useState } from 'react'
 import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
+import { useCanCall } from '../../lib/access'
 import { mergeRowSpans } from '../../lib/row-span'
 import { CandidateTable } from '../../components/candidate-table'
 import { Popover } from '../../components/popover'
@@ -88,6 +89,8 @@ export function UserPositionTab() {
     enabled: userId !== null,
   })
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['user-positions', userId] })
+  const canLink = useCanCall(routes.position.nameList, routes.user.linkPositions)
+  const canUnlink = useCanCall(routes.user.unlinkPosition)
 
   const rows = useMemo(() => byDepartment(positions.data?.list ?? []), [positions.data])
   const spans = useMemo(() => mergeRowSpans(rows.map((r) => r.organizationCompleteName)), [rows])
@@ -114,7 +117,9 @@ export function UserPositionTab() {
     { title: '职位', dataIndex: 'stationName' },
     { title: '状态', dataIndex: 'status', width: 90, render: (s: number) => <EnabledTag status={s} /> },
     { title: '类型', dataIndex: 'type', width: 110, render: () => '普通职位' },
-    {
+  ]
+  if (canUnlink)
+    columns.push({
       title: '操作',
       key: 'actions',
       width: 100,
@@ -130,8 +135,7 @@ export function UserPositionTab() {
           </Button>
         </Popconfirm>
       ),
-    },
-  ]
+    })
 
   return (
     <div>
@@ -156,7 +160,7 @@ export function UserPositionTab() {
             setPageNum(1)
           }}
         />
-        <PositionPicker userId={userId} tree={orgTree.data ?? []} onLinked={refresh} />
+        {canLink && <PositionPicker userId={userId} tree={orgTree.data ?? []} onLinked={refresh} />}
       </Space>
       <Table<UserPositionRow>
         rowKey="id"

@@ -82,17 +82,6 @@ export function menuItemAction(item: MenuItemDef): MenuAction {
   return { kind: 'navigate', to: menuItemRoute(item) }
 }
 
-/**
- * True when the user holds the button permission `code` (a super admin holds every one). The
- * server checks again; this only hides what would be refused.
- */
-export function hasAuthCode(
-  user: { superAdmin: boolean; authCodes: readonly string[] } | null,
-  code: string,
-) {
-  return !!user && (user.superAdmin || user.authCodes.includes(code))
-}
-
 /** A call as the contract describes it (a route of `routes`). */
 export type CallDescription = Pick<RouteSpec, 'method' | 'path' | 'access'>
 
@@ -103,16 +92,4 @@ export type CallDescription = Pick<RouteSpec, 'method' | 'path' | 'access'>
  */
 export function useCanCall(...calls: CallDescription[]): boolean {
   return useSession((s) => calls.every((call) => canCall(call, s.user)))
-}
-
-/** Shows its children only when the signed-in user may make the calls (see `useCanCall`). */
-export function IfCan({
-  call,
-  children,
-}: {
-  call: CallDescription | CallDescription[]
-  children: React.ReactNode
-}) {
-  const allowed = useCanCall(...(Array.isArray(call) ? call : [call]))
-  return allowed ? children : null
 }

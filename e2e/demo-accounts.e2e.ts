@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { startBuiltServer } from './global-setup'
+import { ADMIN, launchBrowser, menuLabels, newPage, screenshot } from './helpers'
+
+// Each demo account, signed in on a system filled by `npm run seed:demo`, sees what the README says
+// its role is for: the menu, the actions on the screens it may open, and 无权访问 on one it may not.
+// The system is started here on its own database, seeded before it starts (the embedded database is
+// one process's at a time).
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const USER_PASSWORD = 'Demo@2024user'
+let browser: Browser
+let server: Awaited<ReturnType<typeof startBuiltServer>>
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-demo-'))
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/seed/demo.ts', '--users', '40'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: path.join(dataDir, 'data'),
+      DATABASE_URL: '',
+      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      INITIAL_USER_PASSWORD: USER_PASSWORD,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  })
+  server = await startBuiltServer(inject('webDist'), dataDir, ADMIN.password)
+  browser = await launchBrowser()
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function signInAs(nickName: string): Promise<Page> {
+  const page = await newPage(browser, { width: 1280, height: 800 }, server.baseURL)
+  await page.goto('/')
+  await page.getByPlaceholder('用户名').fill(nickName)
+  await page.getByPlaceholder('密码').fill(USER_PASSWORD)
+  await page.getByRole('button', { name: /登\s*录/ }).click()
+  await page.waitForURL('**/body')
+  // the menu opened, so that every permitted label is listed
+  const expand = page.getByRole('button', { name: '展开菜单' })
+  if (await expand.isVisible()) await expand.click()
+  return page
+}
+
+/** Opens a typed address and waits for its screen (or the 403 page) to settle. */
+async function open(page: Page, address: string) {
+  await page.goto(address)
+  await page.waitForLoadState('networkidle')
+}
+
+const forbidden = (page: Page) => page.getByText('无权访问', { exact: true })
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
+const tableRows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row')
+
+describe('the demo accounts (README)', { timeout: 120_000 }, () => {
+  it('demo_audit (只读审计) opens every page, the logs and 权限分析 included, and is offered no change', async () => {
+    const page = await signInAs('demo_audit')
+    const menu = await menuLabels(page)
+    for (const label of [
+      '用户管理',
+      '角色管理',
+      '部门管理',
+      '系统监控',
+      '操作日志',
+      '登录日志',
+      '在线用户',
+      '权限分析',
+    ])
+      expect(menu, label).toContain(label)
+
+    await open(page, '/usermanage')
+    await tableRows(page).first().waitFor()
+    expect(await button(page, '新建').count()).toBe(0)
+    expect(await page.getByRole('button', { name: '删除' }).count()).toBe(0)
+    await screenshot(page, 'demo-audit-users')
+
+    await open(page, '/rolemanage')
+    await tableRows(page).first().waitFor()
+    expect(await button(page, '新建').count()).toBe(0)
+    expect(await page.getByRole('button', { name: '修改' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: '查看' }).count()).toBeGreaterThan(0)
+
+    await open(page, '/stationmanage')
+    await tableRows(page).first().waitFor()
+    expect(await button(page, '新建').count()).toBe(0)
+    expect(await page.getByRole('button', { name: '查看' }).count()).toBeGreaterThan(0)
+    expect(await page.getByRole('button', { name: '删除' }).count()).toBe(0)
+
+    await open(page, '/operlog')
+    await tableRows(page).first().waitFor()
+    await open(page, '/online')
+    await tableRows(page).first().waitFor()
+    expect(await page.getByRole('button', { name: '强制下线' }).count()).toBe(0)
+    await open(page, '/authzanalysis')
+    expect(await forbidden(page).count()).toBe(0)
+    await screenshot(page, 'demo-audit-authz')
+  })
+
+  it('demo_hr (人事专员) manages users and is refused the department screen with 无权访问', async () => {
+    const page = await signInAs('demo_hr')
+    const menu = await menuLabels(page)
+    expect(menu).toContain('用户管理')
+    expect(menu).not.toContain('部门管理')
+    expect(menu).not.toContain('系统监控')
+
+    await open(page, '/usermanage')
+    await tableRows(page).first().waitFor()
+    expect(await button(page, '新建').count()).toBe(1)
+    expect(await page.getByRole('button', { name: '修改' }).count()).toBeGreaterThan(0)
+
+    await open(page, '/orgmanage')
+    await forbidden(page).waitFor()
+    expect(await page.getByTestId('org-tree').count()).toBe(0)
+    await screenshot(page, 'demo-hr-forbidden')
+    await button(page, '返回首页').click()
+    await page.waitForURL('**/body')
+  })
+
+  it('demo_org (组织架构管理员) has the organisation screens and not the users', async () => {
+    const page = await signInAs('demo_org')
+    const menu = await menuLabels(page)
+    for (const label of ['部门管理', '职位管理', '岗位管理']) expect(menu, label).toContain(label)
+    expect(menu).not.toContain('用户管理')
+    await open(page, '/stationmanage')
+    await tableRows(page).first().waitFor()
+    expect(await button(page, '新建').count()).toBe(1)
+    await open(page, '/usermanage')
+    await forbidden(page).waitFor()
+  })
+
+  it('demo_staff and demo_orders see the welcome page only; any screen of this server is 无权访问', async () => {
+    for (const name of ['demo_staff', 'demo_orders']) {
+      const page = await signInAs(name)
+      expect(await menuLabels(page), name).toEqual(['首页'])
+      await open(page, '/rolemanage')
+      await forbidden(page).waitFor()
+      expect(await tableRows(page).count()).toBe(0)
+      await page.context().close()
+    }
+  })
+})
