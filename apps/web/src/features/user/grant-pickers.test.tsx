@@ -51,6 +51,17 @@ const limitedUser = {
     '/usermanage/userinfo/roleformbyuser',
     '/usermanage/userinfo/usergroupformbyuser',
   ],
+  // the user:role and user:group nodes' calls (the seeded tree)
+  calls: [
+    'POST /rel/user/rolelist',
+    'POST /role/namelist',
+    'PUT /rel/user-rel-role',
+    'PUT /rel/user-un-rel-role',
+    'POST /rel/user/grouplist',
+    'POST /user_groups/namelist',
+    'PUT /rel/user-rel-groups',
+    'PUT /rel/user-un-rel-groups',
+  ].map((call) => ({ method: call.split(' ')[0], uri: call.split(' ')[1] })),
 }
 
 function signInAs(user: typeof adminUser) {

@@ -34,7 +34,10 @@ describe('user tabs container', () => {
   })
 
   it('opens the first tab the access list allows', async () => {
-    useSession.setState({ hideUserBaseInfo: false, auths: ['/usermanage/userinfo/positionformbyuser'] })
+    useSession.setState({
+      hideUserBaseInfo: false,
+      auths: ['/usermanage/userinfo', '/usermanage/userinfo/positionformbyuser'],
+    })
     api.get.mockImplementation(async (url: string) =>
       url === '/config'
         ? { isAms: false, showOperatorUser: false, hideUserBaseInfo: false, uploadMaxSizeMb: 10 }
