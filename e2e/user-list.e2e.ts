@@ -252,6 +252,34 @@ describe('batch and row actions', () => {
     await button(page.locator('.ant-popconfirm:not(.ant-popover-hidden)'), '取消').click()
   })
 
+  it("keeps the selection across searches and lists each row's own answer from the server", async () => {
+    await search(page, NAMES.c.nickName)
+    await page.getByRole('checkbox', { name: `选择 ${NAMES.c.nickName}` }).check()
+    await search(page, ADMIN.nickName)
+    await page.getByRole('checkbox', { name: `选择 ${ADMIN.nickName}` }).check()
+    const bar = page.getByTestId('user-batch-bar')
+    await bar.getByText('已选择 2 个用户').waitFor()
+    await button(bar, '冻结').click()
+    const confirm = page.locator('.ant-modal-confirm')
+    await confirm
+      .locator('.ant-modal-confirm-title', {
+        hasText: `确定要冻结选中的 2 个用户吗？（${NAMES.c.nickName}、${ADMIN.nickName}）`,
+      })
+      .waitFor()
+    await button(confirm, '确定').click()
+    const results = page.getByTestId('batch-results')
+    await page.getByTestId('batch-summary').getByText('成功 1 个，失败 1 个').waitFor()
+    expect(await results.locator('tr').filter({ hasText: NAMES.c.nickName }).textContent()).toContain('成功')
+    // the server's own refusal of that one call
+    expect(await results.locator('tr').filter({ hasText: ADMIN.nickName }).textContent()).toContain(
+      '不能冻结自己！',
+    )
+    await shot(page, 'user-list-batch-partial-1280')
+    await button(page, '知道了').click()
+    await poll(() => page.getByTestId('user-batch-bar').count()).toBe(0)
+    expect((await userOf(ids.c)).status).toBe(2)
+  })
+
   it('fits a phone screen: the department tree above the list', async () => {
     const phone = await newPage(browser, { width: 390, height: 844 })
     await signIn(phone)
