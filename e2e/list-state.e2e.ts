@@ -132,7 +132,7 @@ describe('list state in the URL', () => {
     await goToPage(2)
     // newest first: page 2 holds the two oldest
     await rowsAre(2, PREFIX.user)
-    expect(query()).toEqual({ nickName: PREFIX.user, pageNum: '2' })
+    expect(query()).toEqual({ keyword: PREFIX.user, pageNum: '2' })
 
     await rows()
       .first()
@@ -141,7 +141,7 @@ describe('list state in the URL', () => {
     await page.waitForURL('**/usermanage/userinfo/userbaseinfo?**')
     await page.getByRole('button', { name: /返\s*回/ }).click()
     await page.waitForURL((u) => u.pathname === '/usermanage')
-    expect(query()).toEqual({ nickName: PREFIX.user, pageNum: '2' })
+    expect(query()).toEqual({ keyword: PREFIX.user, pageNum: '2' })
     const check = async (p: Page) => {
       await rowsAre(2, PREFIX.user)
       expect(await p.getByLabel('用户昵称').inputValue()).toBe(PREFIX.user)

@@ -150,7 +150,9 @@ describe('POST /api/user/list', () => {
       'id',
       'mobile',
       'nickName',
+      'positions',
       'realName',
+      'roles',
       'status',
       'updateTime',
     ])

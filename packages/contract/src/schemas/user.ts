@@ -34,8 +34,15 @@ const PasswordInput = Type.Optional(
 )
 const RealNameInput = OptionalName(NAME_LABELS.realName)
 
+/**
+ * POST /user/list. `keyword` finds a substring of the nickName, realName or mobile; `nickName` (SPEC.md)
+ * only of the nickName; both may be given. `orgId` keeps the users holding a position in that
+ * department or any department below it (none for an unknown department).
+ */
 export const UserListBody = Type.Object({
   nickName: OptionalNameSearch(),
+  keyword: OptionalNameSearch(),
+  orgId: Type.Optional(Type.Union([Id, Type.Null()])),
   status: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 }), Type.Null()])),
   ...PageQuery,
 })
@@ -51,7 +58,15 @@ export const UserRow = Type.Object({
   updateTime: DateTime,
 })
 export type UserRow = Static<typeof UserRow>
-export const UserPage = LargePage(UserRow)
+
+/** A row of the user list: the user and, read per page, the positions and roles they hold directly. */
+export const UserListRow = Type.Object({
+  ...UserRow.properties,
+  positions: Type.Array(Type.String(), { description: "岗位，'部门-职位'，按部门、职位排序" }),
+  roles: Type.Array(Type.String(), { description: '直接关联的角色名称' }),
+})
+export type UserListRow = Static<typeof UserListRow>
+export const UserPage = LargePage(UserListRow)
 
 /**
  * POST /user/namelist: the candidates of the group and position "link users" pickers. With

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne, notExists, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, inArray, ne, notExists, or, sql, type SQL } from 'drizzle-orm'
 import {
   checkMobile,
   checkPassword,
@@ -17,13 +17,23 @@ import {
   type UserPositionRow,
   type UserRoleListQuery,
   type UserRoleRow,
-  type UserRow,
+  type UserListRow,
   type UserSimple,
   type UserUpdateBody,
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
 import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
-import { positions, positionUsers, roles, stations, userGroups, userGroupUsers, users } from '../../db/schema'
+import {
+  organizations,
+  positions,
+  positionUsers,
+  roles,
+  stations,
+  userGroups,
+  userGroupUsers,
+  userRoles,
+  users,
+} from '../../db/schema'
 import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
@@ -33,7 +43,7 @@ import { orgCompleteNames } from '../position/org-paths'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
-import { inIdOrder, newestFirstPage } from '../../lib/newest-first-page'
+import { inIdOrder, newestFirstPage, type ListMemory } from '../../lib/newest-first-page'
 import type { VersionedCache } from '../../cache/versioned-cache'
 
 export const USER_MSG = {
@@ -107,23 +117,39 @@ function checkContact(body: { mobile?: string | null; password?: string | null }
 
 /**
  * POST /user/list: newest first. The page's ids come from the (create_time, id) index, then only those
- * rows are read; the total is exact, counted once per version of the list (lib/newest-first-page.ts). A nickName
- * filter matches anywhere in the name, case-insensitively; from 3 characters on a trigram index serves it.
+ * rows are read, with their positions and roles in one more query each (per page, not per row); the
+ * total is exact (lib/newest-first-page.ts). Text filters match anywhere, case-insensitively; from 3
+ * characters on a trigram index serves the nickName.
+ *
+ * What is read is kept in the list cache only for filters on columns whose changes the cache hears of
+ * (nickName, status: the users trigger). A keyword also looks at realName and mobile, and a department
+ * at positions held and the department tree, which that trigger does not watch: those lists are read
+ * afresh each time, so they are never stale.
  */
 export async function listUsers(
   db: Db,
   listCache: VersionedCache,
   q: UserListBody,
-): Promise<PageResult<UserRow>> {
+): Promise<PageResult<UserListRow>> {
   const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
+  const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
+  const orgId = q.orgId ?? null
   const status = q.status ?? null
   const filters: SQL[] = []
   if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
+  if (keyword) {
+    const pattern = containsPattern(keyword)
+    filters.push(
+      or(ilike(users.nickName, pattern), ilike(users.realName, pattern), ilike(users.mobile, pattern))!,
+    )
+  }
+  if (orgId != null) filters.push(holdsPositionUnder(orgId))
   if (status != null) filters.push(eq(users.status, status))
   const { limit, offset } = page(q)
+  const watched = keyword === null && orgId === null
   const { ids, ...total } = await newestFirstPage(
     db,
-    listCache,
+    watched ? listCache : READ_AFRESH,
     {
       source: { table: users, id: users.id, createTime: users.createTime },
       where: filters.length ? and(...filters) : undefined,
@@ -131,8 +157,68 @@ export async function listUsers(
     },
     { offset, limit },
   )
-  const rows = ids.length ? await db.select(userRowColumns).from(users).where(inArray(users.id, ids)) : []
-  return { list: inIdOrder(rows, ids).map(isoTimes), ...total }
+  if (!ids.length) return { list: [], ...total }
+  const [rows, held] = await Promise.all([
+    db.select(userRowColumns).from(users).where(inArray(users.id, ids)),
+    heldByUsers(db, ids),
+  ])
+  return {
+    list: inIdOrder(rows, ids).map((row) => ({
+      ...isoTimes(row),
+      positions: held.positions.get(row.id) ?? [],
+      roles: held.roles.get(row.id) ?? [],
+    })),
+    ...total,
+  }
+}
+
+/** A list memory that keeps nothing: the list is read from the database each time. */
+const READ_AFRESH: ListMemory = { token: () => 0, peek: () => undefined, store: () => undefined }
+
+/** The user holds a position in the department `orgId` or any department below it. */
+const holdsPositionUnder = (orgId: number): SQL => sql`exists (
+    select 1 from ${positionUsers} pu join ${positions} p on p.id = pu.position_id
+    where pu.user_id = ${users.id} and p.org_id in (
+      with recursive subtree(id) as (
+        select id from organizations where id = ${orgId}
+        union
+        select o.id from organizations o join subtree s on o.parent = s.id
+      ) select id from subtree))`
+
+/**
+ * The positions ('部门-职位', the department's own name) and the directly linked roles of a page of
+ * users: one query each for the whole page.
+ */
+async function heldByUsers(db: Db, userIds: number[]) {
+  const [positionRows, roleRows] = await Promise.all([
+    db
+      .select({
+        userId: positionUsers.userId,
+        orgName: organizations.organizationName,
+        stationName: stations.stationName,
+      })
+      .from(positionUsers)
+      .innerJoin(positions, eq(positions.id, positionUsers.positionId))
+      .innerJoin(organizations, eq(organizations.id, positions.orgId))
+      .innerJoin(stations, eq(stations.id, positions.stationId))
+      .where(inArray(positionUsers.userId, userIds))
+      .orderBy(asc(organizations.organizationName), asc(stations.stationName)),
+    db
+      .select({ userId: userRoles.userId, roleName: roles.roleName })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(inArray(userRoles.userId, userIds))
+      .orderBy(asc(roles.id)),
+  ])
+  const group = <R extends { userId: number }>(rows: R[], text: (r: R) => string) => {
+    const byUser = new Map<number, string[]>()
+    for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), text(r)])
+    return byUser
+  }
+  return {
+    positions: group(positionRows, (r) => `${r.orgName}-${r.stationName}`),
+    roles: group(roleRows, (r) => r.roleName),
+  }
 }
 
 /**

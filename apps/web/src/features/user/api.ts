@@ -1,22 +1,58 @@
 import { routes, type RouteBody } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
+import type { CallOptions } from '../../lib/http'
 import { request } from '../../lib/route-call'
 
 /** The user calls of SPEC.md §7 and DESIGN.md §5. */
 
 export const listUsers = (q: RouteBody<typeof routes.user.list>) =>
-  request(routes.user.list, { body: { ...q, nickName: q.nickName || undefined } })
+  request(routes.user.list, {
+    body: { ...q, nickName: q.nickName || undefined, keyword: q.keyword || undefined },
+  })
 
 /** Without a password the server sets the configured initial password. Answers the new id. */
 export const insertUser = (body: RouteBody<typeof routes.user.insert>) =>
   request(routes.user.insert, { body })
 
-export const userDetail = (userId: number) => request(routes.user.detail, { query: { userId } })
+export const userDetail = (userId: number, opts?: CallOptions) =>
+  request(routes.user.detail, { query: { userId } }, opts)
 
-export const updateUser = (body: RouteBody<typeof routes.user.update>) =>
-  request(routes.user.update, { body })
+export const updateUser = (body: RouteBody<typeof routes.user.update>, opts?: CallOptions) =>
+  request(routes.user.update, { body }, opts)
 
-export const deleteUser = (userId: number) => request(routes.user.delete, { query: { userId } })
+export const deleteUser = (userId: number, opts?: CallOptions) =>
+  request(routes.user.delete, { query: { userId } }, opts)
+
+/**
+ * PUT /user/update with the user's stored fields and a change: the update takes the whole user, so
+ * they are read first (a list row may be older than the record) and mobile and realName stay.
+ */
+async function updateStored(
+  userId: number,
+  change: { status?: number; password?: string },
+  opts?: CallOptions,
+) {
+  const user = await userDetail(userId, opts)
+  await updateUser(
+    {
+      id: user.id,
+      nickName: user.nickName,
+      realName: user.realName,
+      mobile: user.mobile,
+      status: change.status ?? user.status,
+      ...(change.password ? { password: change.password } : {}),
+    },
+    opts,
+  )
+}
+
+/** 冻结 (2) or 启用 (1) one user. */
+export const setUserStatus = (userId: number, status: number, opts?: CallOptions) =>
+  updateStored(userId, { status }, opts)
+
+/** Sets a new password for another user (one's own changes only with the old one). */
+export const resetUserPassword = (userId: number, password: string, opts?: CallOptions) =>
+  updateStored(userId, { password }, opts)
 
 export const changeOwnPassword = (oldPassword: string, newPassword: string) =>
   request(routes.session.changePassword, { body: { oldPassword, newPassword } })
@@ -37,8 +73,12 @@ export const roleCandidates = async (userId: number, roleName: string) =>
     await request(routes.role.nameList, { body: { roleName: roleName || undefined, userId } }),
   )
 
-export const linkRoles = (userId: number, roleIds: number[]) =>
-  request(routes.user.linkRoles, { body: { id: userId, roleIds: roleIds.join(',') } })
+export const linkRoles = (userId: number, roleIds: number[], opts?: CallOptions) =>
+  request(routes.user.linkRoles, { body: { id: userId, roleIds: roleIds.join(',') } }, opts)
+
+/** Every role the batch 分配角色 may offer, each marked grantable or not for the caller. */
+export const assignableRoles = async () =>
+  offeredRolesForCaller(await request(routes.role.nameList, { body: {} }))
 
 export const unlinkRole = (userId: number, roleId: number) =>
   request(routes.user.unlinkRole, { body: { roleId, userId } })

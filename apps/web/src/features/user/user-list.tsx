@@ -1,22 +1,34 @@
 import { PlusOutlined } from '@ant-design/icons'
-import { MSG, isBlank, routes, type UserRow } from '@amg/contract'
-import { Button, Form, Input, Modal, Space, Typography, type TableColumnsType } from 'antd'
+import { MSG, isBlank, routes, type UserListRow } from '@amg/contract'
+import { Button, Form, Grid, Input, Modal, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { Pagination } from '../../components'
+import { DeleteLink, ListQueryBar, useListScreen } from '../../components/list-screen'
+import { useCanCall } from '../../lib/access'
 import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
-import { toastError, toastSuccess } from '../../lib/feedback'
+import { toastSuccess } from '../../lib/feedback'
 import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
-import { deleteUser, insertUser, listUsers } from './api'
-import { UserStatusTag, formatDateTime } from './common'
+import { insertUser, deleteUser, listUsers } from './api'
+import { BatchActions, useBatchPermissions } from './batch-actions'
+import { useUserColumns } from './column-settings'
+import { formatDateTime } from './common'
+import { OrgFilter } from './org-filter'
+import { useResetPassword } from './reset-password'
+import { useStatusSwitch } from './status-switch'
+import { ColumnSettings, OPTIONAL_COLUMN_DEFS } from './user-list-columns'
 
-export const CONFIRM_DELETE_USER = '确定要删除该用户吗？'
+/** The row's delete confirmation names the user (SPEC.md fixes no text for it). */
+export const confirmDeleteUser = (nickName: string) => `确定要删除用户 ${nickName} 吗？`
 export const USER_LIST_PATH = '/usermanage'
 
-/** The user list's search in the URL query (lib/list-state.ts). */
-const USER_LIST_FILTERS = { nickName: 'text' } as const
+/**
+ * The user list's search in the URL query (lib/list-state.ts): `keyword` (nickName, realName or
+ * mobile), the department, and `nickName`, which links made before the keyword still carry.
+ */
+const USER_LIST_FILTERS = { keyword: 'text', nickName: 'text', orgId: 'id' } as const
 
 /** Where the list's edit action leads: the base info tab, with mobile and realName shown (isShow). */
 export const userInfoUrl = (user: { id: number; nickName: string }) =>
@@ -27,84 +39,175 @@ export const userInfoUrl = (user: { id: number; nickName: string }) =>
   }).toString()}`
 
 /**
- * User list (SPEC.md §2): search by nickName, create (a prompt for the nickName), a table of
- * createTime, updateTime, nickName and status, edit and delete, 10 per page.
+ * User list (SPEC.md §2 and the additions of decisions.md "The user list"): a keyword search, a
+ * department tree, create, a table of createTime, updateTime, nickName, the optional 姓名, 手机号,
+ * 部门/岗位 and 角色, a status switch, edit, delete and 重置密码, batch actions on selected rows.
  */
 export function UserListPage() {
   const navigate = useNavigate()
   const me = useSession((s) => s.user)
   const canAnalyse = useCanOpenAuthzAnalysis()
+  const narrow = Grid.useBreakpoint().md === false
   const screen = useListScreen({
     filters: USER_LIST_FILTERS,
     queryKey: ['users'],
-    fetch: ({ filters, pageNum, pageSize }) => listUsers({ nickName: filters.nickName, pageNum, pageSize }),
+    fetch: ({ filters, pageNum, pageSize }) =>
+      listUsers({
+        keyword: filters.keyword,
+        nickName: filters.nickName,
+        orgId: filters.orgId,
+        pageNum,
+        pageSize,
+      }),
   })
   const { list, refresh } = screen
-  const [keyword, setKeyword] = useDraft(list.filters.nickName)
+  const [keyword, setKeyword] = useDraft(list.filters.keyword || list.filters.nickName)
   const [creating, setCreating] = useState(false)
+  const [foldedChoice, setFolded] = useState<boolean | null>(null)
+  const folded = foldedChoice ?? narrow
+  const columnsShown = useUserColumns()
+  const [selected, setSelected] = useState<Map<number, UserListRow>>(new Map())
+  const canAdd = useCanCall(routes.user.insert)
+  // the department filter reads the department tree
+  const canReadOrgs = useCanCall(routes.org.tree)
+  const canEdit = useCanCall(routes.user.detail, routes.user.update)
+  const batch = useBatchPermissions()
+  const statusSwitch = useStatusSwitch(me?.id, refresh, canEdit)
+  const resetPassword = useResetPassword()
 
-  const columns: TableColumnsType<UserRow> = [
-    { title: '创建时间', dataIndex: 'createTime', width: 190, render: formatDateTime },
-    { title: '更新时间', dataIndex: 'updateTime', width: 190, render: formatDateTime },
-    { title: '用户昵称', dataIndex: 'nickName' },
+  const optional = columnsShown.shown.map((key) => OPTIONAL_COLUMN_DEFS[key])
+  const actionsWidth = canAnalyse ? 250 : 180
+  const columns: TableColumnsType<UserListRow> = [
+    // the date over the time: two narrow lines leave room for the columns an administrator reads
+    { title: '创建时间', dataIndex: 'createTime', width: 100, render: formatDateTime },
+    { title: '更新时间', dataIndex: 'updateTime', width: 100, render: formatDateTime },
+    { title: '用户昵称', dataIndex: 'nickName', width: 120 },
+    ...optional,
     {
       title: '状态',
       dataIndex: 'status',
-      width: 100,
-      render: (status: number) => <UserStatusTag status={status} />,
+      width: 80,
+      render: (_: number, row) => statusSwitch.render(row),
     },
     {
       title: '操作',
       key: 'actions',
-      width: canAnalyse ? 230 : 160,
+      width: actionsWidth,
+      fixed: narrow ? undefined : 'right',
       render: (_: unknown, row) => (
-        <Space size={0}>
+        <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => navigate(userInfoUrl(row))}>
-            修改
+            {canEdit ? '修改' : '查看'}
           </Button>
           {canAnalyse ? (
             <Button type="link" size="small" onClick={() => navigate(authzAnalysisUrl(row.id))}>
               权限分析
             </Button>
           ) : null}
-          {row.id === me?.id ? (
-            // SPEC.md §8: a user cannot delete themselves (the server refuses too).
-            <Button type="link" size="small" danger onClick={() => toastError(MSG.deleteSelf)}>
-              删除
-            </Button>
-          ) : (
-            // a failure (e.g. '不能删除自己！') has been shown by the HTTP layer
-            <DeleteLink
-              title={CONFIRM_DELETE_USER}
-              onConfirm={() => screen.removeRow(() => deleteUser(row.id))}
-              call={routes.user.delete}
-            />
+          {row.id === me?.id ? null : (
+            <>
+              {/* SPEC.md §8: a user cannot delete themselves, so their own row offers no 删除 */}
+              <DeleteLink
+                title={confirmDeleteUser(row.nickName)}
+                onConfirm={() => screen.removeRow(() => deleteUser(row.id))}
+                call={routes.user.delete}
+              />
+              {canEdit && (
+                <Button type="link" size="small" onClick={() => resetPassword.reset(row)}>
+                  重置密码
+                </Button>
+              )}
+            </>
           )}
         </Space>
       ),
     },
   ]
+  const scrollX = 40 + 100 + 100 + 120 + optional.reduce((sum, c) => sum + c.width, 0) + 80 + actionsWidth
+  const selectedRows = [...selected.values()]
 
   return (
     <Screen title="用户管理">
-      <ListQueryBar
-        placeholder="请输入用户昵称"
-        label="用户昵称"
-        value={keyword}
-        onChange={setKeyword}
-        onSearch={(nickName) => list.setFilters({ nickName })}
-      >
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-          新建
-        </Button>
-        <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
-      </ListQueryBar>
-      <ListTable<UserRow>
-        screen={screen}
-        columns={columns}
-        data-testid="user-table"
-        scrollX={canAnalyse ? 830 : 760}
-      />
+      {statusSwitch.holder}
+      {resetPassword.holder}
+      <div style={{ display: 'flex', flexDirection: narrow ? 'column' : 'row', gap: narrow ? 0 : 16 }}>
+        {canReadOrgs && (
+          <OrgFilter
+            orgId={list.filters.orgId}
+            onChange={(orgId) => list.setFilters({ orgId })}
+            folded={folded}
+            onFold={setFolded}
+            narrow={narrow}
+          />
+        )}
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <ListQueryBar
+            placeholder="请输入用户昵称、姓名或手机号"
+            label="用户昵称、姓名或手机号"
+            value={keyword}
+            onChange={setKeyword}
+            onSearch={(text) => list.setFilters({ keyword: text, nickName: '' })}
+          >
+            {canAdd && (
+              <>
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+                  新建
+                </Button>
+                <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
+              </>
+            )}
+            <ColumnSettings shown={columnsShown.shown} onChange={columnsShown.change} />
+          </ListQueryBar>
+          {selectedRows.length ? (
+            <BatchActions
+              selected={selectedRows}
+              meId={me?.id}
+              onClear={() => setSelected(new Map())}
+              onDone={refresh}
+            />
+          ) : null}
+          <Table<UserListRow>
+            rowKey="id"
+            size="middle"
+            data-testid="user-table"
+            columns={columns}
+            dataSource={screen.rows}
+            loading={screen.loading}
+            pagination={false}
+            scroll={{ x: scrollX }}
+            rowSelection={
+              batch.any
+                ? {
+                    columnWidth: 40,
+                    preserveSelectedRowKeys: true,
+                    selectedRowKeys: [...selected.keys()],
+                    getTitleCheckboxProps: () => ({ 'aria-label': '全选本页' }),
+                    getCheckboxProps: (row) => ({ 'aria-label': `选择 ${row.nickName}` }),
+                    onChange: (keys, rows) =>
+                      setSelected(
+                        new Map(
+                          keys.flatMap((key) => {
+                            const row = rows.find((r) => r?.id === key) ?? selected.get(Number(key))
+                            return row ? [[row.id, row] as const] : []
+                          }),
+                        ),
+                      ),
+                  }
+                : undefined
+            }
+          />
+          <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
+            <Pagination
+              total={screen.page?.total ?? 0}
+              estimated={screen.page?.totalIsEstimate}
+              current={list.pageNum}
+              pageSize={list.pageSize}
+              pageSizes={screen.pageSizes}
+              onChange={(pageNum, pageSize) => list.setPage(pageNum, pageSize)}
+            />
+          </div>
+        </div>
+      </div>
       <CreateUserPrompt
         open={creating}
         onClose={() => setCreating(false)}
