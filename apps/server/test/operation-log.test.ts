@@ -295,7 +295,7 @@ describe('GET /log/operation/export', () => {
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = raw.toString('utf8').slice(1).trim().split('\r\n')
     expect(lines[0]).toBe(
-      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
+      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,资源,结果,状态码,消息,变更',
     )
     const denied = await admin('POST', '/api/log/operation/list', {
       body: { result: 'denied', pageSize: 200 },
