@@ -94,10 +94,9 @@ export interface LogListScreenProps<S extends LogFilterSpec, Row> {
   /** Beside the title (the export button). */
   extra?: ReactNode
   log: LogList<S, string, Row>
-  /** The list's own filter fields, before the result and the time range. */
-  fields: ReactNode
+  /** The list's own filter fields, before the result and the time range; each fills its cell. */
+  fields: ReactNode[]
   results: Record<string, { label: string }>
-  resultWidth: number
   columns: TableColumnsType<Row>
   tableTestId: string
   /** Below this width the table scrolls sideways. */
@@ -113,7 +112,6 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
   log,
   fields,
   results,
-  resultWidth,
   columns,
   tableTestId,
   scrollX,
@@ -122,19 +120,24 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
   const { list, page, draft } = log
   return (
     <Screen title={title} extra={extra}>
-      <FilterBar onSearch={log.search} onReset={log.reset}>
-        {fields}
-        <Select
-          allowClear
-          placeholder="结果"
-          aria-label="结果"
-          value={draft.result || undefined}
-          onChange={(value?: string) => log.setResult(value ?? '')}
-          options={resultOptions(results)}
-          style={{ width: resultWidth }}
-        />
-        <TimeRangeFilter from={draft.from} to={draft.to} onChange={log.setTimeRange} />
-      </FilterBar>
+      <FilterBar
+        onSearch={log.search}
+        onReset={log.reset}
+        fields={[
+          ...fields,
+          <Select
+            key="result"
+            allowClear
+            placeholder="结果"
+            aria-label="结果"
+            value={draft.result || undefined}
+            onChange={(value?: string) => log.setResult(value ?? '')}
+            options={resultOptions(results)}
+            style={{ width: '100%' }}
+          />,
+        ]}
+        range={<TimeRangeFilter from={draft.from} to={draft.to} onChange={log.setTimeRange} />}
+      />
       <ListTable<Row>
         screen={{ list, page, rows: page?.list ?? [], loading: log.loading, pageSizes: PAGE_SIZES }}
         columns={columns}
