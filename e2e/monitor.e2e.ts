@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { instantOfWall, zonedIso } from '@amg/contract'
 import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
 /** DESIGN.md §9 in the console: 操作日志, 登录日志 and 在线用户 (系统监控). */
@@ -191,13 +192,11 @@ describe('操作日志 /operlog', () => {
     const nick = `frz_${RUN}${Date.now().toString(36).slice(-4)}`
     const userId = await call<number>('POST', '/user/insert', { nickName: nick, status: 1 })
     await call('PUT', '/user/update', { id: userId, nickName: nick, status: 2 })
-    const [logged] = (
-      await call<{ list: { time: string; summary: string; resourceName: string }[] }>(
-        'POST',
-        '/log/operation/list',
-        { summary: '冻结用户', pageSize: 1 },
-      )
-    ).list
+    const { list, timeZone } = await call<{
+      list: { time: string; summary: string; resourceName: string }[]
+      timeZone: string
+    }>('POST', '/log/operation/list', { summary: '冻结用户', pageSize: 1 })
+    const [logged] = list
     expect(logged).toMatchObject({ summary: '冻结用户', resourceName: `用户 ${nick}` })
     // the server's wall time and offset, as it wrote them: 2026-11-26T14:03:05.123+08:00
     const [, date, clock, offset] = /^(\S+)T(\d{2}:\d{2}:\d{2})\.\d+([+-]\d{2}:\d{2})$/.exec(logged.time)!
@@ -229,6 +228,18 @@ describe('操作日志 /operlog', () => {
         .evaluateAll((cols) => cols.map((c) => c.getBoundingClientRect().height))
       expect(Math.max(...boxes)).toBeLessThan(40)
       await shot(away, 'operlog-freeze-list-1280')
+
+      // the time range is picked on the server's clock too: 今天 starts at the server's midnight
+      await away.getByPlaceholder('开始时间').click()
+      await away.locator('.ant-picker-dropdown:visible .ant-picker-presets li', { hasText: '今天' }).click()
+      await button(away, '查询').click()
+      await away.waitForURL(/from=/)
+      const today = zonedIso(new Date(), timeZone).slice(0, 10)
+      expect(new URL(away.url()).searchParams.get('from')).toBe(
+        instantOfWall(`${today}T00:00:00`, timeZone).toISOString(),
+      )
+      expect(await away.getByPlaceholder('开始时间').inputValue()).toBe(`${today} 00:00:00`)
+      await poll(() => row.count()).toBe(1)
 
       for (const [width, height] of [
         [1280, 800],

@@ -67,9 +67,17 @@ export const OperationLogDetail = Type.Object({
 })
 export type OperationLogDetail = Static<typeof OperationLogDetail>
 
-/** A log page: past 10,000 matching rows `total` is the planner's estimate and `totalIsEstimate` says so. */
+/**
+ * A log page: past 10,000 matching rows `total` is the planner's estimate and `totalIsEstimate` says so.
+ * `timeZone` is the server's zone, the one its times are written in: the console's time-range filter
+ * picks times in it too.
+ */
 const LogPage = <T extends Parameters<typeof Page>[0]>(row: T) =>
-  Type.Object({ ...Page(row).properties, totalIsEstimate: Type.Boolean() })
+  Type.Object({
+    ...Page(row).properties,
+    totalIsEstimate: Type.Boolean(),
+    timeZone: Type.String({ description: '服务器时区（IANA 名称）' }),
+  })
 
 export const OperationLogPage = LogPage(OperationLogRow)
 export const LogIdQuery = Type.Object({ id: Id })

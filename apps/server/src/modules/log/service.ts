@@ -8,7 +8,7 @@ import type {
   OperationLogRow,
   PageResult,
 } from '@amg/contract'
-import { logTimeText, resourceOfGroup } from '@amg/contract'
+import { logTimeText, resourceOfGroup, zonedIso } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import { loginLogs, operationLogs, type AuditChange, type StagedChange } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
@@ -17,7 +17,6 @@ import { pageTotal } from '../../lib/page-total'
 import { describeChanges } from '../../audit/changes'
 import { maskPersonalFields } from '../../audit/personal-fields'
 import { resourceName } from '../../audit/resource-name'
-import { zonedIso } from '../../audit/log-time'
 
 export const LOG_NOT_FOUND = '日志不存在'
 const BAD_TIME = (field: string) => `参数 ${field} 不正确：应为 ISO 8601 时间`
@@ -68,7 +67,7 @@ const rowColumns = {
 }
 
 type RawRow = { time: Date } & Omit<OperationLogRow, 'time' | 'resourceName'>
-/** A row as answered: its time in the server's zone (audit/log-time.ts). */
+/** A row as answered: its time in the server's zone (the contract's `zonedIso`). */
 const toRow = <T extends RawRow>(r: T, timeZone: string) => ({
   ...r,
   id: Number(r.id),
@@ -80,7 +79,7 @@ export async function listOperations(
   db: Db,
   q: OperationLogListBody,
   timeZone: string,
-): Promise<PageResult<OperationLogRow> & { totalIsEstimate: boolean }> {
+): Promise<PageResult<OperationLogRow> & { totalIsEstimate: boolean; timeZone: string }> {
   const where = operationFilters(q)
   const pageSize = q.pageSize ?? 10
   const offset = ((q.pageNum ?? 1) - 1) * pageSize
@@ -95,7 +94,7 @@ export async function listOperations(
     ...toRow(row, timeZone),
     resourceName: resourceNameOf(rows[i]),
   }))
-  return { list, ...(await pageTotal(db, 'operation_logs', where)) }
+  return { list, ...(await pageTotal(db, 'operation_logs', where)), timeZone }
 }
 
 /** A row's changes: what its triggers staged, described now; older rows were stored described. */
@@ -247,7 +246,7 @@ export async function listLogins(
   db: Db,
   q: LoginLogListBody,
   timeZone: string,
-): Promise<PageResult<LoginLogRow> & { totalIsEstimate: boolean }> {
+): Promise<PageResult<LoginLogRow> & { totalIsEstimate: boolean; timeZone: string }> {
   const where: SQL[] = []
   if (present(q.nickName)) where.push(like(loginLogs.nickName, prefixPattern(q.nickName.trim())))
   if (present(q.result)) where.push(eq(loginLogs.result, q.result))
@@ -267,6 +266,7 @@ export async function listLogins(
   return {
     list: rows.map((r) => ({ ...r, id: Number(r.id), time: zonedIso(r.time, timeZone) })),
     ...(await pageTotal(db, 'login_logs', condition)),
+    timeZone,
   }
 }
 

@@ -1,4 +1,12 @@
-import { LOGIN_RESULTS, OPERATION_RESULTS, logTimeText, routes, type Route } from '@amg/contract'
+import {
+  LOGIN_RESULTS,
+  OPERATION_RESULTS,
+  instantOfWall,
+  logTimeText,
+  routes,
+  zonedIso,
+  type Route,
+} from '@amg/contract'
 import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
 import { Button, Col, DatePicker, Row, Space, Tag, Tooltip, Typography } from 'antd'
 import dayjs, { type Dayjs } from '../../lib/dayjs'
@@ -106,19 +114,39 @@ export function UserAgent({ value }: { value: string | null | undefined }) {
   )
 }
 
-/** A time range kept as two ISO 8601 texts ('' when open), picked with antd's RangePicker. */
+/** The zone the browser runs in: the filter's zone until the server has named its own. */
+const BROWSER_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone
+
+/**
+ * The picker's value for an instant: a date whose wall time is the instant's wall time in `zone`
+ * (the picker draws any date by its wall time), so the picker shows the server's clock.
+ */
+const wallOf = (instant: Date | string, zone: string): Dayjs =>
+  dayjs(zonedIso(new Date(instant), zone).slice(0, 19))
+
+/** The instant a picked wall time names in `zone`, as ISO 8601. */
+const instantOf = (picked: Dayjs, zone: string): string =>
+  instantOfWall(picked.format('YYYY-MM-DDTHH:mm:ss'), zone).toISOString()
+
+/**
+ * A time range kept as two ISO 8601 instants ('' when open), picked with antd's RangePicker in the
+ * server's zone (`timeZone`, from the log's answer), the zone the rows' times are shown in: 今天 is
+ * the server's today, whatever the browser's zone (decisions.md "Log times").
+ */
 export function TimeRangeFilter({
   from,
   to,
+  timeZone,
   onChange,
 }: {
   from: string
   to: string
+  timeZone?: string
   onChange: (from: string, to: string) => void
 }) {
-  const start = from ? dayjs(from) : null
-  const end = to ? dayjs(to) : null
-  const now = dayjs()
+  const zone = timeZone ?? BROWSER_ZONE
+  const shown = (value: string) => (value && dayjs(value).isValid() ? wallOf(value, zone) : null)
+  const now = wallOf(new Date(), zone)
   return (
     <DatePicker.RangePicker
       aria-label="时间范围"
@@ -126,7 +154,7 @@ export function TimeRangeFilter({
       showTime={{ defaultValue: [dayjs('00:00:00', 'HH:mm:ss'), dayjs('23:59:59', 'HH:mm:ss')] }}
       format={DATE_TIME_FORMAT}
       placeholder={['开始时间', '结束时间']}
-      value={[start?.isValid() ? start : null, end?.isValid() ? end : null]}
+      value={[shown(from), shown(to)]}
       presets={[
         { label: '最近 1 小时', value: [now.subtract(1, 'hour'), now] },
         { label: '今天', value: [now.startOf('day'), now.endOf('day')] },
@@ -134,7 +162,7 @@ export function TimeRangeFilter({
         { label: '最近 30 天', value: [now.subtract(30, 'day').startOf('day'), now.endOf('day')] },
       ]}
       onChange={(range: [Dayjs | null, Dayjs | null] | null) =>
-        onChange(range?.[0]?.toISOString() ?? '', range?.[1]?.toISOString() ?? '')
+        onChange(range?.[0] ? instantOf(range[0], zone) : '', range?.[1] ? instantOf(range[1], zone) : '')
       }
     />
   )
