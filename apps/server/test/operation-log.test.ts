@@ -239,7 +239,12 @@ describe('POST /log/operation/list, GET /log/operation/detail', () => {
     const bySummary = await admin('POST', '/api/log/operation/list', { body: { summary: '修改用户' } })
     expect(bySummary.body.data.total).toBe(1)
     const future = await admin('POST', '/api/log/operation/list', { body: { from: '2999-01-01T00:00:00Z' } })
-    expect(future.body.data).toEqual({ list: [], total: 0, totalIsEstimate: false })
+    expect(future.body.data).toEqual({
+      list: [],
+      total: 0,
+      totalIsEstimate: false,
+      timeZone: expect.any(String),
+    })
     const past = await admin('POST', '/api/log/operation/list', { body: { to: '2000-01-01T00:00:00Z' } })
     expect(past.body.data.total).toBe(0)
     const page2 = await admin('POST', '/api/log/operation/list', { body: { pageNum: 2, pageSize: 2 } })
