@@ -109,8 +109,13 @@ async function preciseName(db: DbOrTx, summary: string, group: string | null): P
     sql`select nullif(current_setting('amg.staged', true), '') as staged`,
   )
   if (!row?.staged) return summary
-  const staged = JSON.parse(row.staged) as StagedChange[]
-  return actionName(summary, describeChanges(staged, resourceOfGroup(group)))
+  try {
+    const staged = JSON.parse(row.staged) as StagedChange[]
+    return actionName(summary, describeChanges(staged, resourceOfGroup(group)))
+  } catch {
+    // naming is a nicety: a change it cannot read keeps the route's name, never fails the write
+    return summary
+  }
 }
 
 /** The msg of an answer on its way out (the envelope as JSON text). */
