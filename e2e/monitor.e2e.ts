@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { instantOfWall, zonedIso } from '@amg/contract'
 import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
 /** DESIGN.md §9 in the console: 操作日志, 登录日志 and 在线用户 (系统监控). */
@@ -102,11 +103,11 @@ describe('操作日志 /operlog', () => {
     expect(await page.locator('.ant-breadcrumb').textContent()).toContain('系统监控')
 
     // newest first: the refused insert leads, with its tag and status
-    await poll(async () => (await tableRows(page, 'operation-log-table'))[0]?.slice(1, 9)).toEqual([
+    // (a refused insert changed nothing and names no record yet: no 资源)
+    await poll(async () => (await tableRows(page, 'operation-log-table'))[0]?.slice(1, 8)).toEqual([
       expect.stringMatching(ADMIN_OPERATOR),
       expect.any(String),
       '新建用户',
-      '用户管理',
       '—',
       '拒绝',
       '409',
@@ -122,12 +123,13 @@ describe('操作日志 /operlog', () => {
     expect(new URL(page.url()).searchParams.get('result')).toBe('success')
     await poll(async () => {
       const rows = await tableRows(page, 'operation-log-table')
-      return rows.length > 0 && rows.every((r) => r[3] === '修改用户' && r[6] === '成功')
+      return rows.length > 0 && rows.every((r) => r[3] === '修改用户' && r[5] === '成功')
     }).toBe(true)
+    // an edit of several fields stays 修改用户; the record is named as the update left it
     const ours = page
       .getByTestId('operation-log-table')
       .locator('tr.ant-table-row')
-      .filter({ has: page.locator('td', { hasText: new RegExp(`^${userId}$`) }) })
+      .filter({ has: page.locator('td', { hasText: new RegExp(`^用户 ${renamed}$`) }) })
     await expect.poll(() => ours.count()).toBe(1)
 
     // the detail drawer: the request's facts and the diff
@@ -162,7 +164,7 @@ describe('操作日志 /operlog', () => {
     const linkRow = page
       .getByTestId('operation-log-table')
       .locator('tr.ant-table-row')
-      .filter({ has: page.locator('td', { hasText: new RegExp(`^${userId}$`) }) })
+      .filter({ has: page.locator('td', { hasText: new RegExp(`^用户 ${renamed}$`) }) })
     await expect.poll(() => linkRow.count()).toBe(1)
     await button(linkRow, '详情').click()
     await page.getByTestId('changes-table').waitFor()
@@ -186,6 +188,93 @@ describe('操作日志 /operlog', () => {
     expect(logs.list.some((r) => r.resourceId === String(userId))).toBe(true)
   })
 
+  it('a freeze reads 冻结用户 on the user by name, at the server’s time with its offset, whatever the browser’s zone', async () => {
+    const nick = `frz_${RUN}${Date.now().toString(36).slice(-4)}`
+    const userId = await call<number>('POST', '/user/insert', { nickName: nick, status: 1 })
+    await call('PUT', '/user/update', { id: userId, nickName: nick, status: 2 })
+    const { list, timeZone } = await call<{
+      list: { time: string; summary: string; resourceName: string }[]
+      timeZone: string
+    }>('POST', '/log/operation/list', { summary: '冻结用户', pageSize: 1 })
+    const [logged] = list
+    expect(logged).toMatchObject({ summary: '冻结用户', resourceName: `用户 ${nick}` })
+    // the server's wall time and offset, as it wrote them: 2026-11-26T14:03:05.123+08:00
+    const [, date, clock, offset] = /^(\S+)T(\d{2}:\d{2}:\d{2})\.\d+([+-]\d{2}:\d{2})$/.exec(logged.time)!
+    const shown = `${date} ${clock} ${offset}`
+
+    // a browser in another zone than the server's (the server's offset is never -10:00 here)
+    const context = await browser.newContext({
+      baseURL: new URL(page.url()).origin,
+      viewport: { width: 1280, height: 800 },
+      locale: 'zh-CN',
+      reducedMotion: 'reduce',
+      timezoneId: offset === '-10:00' ? 'Asia/Shanghai' : 'Pacific/Honolulu',
+    })
+    const away = await context.newPage()
+    try {
+      await signIn(away)
+      await away.goto('/operlog?summary=冻结用户')
+      const row = away
+        .getByTestId('operation-log-table')
+        .locator('tr.ant-table-row')
+        .filter({ has: away.locator('td', { hasText: new RegExp(`^用户 ${nick}$`) }) })
+      await poll(() => row.count()).toBe(1)
+      const cells = (await row.locator('td').allTextContents()).map((c) => c.trim())
+      expect([cells[0], cells[3], cells[4]]).toEqual([shown, '冻结用户', `用户 ${nick}`])
+      // the filters wrap between fields, never inside one: every field whole on a row of its own height
+      const boxes = await away
+        .getByTestId('log-filters')
+        .locator(':scope > .ant-col')
+        .evaluateAll((cols) => cols.map((c) => c.getBoundingClientRect().height))
+      expect(Math.max(...boxes)).toBeLessThan(40)
+      await shot(away, 'operlog-freeze-list-1280')
+
+      // the time range is picked on the server's clock too: 今天 starts at the server's midnight
+      await away.getByPlaceholder('开始时间').click()
+      await away.locator('.ant-picker-dropdown:visible .ant-picker-presets li', { hasText: '今天' }).click()
+      await button(away, '查询').click()
+      await away.waitForURL(/from=/)
+      const today = zonedIso(new Date(), timeZone).slice(0, 10)
+      expect(new URL(away.url()).searchParams.get('from')).toBe(
+        instantOfWall(`${today}T00:00:00`, timeZone).toISOString(),
+      )
+      expect(await away.getByPlaceholder('开始时间').inputValue()).toBe(`${today} 00:00:00`)
+      await poll(() => row.count()).toBe(1)
+
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ]) {
+        await away.setViewportSize({ width, height })
+        await button(row, '详情').click()
+        const drawer = away.getByTestId('operation-log-detail')
+        await drawer.waitFor()
+        const facts = Object.fromEntries(
+          await drawer
+            .locator('.ant-descriptions-item-label')
+            .evaluateAll((labels) =>
+              labels.map((l) => [l.textContent!.trim(), l.nextElementSibling?.textContent?.trim() ?? '']),
+            ),
+        )
+        expect(facts).toMatchObject({ 时间: shown, 操作: '冻结用户', 资源: `用户 ${nick}` })
+        // every label on one line: its text is one line box high
+        const lines = await drawer.locator('.ant-descriptions-item-label').evaluateAll((labels) =>
+          labels.map((l) => {
+            const range = document.createRange()
+            range.selectNodeContents(l)
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+          }),
+        )
+        expect(lines.every((n) => n === 1)).toBe(true)
+        await shot(away, `operlog-freeze-drawer-${width}`)
+        await away.locator('.ant-drawer-close').click()
+        await drawer.waitFor({ state: 'detached' })
+      }
+    } finally {
+      await context.close()
+    }
+  })
+
   it('filters by result and operator, and by a time range', async () => {
     await page.goto('/operlog')
     await choose(page, '结果', '拒绝')
@@ -193,7 +282,7 @@ describe('操作日志 /operlog', () => {
     await button(page, '查询').click()
     await poll(async () => {
       const rows = await tableRows(page, 'operation-log-table')
-      return rows.length > 0 && rows.every((r) => ADMIN_OPERATOR.test(r[1]) && r[6] === '拒绝')
+      return rows.length > 0 && rows.every((r) => ADMIN_OPERATOR.test(r[1]) && r[5] === '拒绝')
     }).toBe(true)
 
     // a range from the picker's presets: sent as ISO times, kept in the URL
@@ -228,9 +317,13 @@ describe('操作日志 /operlog', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean)
     expect(lines[0]).toBe(
-      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
+      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,资源,结果,状态码,消息,变更',
     )
     expect(lines.length).toBeGreaterThan(1)
+    // times as the screen shows them: the server's zone, with its offset
+    expect(
+      lines.slice(1).every((l) => /^\d+,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2},/.test(l)),
+    ).toBe(true)
     // only the filtered operation
     expect(lines.slice(1).every((l) => l.includes(',修改用户,'))).toBe(true)
     await toast(page, '导出成功').waitFor()
@@ -277,7 +370,7 @@ describe('操作日志: operators told apart by id, personal fields only for who
   it('a reader who may not read users sees （无权查看） for a mobile and real name; the admin sees them', async () => {
     const tag = `${RUN}${Date.now().toString(36).slice(-4)}`
     const target = `pf_${tag}`
-    const userId = await call<number>('POST', '/user/insert', {
+    await call<number>('POST', '/user/insert', {
       nickName: target,
       status: 1,
       mobile: '13800000001',
@@ -300,7 +393,7 @@ describe('操作日志: operators told apart by id, personal fields only for who
       const row = p
         .getByTestId('operation-log-table')
         .locator('tr.ant-table-row')
-        .filter({ has: p.locator('td', { hasText: new RegExp(`^${userId}$`) }) })
+        .filter({ has: p.locator('td', { hasText: new RegExp(`^用户 ${target}$`) }) })
       await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1)
       await button(row, '详情').click()
       await p.getByTestId('changes-table').waitFor()

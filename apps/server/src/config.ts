@@ -39,6 +39,11 @@ export interface Config {
   fileSweepSeconds: number
   /** operation and login log rows older than this are swept (DESIGN.md §9) */
   auditRetentionDays: number
+  /**
+   * the IANA time zone the logs' times are written in (TZ, else the machine's): the console and the
+   * CSV export show them in it, with its offset, whatever the reader's own zone
+   */
+  timeZone: string
 }
 
 /** off, trust every proxy, trust this many hops, or trust these addresses / CIDRs */
@@ -57,6 +62,19 @@ const int = (value: string | undefined, fallback: number): number => {
  * that only need a decision from memory.
  */
 export const defaultHashConcurrency = () => Math.max(1, os.availableParallelism() - 1)
+
+/** TZ when it names an IANA zone (`Asia/Shanghai`, `UTC`), else the zone the machine runs in. */
+export function timeZoneOf(value: string | undefined): string {
+  const zone = (value ?? '').trim().replace(/^:/, '')
+  if (zone) {
+    try {
+      return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+    } catch {
+      // a POSIX rule (`CST-6CDT`) or a file path: the runtime already read it as the machine's zone
+    }
+  }
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone
+}
 
 const bool = (value: string | undefined): boolean => value === 'true' || value === '1'
 
@@ -106,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     fileSweepSeconds: int(env.FILE_SWEEP_SECONDS, 300),
     auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365),
+    timeZone: timeZoneOf(env.TZ),
     ...overrides,
   }
 }

@@ -239,7 +239,12 @@ describe('POST /log/operation/list, GET /log/operation/detail', () => {
     const bySummary = await admin('POST', '/api/log/operation/list', { body: { summary: '修改用户' } })
     expect(bySummary.body.data.total).toBe(1)
     const future = await admin('POST', '/api/log/operation/list', { body: { from: '2999-01-01T00:00:00Z' } })
-    expect(future.body.data).toEqual({ list: [], total: 0, totalIsEstimate: false })
+    expect(future.body.data).toEqual({
+      list: [],
+      total: 0,
+      totalIsEstimate: false,
+      timeZone: expect.any(String),
+    })
     const past = await admin('POST', '/api/log/operation/list', { body: { to: '2000-01-01T00:00:00Z' } })
     expect(past.body.data.total).toBe(0)
     const page2 = await admin('POST', '/api/log/operation/list', { body: { pageNum: 2, pageSize: 2 } })
@@ -295,7 +300,7 @@ describe('GET /log/operation/export', () => {
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const lines = raw.toString('utf8').slice(1).trim().split('\r\n')
     expect(lines[0]).toBe(
-      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,结果,状态码,消息,变更',
+      '编号,时间,操作人,操作人 ID,IP 地址,浏览器,请求方法,请求路径,操作,资源类型,资源 ID,资源,结果,状态码,消息,变更',
     )
     const denied = await admin('POST', '/api/log/operation/list', {
       body: { result: 'denied', pageSize: 200 },

@@ -12,7 +12,11 @@ const OWNER_BY_RESOURCE: Partial<Record<Resource, RecordType>> = {
   org: 'org',
   station: 'station',
   service: 'service',
+  file: 'file',
 }
+
+/** The record type a resource's routes are about, if any. */
+export const ownerOfResource = (resource: Resource): RecordType | undefined => OWNER_BY_RESOURCE[resource]
 
 /**
  * Bookkeeping columns that say nothing an auditor needs. Secrets never reach the stored rows (the

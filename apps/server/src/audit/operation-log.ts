@@ -5,7 +5,11 @@ import { operationLogs } from '../db/audit-schema'
 import { runInTransaction } from '../db/request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 import { addOnSend, routeMethods } from '../lib/route-hooks'
+import { resourceOfGroup } from '@amg/contract'
+import type { StagedChange } from '../db/audit-schema'
 import { AnonymousRefusals } from './anonymous-refusals'
+import { actionName, mayRename } from './action-name'
+import { describeChanges } from './changes'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -72,6 +76,10 @@ async function writeRow(
   },
 ) {
   const facts = routeFacts(req)
+  const summary =
+    row.result === 'success' && mayRename(facts.summary)
+      ? await preciseName(db, facts.summary, facts.resourceType)
+      : facts.summary
   await db.insert(operationLogs).values({
     operatorId: req.user?.id ?? null,
     operatorName: req.user?.nickName ?? null,
@@ -79,7 +87,7 @@ async function writeRow(
     userAgent: (req.headers['user-agent'] ?? '').slice(0, 512) || null,
     method: req.method,
     path: req.url.split('?')[0].slice(0, 512),
-    summary: facts.summary,
+    summary,
     resourceType: facts.resourceType,
     resourceId: resourceIdOf(req, row.answer),
     result: row.result,
@@ -88,6 +96,26 @@ async function writeRow(
     // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
     rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
   })
+}
+
+/**
+ * An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …).
+ * Only these routes read the staged changes back before their row is written; every other write
+ * still pays its one insert.
+ */
+async function preciseName(db: DbOrTx, summary: string, group: string | null): Promise<string | null> {
+  const [row] = await queryRows<{ staged: string | null }>(
+    db,
+    sql`select nullif(current_setting('amg.staged', true), '') as staged`,
+  )
+  if (!row?.staged) return summary
+  try {
+    const staged = JSON.parse(row.staged) as StagedChange[]
+    return actionName(summary, describeChanges(staged, resourceOfGroup(group)))
+  } catch {
+    // naming is a nicety: a change it cannot read keeps the route's name, never fails the write
+    return summary
+  }
 }
 
 /** The msg of an answer on its way out (the envelope as JSON text). */

@@ -37,9 +37,12 @@ export type OperationLogExportQuery = Static<typeof OperationLogExportQuery>
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()])
 
+/** A log time: ISO 8601 in the server's zone, with its offset (`2026-11-26T14:03:05.123+08:00`). */
+const LogTime = Type.String({ format: 'date-time', description: '服务器时区的时间，带时差' })
+
 export const OperationLogRow = Type.Object({
   id: Type.Integer(),
-  time: Type.String({ format: 'date-time' }),
+  time: LogTime,
   operatorId: Type.Union([Type.Integer(), Type.Null()]),
   operatorName: Nullable(Type.String()),
   ip: Nullable(Type.String()),
@@ -49,6 +52,8 @@ export const OperationLogRow = Type.Object({
   summary: Nullable(Type.String()),
   resourceType: Nullable(Type.String()),
   resourceId: Nullable(Type.String()),
+  /** the record as it was then: its type and name (`用户 张三`), `用户 #12` when its name is unknown */
+  resourceName: Nullable(Type.String({ description: '资源：类型与当时的名称' })),
   result: Type.String(),
   status: Type.Integer(),
   msg: Nullable(Type.String()),
@@ -62,9 +67,17 @@ export const OperationLogDetail = Type.Object({
 })
 export type OperationLogDetail = Static<typeof OperationLogDetail>
 
-/** A log page: past 10,000 matching rows `total` is the planner's estimate and `totalIsEstimate` says so. */
+/**
+ * A log page: past 10,000 matching rows `total` is the planner's estimate and `totalIsEstimate` says so.
+ * `timeZone` is the server's zone, the one its times are written in: the console's time-range filter
+ * picks times in it too.
+ */
 const LogPage = <T extends Parameters<typeof Page>[0]>(row: T) =>
-  Type.Object({ ...Page(row).properties, totalIsEstimate: Type.Boolean() })
+  Type.Object({
+    ...Page(row).properties,
+    totalIsEstimate: Type.Boolean(),
+    timeZone: Type.String({ description: '服务器时区（IANA 名称）' }),
+  })
 
 export const OperationLogPage = LogPage(OperationLogRow)
 export const LogIdQuery = Type.Object({ id: Id })
@@ -82,7 +95,7 @@ export type LoginLogListBody = Static<typeof LoginLogListBody>
 
 export const LoginLogRow = Type.Object({
   id: Type.Integer(),
-  time: Type.String({ format: 'date-time' }),
+  time: LogTime,
   nickName: Nullable(Type.String()),
   userId: Type.Union([Type.Integer(), Type.Null()]),
   ip: Nullable(Type.String()),

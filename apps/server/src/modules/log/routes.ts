@@ -28,10 +28,12 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.addHook('onClose', async () => clearInterval(timer))
   }
 
-  route(app, monitorApi.operationList, async (req) => ok(await listOperations(db, req.body ?? {})))
+  route(app, monitorApi.operationList, async (req) =>
+    ok(await listOperations(db, req.body ?? {}, config.timeZone)),
+  )
 
   route(app, monitorApi.operationDetail, async (req) =>
-    ok(await operationDetail(db, req.query.id, await readerOf(req))),
+    ok(await operationDetail(db, req.query.id, await readerOf(req), config.timeZone)),
   )
 
   route(app, monitorApi.operationExport, async (req, reply) => {
@@ -44,8 +46,8 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'content-disposition',
         `attachment; filename="operation-log-${stamp}.csv"; filename*=UTF-8''${name}`,
       )
-      .send(Readable.from(exportOperations(db, req.query, reader)))
+      .send(Readable.from(exportOperations(db, req.query, reader, config.timeZone)))
   })
 
-  route(app, monitorApi.loginList, async (req) => ok(await listLogins(db, req.body ?? {})))
+  route(app, monitorApi.loginList, async (req) => ok(await listLogins(db, req.body ?? {}, config.timeZone)))
 }

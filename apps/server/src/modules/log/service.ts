@@ -8,7 +8,7 @@ import type {
   OperationLogRow,
   PageResult,
 } from '@amg/contract'
-import { resourceOfGroup } from '@amg/contract'
+import { logTimeText, resourceOfGroup, zonedIso } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import { loginLogs, operationLogs, type AuditChange, type StagedChange } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
@@ -16,6 +16,7 @@ import { prefixPattern } from '../../lib/like'
 import { pageTotal } from '../../lib/page-total'
 import { describeChanges } from '../../audit/changes'
 import { maskPersonalFields } from '../../audit/personal-fields'
+import { resourceName } from '../../audit/resource-name'
 
 export const LOG_NOT_FOUND = '日志不存在'
 const BAD_TIME = (field: string) => `参数 ${field} 不正确：应为 ISO 8601 时间`
@@ -65,25 +66,35 @@ const rowColumns = {
   msg: operationLogs.msg,
 }
 
-type RawRow = { time: Date } & Omit<OperationLogRow, 'time'>
-const toRow = <T extends RawRow>(r: T) => ({ ...r, id: Number(r.id), time: r.time.toISOString() })
+type RawRow = { time: Date } & Omit<OperationLogRow, 'time' | 'resourceName'>
+/** A row as answered: its time in the server's zone (the contract's `zonedIso`). */
+const toRow = <T extends RawRow>(r: T, timeZone: string) => ({
+  ...r,
+  id: Number(r.id),
+  time: zonedIso(r.time, timeZone),
+})
 
 /** POST /log/operation/list: newest first; past 10,000 matches the total is an estimate. */
 export async function listOperations(
   db: Db,
   q: OperationLogListBody,
-): Promise<PageResult<OperationLogRow> & { totalIsEstimate: boolean }> {
+  timeZone: string,
+): Promise<PageResult<OperationLogRow> & { totalIsEstimate: boolean; timeZone: string }> {
   const where = operationFilters(q)
   const pageSize = q.pageSize ?? 10
   const offset = ((q.pageNum ?? 1) - 1) * pageSize
   const rows = await db
-    .select(rowColumns)
+    .select({ ...rowColumns, ...changeColumns })
     .from(operationLogs)
     .where(where)
     .orderBy(desc(operationLogs.time), desc(operationLogs.id))
     .limit(pageSize)
     .offset(offset)
-  return { list: rows.map(toRow), ...(await pageTotal(db, 'operation_logs', where)) }
+  const list = rows.map(({ changes: _described, rowChanges: _staged, ...row }, i) => ({
+    ...toRow(row, timeZone),
+    resourceName: resourceNameOf(rows[i]),
+  }))
+  return { list, ...(await pageTotal(db, 'operation_logs', where)), timeZone }
 }
 
 /** A row's changes: what its triggers staged, described now; older rows were stored described. */
@@ -111,14 +122,31 @@ const changesOf = (r: StoredChanges, reader: LogReader): AuditChange[] => {
   )
 }
 
-export async function operationDetail(db: Db, id: number, reader: LogReader): Promise<OperationLogDetail> {
+/** The record the row is about, named as it was (audit/resource-name.ts). Names are not personal fields. */
+const resourceNameOf = (r: StoredChanges & { resourceId: string | null }) =>
+  resourceName(
+    resourceOfGroup(r.resourceType),
+    r.resourceId,
+    r.rowChanges ? describeChanges(r.rowChanges, resourceOfGroup(r.resourceType)) : r.changes,
+  )
+
+export async function operationDetail(
+  db: Db,
+  id: number,
+  reader: LogReader,
+  timeZone: string,
+): Promise<OperationLogDetail> {
   const [row] = await db
     .select({ ...rowColumns, ...changeColumns })
     .from(operationLogs)
     .where(eq(operationLogs.id, id))
   if (!row) throw notFound(LOG_NOT_FOUND)
   const { rowChanges: _staged, ...rest } = row
-  return { ...toRow(rest), changes: changesOf(row, reader) as OperationLogDetail['changes'] }
+  return {
+    ...toRow(rest, timeZone),
+    resourceName: resourceNameOf(row),
+    changes: changesOf(row, reader) as OperationLogDetail['changes'],
+  }
 }
 
 const RESULT_NAMES: Record<string, string> = { success: '成功', denied: '拒绝', failed: '失败' }
@@ -134,6 +162,7 @@ const CSV_HEADER = [
   '操作',
   '资源类型',
   '资源 ID',
+  '资源',
   '结果',
   '状态码',
   '消息',
@@ -151,12 +180,14 @@ const EXPORT_BATCH = 1000
 
 /**
  * GET /log/operation/export: UTF-8 with a BOM (so spreadsheet programs read the Chinese), Chinese
- * headers, newest first, streamed in batches by (time, id) so 100,000 rows never sit in memory.
+ * headers, newest first, streamed in batches by (time, id) so 100,000 rows never sit in memory. Times
+ * are written as the console shows them: in the server's zone, with its offset.
  */
 export async function* exportOperations(
   db: Db,
   q: OperationLogExportQuery,
   reader: LogReader,
+  timeZone: string,
 ): AsyncGenerator<string> {
   const filters = operationFilters(q)
   yield `\uFEFF${CSV_HEADER.join(',')}\r\n`
@@ -183,7 +214,7 @@ export async function* exportOperations(
       .map((r) =>
         [
           r.id,
-          r.time.toISOString(),
+          logTimeText(zonedIso(r.time, timeZone)),
           r.operatorName,
           r.operatorId,
           r.ip,
@@ -193,6 +224,7 @@ export async function* exportOperations(
           r.summary,
           r.resourceType,
           r.resourceId,
+          resourceNameOf(r),
           RESULT_NAMES[r.result] ?? r.result,
           r.status,
           r.msg,
@@ -213,7 +245,8 @@ export async function* exportOperations(
 export async function listLogins(
   db: Db,
   q: LoginLogListBody,
-): Promise<PageResult<LoginLogRow> & { totalIsEstimate: boolean }> {
+  timeZone: string,
+): Promise<PageResult<LoginLogRow> & { totalIsEstimate: boolean; timeZone: string }> {
   const where: SQL[] = []
   if (present(q.nickName)) where.push(like(loginLogs.nickName, prefixPattern(q.nickName.trim())))
   if (present(q.result)) where.push(eq(loginLogs.result, q.result))
@@ -231,8 +264,9 @@ export async function listLogins(
     .limit(pageSize)
     .offset(((q.pageNum ?? 1) - 1) * pageSize)
   return {
-    list: rows.map((r) => ({ ...r, id: Number(r.id), time: r.time.toISOString() })),
+    list: rows.map((r) => ({ ...r, id: Number(r.id), time: zonedIso(r.time, timeZone) })),
     ...(await pageTotal(db, 'login_logs', condition)),
+    timeZone,
   }
 }
 

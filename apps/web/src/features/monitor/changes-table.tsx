@@ -176,6 +176,8 @@ export function ChangesTable({ changes }: { changes: readonly Record<string, unk
       columns={columns}
       dataSource={rows}
       pagination={false}
+      // a phone's drawer scrolls the table sideways rather than breaking 修改前 over two lines
+      scroll={{ x: 520 }}
       locale={{ emptyText: '没有字段变更' }}
     />
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RESOURCE_TYPES, browserName, knownResult, validTime } from './common'
+import { RESOURCE_TYPES, browserName, formatLogTime, knownResult, resourceText, validTime } from './common'
 
 describe('browserName', () => {
   it('names the browser and system of common user agents', () => {
@@ -57,5 +57,17 @@ describe('RESOURCE_TYPES', () => {
         '服务管理',
       ].sort(),
     )
+  })
+})
+
+describe('the record and the time of a log row', () => {
+  it('shows the record as the server named it, else its group and id, else nothing', () => {
+    const row = { resourceName: '用户 张三', resourceType: '用户管理', resourceId: '12' }
+    expect(resourceText(row)).toBe('用户 张三')
+    expect(resourceText({ ...row, resourceName: null })).toBe('用户管理 #12')
+    expect(resourceText({ ...row, resourceName: null, resourceId: null })).toBe('')
+  })
+  it('shows a log time in the server’s zone as sent, not the browser’s', () => {
+    expect(formatLogTime('2026-11-26T14:03:05.123+08:00')).toBe('2026-11-26 14:03:05 +08:00')
   })
 })

@@ -1,12 +1,29 @@
-import { LOGIN_RESULTS, OPERATION_RESULTS, routes, type Route } from '@amg/contract'
+import {
+  LOGIN_RESULTS,
+  OPERATION_RESULTS,
+  instantOfWall,
+  logTimeText,
+  routes,
+  zonedIso,
+  type Route,
+} from '@amg/contract'
 import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
-import { Button, DatePicker, Space, Tag, Tooltip, Typography } from 'antd'
+import { Button, Col, DatePicker, Row, Space, Tag, Tooltip, Typography } from 'antd'
 import dayjs, { type Dayjs } from '../../lib/dayjs'
 import type { ReactNode } from 'react'
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'
 export const formatDateTime = (value: string | null | undefined) =>
   value ? dayjs(value).format(DATE_TIME_FORMAT) : ''
+
+/**
+ * A log time as the server wrote it, in its zone with the offset (`2026-11-26 14:03:05 +08:00`), never
+ * in the browser's: the screen, the CSV and every reader agree (decisions.md "Log times").
+ */
+export const formatLogTime = (value: string | null | undefined) => logTimeText(value)
+
+/** Wide enough for a log time with its offset on one line. */
+export const LOG_TIME_WIDTH = 210
 
 type Labelled<K extends string> = Record<K, { label: string; color: string }>
 
@@ -97,26 +114,47 @@ export function UserAgent({ value }: { value: string | null | undefined }) {
   )
 }
 
-/** A time range kept as two ISO 8601 texts ('' when open), picked with antd's RangePicker. */
+/** The zone the browser runs in: the filter's zone until the server has named its own. */
+const BROWSER_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone
+
+/**
+ * The picker's value for an instant: a date whose wall time is the instant's wall time in `zone`
+ * (the picker draws any date by its wall time), so the picker shows the server's clock.
+ */
+const wallOf = (instant: Date | string, zone: string): Dayjs =>
+  dayjs(zonedIso(new Date(instant), zone).slice(0, 19))
+
+/** The instant a picked wall time names in `zone`, as ISO 8601. */
+const instantOf = (picked: Dayjs, zone: string): string =>
+  instantOfWall(picked.format('YYYY-MM-DDTHH:mm:ss'), zone).toISOString()
+
+/**
+ * A time range kept as two ISO 8601 instants ('' when open), picked with antd's RangePicker in the
+ * server's zone (`timeZone`, from the log's answer), the zone the rows' times are shown in: 今天 is
+ * the server's today, whatever the browser's zone (decisions.md "Log times").
+ */
 export function TimeRangeFilter({
   from,
   to,
+  timeZone,
   onChange,
 }: {
   from: string
   to: string
+  timeZone?: string
   onChange: (from: string, to: string) => void
 }) {
-  const start = from ? dayjs(from) : null
-  const end = to ? dayjs(to) : null
-  const now = dayjs()
+  const zone = timeZone ?? BROWSER_ZONE
+  const shown = (value: string) => (value && dayjs(value).isValid() ? wallOf(value, zone) : null)
+  const now = wallOf(new Date(), zone)
   return (
     <DatePicker.RangePicker
       aria-label="时间范围"
+      style={{ width: '100%' }}
       showTime={{ defaultValue: [dayjs('00:00:00', 'HH:mm:ss'), dayjs('23:59:59', 'HH:mm:ss')] }}
       format={DATE_TIME_FORMAT}
       placeholder={['开始时间', '结束时间']}
-      value={[start?.isValid() ? start : null, end?.isValid() ? end : null]}
+      value={[shown(from), shown(to)]}
       presets={[
         { label: '最近 1 小时', value: [now.subtract(1, 'hour'), now] },
         { label: '今天', value: [now.startOf('day'), now.endOf('day')] },
@@ -124,32 +162,49 @@ export function TimeRangeFilter({
         { label: '最近 30 天', value: [now.subtract(30, 'day').startOf('day'), now.endOf('day')] },
       ]}
       onChange={(range: [Dayjs | null, Dayjs | null] | null) =>
-        onChange(range?.[0]?.toISOString() ?? '', range?.[1]?.toISOString() ?? '')
+        onChange(range?.[0] ? instantOf(range[0], zone) : '', range?.[1] ? instantOf(range[1], zone) : '')
       }
     />
   )
 }
 
-/** The filter row of a monitor list: its fields, then 查询 and 重置. */
+/**
+ * The filter form of a log list, as a grid that wraps between fields, never inside one: each field a
+ * cell (six to a row on a wide window, fewer as it narrows, one on a phone), the time range two,
+ * then 查询 and 重置 together. Fields fill their cell (`width: 100%`).
+ */
 export function FilterBar({
-  children,
+  fields,
+  range,
   onSearch,
   onReset,
 }: {
-  children: ReactNode
+  fields: ReactNode[]
+  range: ReactNode
   onSearch: () => void
   onReset: () => void
 }) {
   return (
-    <Space wrap style={{ marginBottom: 16 }}>
-      {children}
-      <Button type="primary" icon={<SearchOutlined />} onClick={onSearch}>
-        查询
-      </Button>
-      <Button icon={<UndoOutlined />} onClick={onReset}>
-        重置
-      </Button>
-    </Space>
+    <Row gutter={[8, 8]} style={{ marginBottom: 16 }} data-testid="log-filters">
+      {fields.map((field, i) => (
+        <Col key={i} xs={24} sm={12} md={8} lg={6} xl={4}>
+          {field}
+        </Col>
+      ))}
+      <Col xs={24} md={16} lg={12} xl={10}>
+        {range}
+      </Col>
+      <Col flex="none">
+        <Space>
+          <Button type="primary" icon={<SearchOutlined />} onClick={onSearch}>
+            查询
+          </Button>
+          <Button icon={<UndoOutlined />} onClick={onReset}>
+            重置
+          </Button>
+        </Space>
+      </Col>
+    </Row>
   )
 }
 
@@ -191,4 +246,18 @@ export function OperatorName({
         ))}
     </span>
   )
+}
+
+/**
+ * The record an operation is about, as the server named it then (`用户 张三`, `用户 #12`); a row the
+ * server could not name (a route about no record of its own) shows its group and id, if any.
+ */
+export function resourceText(row: {
+  resourceName: string | null
+  resourceType: string | null
+  resourceId: string | null
+}): string {
+  if (row.resourceName) return row.resourceName
+  if (row.resourceId) return `${row.resourceType ?? ''} #${row.resourceId}`.trim()
+  return ''
 }

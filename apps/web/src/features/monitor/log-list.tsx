@@ -20,6 +20,9 @@ type LogFilterSpec = Record<string, FilterKind> & { result: 'text'; from: 'text'
 /** The filters as sent: a result the server knows (else none) and valid times (else open). */
 type Applied<S extends LogFilterSpec, R extends string> = Omit<ListFilters<S>, 'result'> & { result: R | '' }
 
+/** A log page also names the server's zone, the one its times are in. */
+type LogPage<Row> = ListPage<Row> & { timeZone?: string }
+
 export interface LogListOptions<S extends LogFilterSpec, R extends string, Row> {
   /** The filters, kept in the URL query (lib/list-state.ts). */
   filters: S
@@ -29,14 +32,14 @@ export interface LogListOptions<S extends LogFilterSpec, R extends string, Row> 
   /** The results the server knows. */
   results: readonly R[]
   // the results alone name the result type; the route's body must take what they allow
-  fetch(body: NoInfer<Applied<S, R>> & { pageNum: number; pageSize: number }): Promise<ListPage<Row>>
+  fetch(body: NoInfer<Applied<S, R>> & { pageNum: number; pageSize: number }): Promise<LogPage<Row>>
 }
 
 export interface LogList<S extends LogFilterSpec, R extends string, Row> {
   list: ListState<S>
   /** The filters as sent (also what an export sends). */
   applied: Applied<S, R>
-  page: ListPage<Row> | undefined
+  page: LogPage<Row> | undefined
   loading: boolean
   /** The filter bar's values before 查询 applies them. */
   draft: ListFilters<S>
@@ -94,10 +97,9 @@ export interface LogListScreenProps<S extends LogFilterSpec, Row> {
   /** Beside the title (the export button). */
   extra?: ReactNode
   log: LogList<S, string, Row>
-  /** The list's own filter fields, before the result and the time range. */
-  fields: ReactNode
+  /** The list's own filter fields, before the result and the time range; each fills its cell. */
+  fields: ReactNode[]
   results: Record<string, { label: string }>
-  resultWidth: number
   columns: TableColumnsType<Row>
   tableTestId: string
   /** Below this width the table scrolls sideways. */
@@ -113,7 +115,6 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
   log,
   fields,
   results,
-  resultWidth,
   columns,
   tableTestId,
   scrollX,
@@ -122,19 +123,31 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
   const { list, page, draft } = log
   return (
     <Screen title={title} extra={extra}>
-      <FilterBar onSearch={log.search} onReset={log.reset}>
-        {fields}
-        <Select
-          allowClear
-          placeholder="结果"
-          aria-label="结果"
-          value={draft.result || undefined}
-          onChange={(value?: string) => log.setResult(value ?? '')}
-          options={resultOptions(results)}
-          style={{ width: resultWidth }}
-        />
-        <TimeRangeFilter from={draft.from} to={draft.to} onChange={log.setTimeRange} />
-      </FilterBar>
+      <FilterBar
+        onSearch={log.search}
+        onReset={log.reset}
+        fields={[
+          ...fields,
+          <Select
+            key="result"
+            allowClear
+            placeholder="结果"
+            aria-label="结果"
+            value={draft.result || undefined}
+            onChange={(value?: string) => log.setResult(value ?? '')}
+            options={resultOptions(results)}
+            style={{ width: '100%' }}
+          />,
+        ]}
+        range={
+          <TimeRangeFilter
+            from={draft.from}
+            to={draft.to}
+            timeZone={page?.timeZone}
+            onChange={log.setTimeRange}
+          />
+        }
+      />
       <ListTable<Row>
         screen={{ list, page, rows: page?.list ?? [], loading: log.loading, pageSizes: PAGE_SIZES }}
         columns={columns}

@@ -1,7 +1,7 @@
 import { LOGIN_RESULTS, type LoginLogRow } from '@amg/contract'
 import { Input, type TableColumnsType } from 'antd'
 import { LOGIN_LOG_KEY, listLoginLogs } from './api'
-import { LOGIN_RESULT, ResultTag, UserAgent, formatDateTime } from './common'
+import { LOGIN_RESULT, LOG_TIME_WIDTH, ResultTag, UserAgent, formatLogTime } from './common'
 import { LogListScreen, useLogList } from './log-list'
 
 export const LOGIN_LOG_PATH = '/loginlog'
@@ -12,7 +12,7 @@ const EMPTY = { nickName: '', result: '', from: '', to: '' }
 const dash = (value: string | null) => value || '—'
 
 const COLUMNS: TableColumnsType<LoginLogRow> = [
-  { title: '时间', dataIndex: 'time', width: 170, render: formatDateTime },
+  { title: '时间', dataIndex: 'time', width: LOG_TIME_WIDTH, render: formatLogTime },
   { title: '用户', dataIndex: 'nickName', width: 200, ellipsis: true, render: dash },
   { title: 'IP', dataIndex: 'ip', width: 140, render: dash },
   {
@@ -44,22 +44,22 @@ export function LoginLogPage() {
     <LogListScreen
       title="登录日志"
       log={log}
-      fields={
+      fields={[
         <Input
+          key="nickName"
           allowClear
           placeholder="用户"
           aria-label="用户"
           value={log.draft.nickName}
           onChange={(e) => log.set({ nickName: e.target.value })}
           onPressEnter={log.search}
-          style={{ width: 180 }}
-        />
-      }
+          style={{ width: '100%' }}
+        />,
+      ]}
       results={LOGIN_RESULT}
-      resultWidth={120}
       columns={COLUMNS}
       tableTestId="login-log-table"
-      scrollX={900}
+      scrollX={940}
     />
   )
 }

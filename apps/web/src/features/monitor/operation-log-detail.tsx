@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query'
 import { Descriptions, Drawer, Skeleton, Typography } from 'antd'
 import { OPERATION_LOG_KEY, fetchOperationLog } from './api'
 import { ChangesTable } from './changes-table'
-import { OPERATION_RESULT, OperatorName, ResultTag, formatDateTime } from './common'
+import { OPERATION_RESULT, OperatorName, ResultTag, formatLogTime, resourceText } from './common'
+
+/** Labels keep one line, whatever the drawer's width: the values wrap instead. */
+const LABEL_STYLE = { whiteSpace: 'nowrap', width: 84 } as const
 
 /** The detail drawer of one operation: the request's facts, then its changes (字段 / 修改前 / 修改后). */
 export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
@@ -13,7 +16,8 @@ export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; o
   })
   const log = detail.data
   return (
-    <Drawer title="操作详情" open={id !== null} onClose={onClose} size={720} destroyOnHidden>
+    // never wider than the window: on a phone the drawer takes the whole width
+    <Drawer title="操作详情" open={id !== null} onClose={onClose} size="min(720px, 100vw)" destroyOnHidden>
       {detail.isPending || !log ? (
         <Skeleton active loading={detail.isPending} />
       ) : (
@@ -21,27 +25,29 @@ export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; o
           <Descriptions
             bordered
             size="small"
-            column={2}
+            column={{ xs: 1, sm: 1, md: 2 }}
+            styles={{ label: LABEL_STYLE }}
             items={[
-              { key: 'time', label: '时间', children: formatDateTime(log.time) },
+              { key: 'time', label: '时间', children: formatLogTime(log.time) },
               {
                 key: 'operator',
                 label: '操作人',
                 children: <OperatorName id={log.operatorId} name={log.operatorName} />,
               },
               { key: 'summary', label: '操作', children: log.summary ?? '—' },
+              { key: 'resource', label: '资源', children: resourceText(log) || '—' },
               { key: 'resourceType', label: '资源类型', children: log.resourceType ?? '—' },
+              { key: 'resourceId', label: '资源 ID', children: log.resourceId ?? '—' },
               {
                 key: 'request',
                 label: '请求',
-                span: 2,
+                span: 'filled',
                 children: (
                   <Typography.Text code>
                     {log.method} {log.path}
                   </Typography.Text>
                 ),
               },
-              { key: 'resourceId', label: '资源 ID', children: log.resourceId ?? '—' },
               {
                 key: 'result',
                 label: '结果',
@@ -49,8 +55,8 @@ export function OperationLogDetailDrawer({ id, onClose }: { id: number | null; o
               },
               { key: 'status', label: '状态码', children: log.status },
               { key: 'ip', label: 'IP', children: log.ip ?? '—' },
-              { key: 'msg', label: '消息', span: 2, children: log.msg ?? '—' },
-              { key: 'userAgent', label: '浏览器', span: 2, children: log.userAgent ?? '—' },
+              { key: 'msg', label: '消息', span: 'filled', children: log.msg ?? '—' },
+              { key: 'userAgent', label: '浏览器', span: 'filled', children: log.userAgent ?? '—' },
             ]}
           />
           <Typography.Title level={5} style={{ marginTop: 24 }}>

@@ -6,7 +6,15 @@ import { useState } from 'react'
 import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs } from './api'
-import { OPERATION_RESULT, OperatorName, RESOURCE_TYPES, ResultTag, formatDateTime } from './common'
+import {
+  LOG_TIME_WIDTH,
+  OPERATION_RESULT,
+  OperatorName,
+  RESOURCE_TYPES,
+  ResultTag,
+  formatLogTime,
+  resourceText,
+} from './common'
 import { LogListScreen, useLogList } from './log-list'
 import { OperationLogDetailDrawer } from './operation-log-detail'
 
@@ -56,7 +64,7 @@ export function OperationLogPage() {
   })
 
   const columns: TableColumnsType<OperationLogRow> = [
-    { title: '时间', dataIndex: 'time', width: 170, render: formatDateTime },
+    { title: '时间', dataIndex: 'time', width: LOG_TIME_WIDTH, render: formatLogTime },
     {
       title: '操作人',
       key: 'operator',
@@ -71,8 +79,16 @@ export function OperationLogPage() {
     },
     { title: 'IP', dataIndex: 'ip', width: 130, render: dash },
     { title: '操作', dataIndex: 'summary', width: 150, ellipsis: true, render: dash },
-    { title: '资源类型', dataIndex: 'resourceType', width: 110, render: dash },
-    { title: '资源 ID', dataIndex: 'resourceId', width: 90, ellipsis: true, render: dash },
+    {
+      title: '资源',
+      key: 'resource',
+      width: 180,
+      ellipsis: true,
+      render: (_, row) => {
+        const text = resourceText(row)
+        return text ? <Typography.Text title={text}>{text}</Typography.Text> : '—'
+      },
+    },
     {
       title: '结果',
       dataIndex: 'result',
@@ -114,53 +130,54 @@ export function OperationLogPage() {
         ) : null
       }
       log={log}
-      fields={
-        <>
-          <Input
-            allowClear
-            placeholder="操作人"
-            aria-label="操作人"
-            value={draft.operatorName}
-            onChange={(e) => set({ operatorName: e.target.value })}
-            onPressEnter={search}
-            style={{ width: 160 }}
-          />
-          <InputNumber
-            placeholder="操作人 ID"
-            aria-label="操作人 ID"
-            min={1}
-            max={2147483647}
-            precision={0}
-            controls={false}
-            value={draft.operatorId ?? null}
-            onChange={(value) =>
-              set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
-            }
-            onPressEnter={search}
-            style={{ width: 110 }}
-          />
-          <Input
-            allowClear
-            placeholder="操作"
-            aria-label="操作"
-            value={draft.summary}
-            onChange={(e) => set({ summary: e.target.value })}
-            onPressEnter={search}
-            style={{ width: 160 }}
-          />
-          <Select
-            allowClear
-            placeholder="资源类型"
-            aria-label="资源类型"
-            value={draft.resourceType || undefined}
-            onChange={(value?: string) => set({ resourceType: value ?? '' })}
-            options={RESOURCE_TYPE_OPTIONS}
-            style={{ width: 140 }}
-          />
-        </>
-      }
+      fields={[
+        <Input
+          key="operatorName"
+          allowClear
+          placeholder="操作人"
+          aria-label="操作人"
+          value={draft.operatorName}
+          onChange={(e) => set({ operatorName: e.target.value })}
+          onPressEnter={search}
+          style={{ width: '100%' }}
+        />,
+        <InputNumber
+          key="operatorId"
+          placeholder="操作人 ID"
+          aria-label="操作人 ID"
+          min={1}
+          max={2147483647}
+          precision={0}
+          controls={false}
+          value={draft.operatorId ?? null}
+          onChange={(value) =>
+            set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
+          }
+          onPressEnter={search}
+          style={{ width: '100%' }}
+        />,
+        <Input
+          key="summary"
+          allowClear
+          placeholder="操作"
+          aria-label="操作"
+          value={draft.summary}
+          onChange={(e) => set({ summary: e.target.value })}
+          onPressEnter={search}
+          style={{ width: '100%' }}
+        />,
+        <Select
+          key="resourceType"
+          allowClear
+          placeholder="资源类型"
+          aria-label="资源类型"
+          value={draft.resourceType || undefined}
+          onChange={(value?: string) => set({ resourceType: value ?? '' })}
+          options={RESOURCE_TYPE_OPTIONS}
+          style={{ width: '100%' }}
+        />,
+      ]}
       results={OPERATION_RESULT}
-      resultWidth={110}
       columns={columns}
       tableTestId="operation-log-table"
       scrollX={1200}
