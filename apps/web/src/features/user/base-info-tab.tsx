@@ -11,6 +11,7 @@ import { updateUser, userDetail } from './api'
 import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
 import { USER_LIST_PATH } from './user-list'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 interface BaseInfoValues {
   nickName: string
@@ -40,6 +41,7 @@ export function UserBaseInfoTab() {
   const me = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const [form] = Form.useForm<BaseInfoValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const [changingOwnPassword, setChangingOwnPassword] = useState(false)
   const self = me !== null && me.id === userId
@@ -88,7 +90,7 @@ export function UserBaseInfoTab() {
       <Spin spinning={detail.isFetching}>
         <Form<BaseInfoValues>
           form={form}
-          labelCol={{ flex: '100px' }}
+          {...layout}
           style={{ maxWidth: 560 }}
           onFinish={(values) => void save(values)}
           onFinishFailed={(failed) => console.info('用户基本信息：表单未通过校验', failed.errorFields)}
@@ -123,7 +125,7 @@ export function UserBaseInfoTab() {
               allowClear
               placeholder="请选择状态"
               options={USER_STATUS_OPTIONS}
-              style={{ width: 200 }}
+              style={{ width: '100%', maxWidth: 200 }}
             />
           </Form.Item>
           <Form.Item label=" " colon={false}>
