@@ -91,26 +91,19 @@ function SignedInLayout() {
     <Layout style={{ minHeight: '100vh' }}>
       {mobile ? null : (
         <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220} collapsedWidth={64}>
-          <div
-            style={{
-              height: 56,
-              display: 'flex',
-              alignItems: 'center',
-              justifyContent: 'center',
-              color: '#fff',
-              fontWeight: 600,
-              whiteSpace: 'nowrap',
-              overflow: 'hidden',
-            }}
-          >
-            {collapsed ? '权限' : '角色权限管理系统'}
-          </div>
+          <MenuTitle text={collapsed ? '权限' : '角色权限管理系统'} />
           <SideMenu collapsed={collapsed} />
         </Layout.Sider>
       )}
       {mobile && drawerLoaded ? (
         <Suspense fallback={null}>
-          <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+          <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
+            {/* a full-height Sider: the drawer wears the desktop side menu's colours, from the theme */}
+            <Layout.Sider width="100%" style={{ minHeight: '100%' }} data-testid="menu-drawer">
+              <MenuTitle text="角色权限管理系统" />
+              <SideMenu onNavigate={() => setDrawerOpen(false)} />
+            </Layout.Sider>
+          </MenuDrawer>
         </Suspense>
       ) : null}
       <Layout style={{ minWidth: 0 }}>
@@ -187,6 +180,26 @@ function SignedInLayout() {
         <PasswordDialogLoader open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
+  )
+}
+
+/** The product's name above the menu (its short form over the folded menu). */
+function MenuTitle({ text }: { text: string }) {
+  return (
+    <div
+      style={{
+        height: 56,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        color: '#fff',
+        fontWeight: 600,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
+      {text}
+    </div>
   )
 }
 

@@ -1,11 +1,20 @@
-import { Drawer, Layout } from 'antd'
-import { SideMenu } from './side-menu'
+import { Drawer } from 'antd'
+import type { ReactNode } from 'react'
 
 /**
  * The side menu on a phone: a drawer from the left over the screen, so the screen keeps the whole
- * width. Choosing a screen closes it.
+ * width. The menu itself comes from the layout (as children): this chunk then holds antd's Drawer
+ * only, and the menu's code stays where the desktop frame already has it.
  */
-export function MenuDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function MenuDrawer({
+  open,
+  onClose,
+  children,
+}: {
+  open: boolean
+  onClose: () => void
+  children: ReactNode
+}) {
   return (
     <Drawer
       placement="left"
@@ -16,22 +25,7 @@ export function MenuDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       title={null}
       styles={{ body: { padding: 0 } }}
     >
-      {/* a full-height Sider: the drawer wears the desktop side menu's colours, from the theme */}
-      <Layout.Sider width="100%" style={{ minHeight: '100%' }} data-testid="menu-drawer">
-        <div
-          style={{
-            height: 56,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            color: '#fff',
-            fontWeight: 600,
-          }}
-        >
-          角色权限管理系统
-        </div>
-        <SideMenu onNavigate={onClose} />
-      </Layout.Sider>
+      {children}
     </Drawer>
   )
 }
