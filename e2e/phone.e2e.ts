@@ -124,6 +124,7 @@ describe('on a phone', () => {
   it('the menu is a drawer opened from the header; choosing a screen goes there and closes it', async () => {
     const page = await phone()
     // no side menu beside the screen: the header and the screen have the whole width
+    await page.getByRole('button', { name: '打开菜单' }).waitFor()
     expect(await page.locator('.ant-layout-sider:not([data-testid="menu-drawer"])').count()).toBe(0)
     const header = (await page.locator('.ant-layout-header').boundingBox())!
     expect([header.x, Math.round(header.width)]).toEqual([0, PHONE.width])
@@ -266,7 +267,8 @@ describe('on a phone', () => {
 
   it('on a desktop the side menu stays, and the tree actions show on hover', async () => {
     const page = await phone('light', DESKTOP)
-    expect(await page.locator('.ant-layout-sider').count()).toBe(1)
+    await page.locator('.ant-layout-sider').waitFor()
+    await page.locator('.ant-layout-header').waitFor()
     expect(await page.getByRole('button', { name: '打开菜单' }).count()).toBe(0)
     for (const [name, path, text] of screens().filter(([n]) =>
       /^(org|auth|users|stations|services)/.test(n),
