@@ -5,7 +5,7 @@ import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './hel
 
 /**
  * How the console looks: it fills the window (no browser frame) at 1920, 1440, 1280 and 600 px, the
- * menu folding and tables scrolling sideways on the narrow window; the light and dark themes and
+ * menu becoming a drawer and tables scrolling sideways on the narrow window; the light and dark themes and
  * the compact density, switched from the header or the sign-in page and kept by the browser; every
  * screen photographed once per theme (test-results/screens/theme-<theme>-<screen>.png); at most
  * three toasts at once.
@@ -140,7 +140,7 @@ describe('appearance', () => {
     await page.context().close()
   })
 
-  it('fills the window at 1920, 1440, 1280 and 600 px in both themes; the narrow window folds the menu and scrolls tables', async () => {
+  it('fills the window at 1920, 1440, 1280 and 600 px in both themes; the narrow window puts the menu in a drawer and scrolls tables', async () => {
     const useTheme = async (page: Page, mode: 'light' | 'dark') => {
       await page.evaluate(
         (value) => localStorage.setItem('amg.appearance', value),
@@ -163,28 +163,34 @@ describe('appearance', () => {
         await useTheme(page, mode)
         await page.getByTestId('user-table').locator('tr.ant-table-row').first().waitFor()
         await expectFrameless(page, '.ant-layout')
-        const sider = (await page.locator('.ant-layout-sider').boundingBox())!
-        expect({ x: sider.x, y: sider.y }).toEqual({ x: 0, y: 0 })
-        expect(sider.height).toBeGreaterThanOrEqual(899)
         if (width === 600) {
-          expect(sider.width).toBe(64)
+          // no menu beside the screen: it opens as a drawer from the header
+          expect(await page.locator('.ant-layout-sider').count()).toBe(0)
+          await page.getByRole('button', { name: '打开菜单' }).waitFor()
           const table = page.getByTestId('user-table').locator('.ant-table-content')
           const scroll = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
           expect(scroll.scroll).toBeGreaterThan(scroll.client)
           // no sideways scrolling of the page itself
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+        } else {
+          const sider = (await page.locator('.ant-layout-sider').boundingBox())!
+          expect({ x: sider.x, y: sider.y }).toEqual({ x: 0, y: 0 })
+          expect(sider.height).toBeGreaterThanOrEqual(899)
         }
         await screenshot(page, `frame-${mode}-${width}-users`)
       }
       await page.context().close()
     }
-    // an opened menu folds when the window becomes narrow
+    // an opened menu becomes the drawer's button when the window becomes narrow, and comes back as it was
     const page = await newPage(browser)
     await signIn(page)
     await page.getByRole('button', { name: '展开菜单' }).click()
     await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(220)
     await page.setViewportSize({ width: 600, height: 900 })
-    await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())!.width).toBe(64)
+    await page.getByRole('button', { name: '打开菜单' }).waitFor()
+    expect(await page.locator('.ant-layout-sider').count()).toBe(0)
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())?.width).toBe(220)
     await page.context().close()
   })
 

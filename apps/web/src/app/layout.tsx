@@ -2,12 +2,13 @@ import {
   KeyOutlined,
   LogoutOutlined,
   MenuFoldOutlined,
+  MenuOutlined,
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router'
 import { PageGuard } from './page-guard'
 import { readMenuCollapsed, writeMenuCollapsed } from '../lib/menu-memory'
@@ -18,6 +19,9 @@ import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
 import { PasswordDialogLoader } from './password-dialog-loader'
 import { SideMenu } from './side-menu'
+
+// The phone's menu drawer loads when it is first opened: a desktop never needs antd's Drawer.
+const MenuDrawer = lazy(async () => ({ default: (await import('./menu-drawer')).MenuDrawer }))
 
 export const INITIAL_PASSWORD_WARNING = '当前账号仍在使用初始密码，请尽快修改密码。'
 
@@ -54,8 +58,10 @@ function SignedInLayout() {
   const user = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const loadConfig = useSession((s) => s.loadConfig)
-  // as the user left it in this browser; folding for a narrow window below is not a choice, not kept
+  // as the user left it in this browser (a phone shows the menu in a drawer instead)
   const [collapsed, setCollapsed] = useState(() => readMenuCollapsed(MENU_COLLAPSED_DEFAULT))
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const [drawerLoaded, setDrawerLoaded] = useState(false)
   const [changingPassword, setChangingPassword] = useState(false)
   const { token: colors } = theme.useToken()
   const mobile = useSession((s) => s.device) === 'mobile'
@@ -84,56 +90,64 @@ function SignedInLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        width={220}
-        collapsedWidth={64}
-        // a narrow window keeps its width for the screen: the menu folds to icons
-        breakpoint="md"
-        onBreakpoint={(narrow) => narrow && setCollapsed(true)}
-      >
-        <div
-          style={{
-            height: 56,
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            color: '#fff',
-            fontWeight: 600,
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-          }}
-        >
-          {collapsed ? '权限' : '角色权限管理系统'}
-        </div>
-        <SideMenu collapsed={collapsed} />
-      </Layout.Sider>
-      <Layout>
+      {mobile ? null : (
+        <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220} collapsedWidth={64}>
+          <MenuTitle text={collapsed ? '权限' : '角色权限管理系统'} />
+          <SideMenu collapsed={collapsed} />
+        </Layout.Sider>
+      )}
+      {mobile && drawerLoaded ? (
+        <Suspense fallback={null}>
+          <MenuDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
+            {/* a full-height Sider: the drawer wears the desktop side menu's colours, from the theme */}
+            <Layout.Sider width="100%" style={{ minHeight: '100%' }} data-testid="menu-drawer">
+              <MenuTitle text="角色权限管理系统" />
+              <SideMenu onNavigate={() => setDrawerOpen(false)} />
+            </Layout.Sider>
+          </MenuDrawer>
+        </Suspense>
+      ) : null}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header
           style={{
             background: colors.colorBgContainer,
-            padding: '0 16px',
+            padding: mobile ? '4px 8px' : '0 16px',
             display: 'flex',
+            flexWrap: 'wrap',
             alignItems: 'center',
             justifyContent: 'space-between',
+            columnGap: 8,
+            // a phone's header may take a second line (a long name) rather than squeeze its buttons
+            ...(mobile ? { height: 'auto', minHeight: 56, lineHeight: 'normal' } : {}),
             borderBottom: `1px solid ${colors.colorBorderSecondary}`,
           }}
         >
-          <Tooltip title={collapsed ? '展开菜单' : '收起菜单'}>
+          {mobile ? (
             <Button
               type="text"
-              aria-label={collapsed ? '展开菜单' : '收起菜单'}
-              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              aria-label="打开菜单"
+              data-testid="menu-button"
+              icon={<MenuOutlined />}
               onClick={() => {
-                writeMenuCollapsed(!collapsed)
-                setCollapsed(!collapsed)
+                setDrawerLoaded(true)
+                setDrawerOpen(true)
               }}
             />
-          </Tooltip>
+          ) : (
+            <Tooltip title={collapsed ? '展开菜单' : '收起菜单'}>
+              <Button
+                type="text"
+                aria-label={collapsed ? '展开菜单' : '收起菜单'}
+                icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                onClick={() => {
+                  writeMenuCollapsed(!collapsed)
+                  setCollapsed(!collapsed)
+                }}
+              />
+            </Tooltip>
+          )}
           {/* On a narrow window the actions keep their icons (and names for screen readers) only. */}
-          <Space size={mobile ? 'small' : 'middle'}>
+          <Space size={mobile ? 'small' : 'middle'} wrap style={{ minWidth: 0 }}>
             <Space size={4}>
               <UserOutlined />
               {/* Typography.Text's look (Typography itself stays out of the first download) */}
@@ -159,17 +173,7 @@ function SignedInLayout() {
         {/* minWidth 0: a wide table scrolls inside its screen instead of widening the page */}
         <Layout.Content style={{ padding: mobile ? 8 : 16, minWidth: 0 }}>
           {user.passwordIsInitial && (
-            <Alert
-              type="warning"
-              showIcon
-              title={INITIAL_PASSWORD_WARNING}
-              action={
-                <Button size="small" type="primary" onClick={() => setChangingPassword(true)}>
-                  立即修改
-                </Button>
-              }
-              style={{ marginBottom: 16 }}
-            />
+            <InitialPasswordBanner mobile={mobile} onChange={() => setChangingPassword(true)} />
           )}
           <Breadcrumbs />
           <PageGuard />
@@ -177,6 +181,49 @@ function SignedInLayout() {
         <PasswordDialogLoader open={changingPassword} onClose={() => setChangingPassword(false)} />
       </Layout>
     </Layout>
+  )
+}
+
+/** The product's name above the menu (its short form over the folded menu). */
+function MenuTitle({ text }: { text: string }) {
+  return (
+    <div
+      style={{
+        height: 56,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        color: '#fff',
+        fontWeight: 600,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+      }}
+    >
+      {text}
+    </div>
+  )
+}
+
+/**
+ * The initial-password warning. On a phone the button goes under the sentence: beside it, the
+ * sentence would be squeezed to a character per line.
+ */
+function InitialPasswordBanner({ mobile, onChange }: { mobile: boolean; onChange: () => void }) {
+  const button = (
+    <Button size="small" type="primary" onClick={onChange}>
+      立即修改
+    </Button>
+  )
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      title={INITIAL_PASSWORD_WARNING}
+      description={mobile ? button : undefined}
+      action={mobile ? undefined : button}
+      style={{ marginBottom: mobile ? 8 : 16 }}
+      data-testid="initial-password-banner"
+    />
   )
 }
 

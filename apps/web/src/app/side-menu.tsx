@@ -42,7 +42,14 @@ export function selectedMenuKey(items: MenuItemDef[], pathname: string): string 
  * collapsed by default (icons with tooltips/pop-ups show the labels); submenus open on click
  * instead of hover (so they do not close on hover-out) when the device is 'mobile'.
  */
-export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
+export function SideMenu({
+  collapsed = false,
+  onNavigate,
+}: {
+  collapsed?: boolean
+  /** after a screen is chosen (the phone's drawer closes) */
+  onNavigate?: () => void
+}) {
   const auths = useSession((s) => s.auths)
   const authOn = useSession((s) => s.userAuth)
   const device = useSession((s) => s.device)
@@ -74,6 +81,7 @@ export function SideMenu({ collapsed = false }: { collapsed?: boolean }) {
         navigate(action.to)
         // close a pop-up submenu; an unfolded menu has none open, and is not rendered again for nothing
         setPopupOpen((open) => (open.length ? [] : open))
+        onNavigate?.()
         break
     }
   }

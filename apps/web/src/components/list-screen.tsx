@@ -1,9 +1,10 @@
 import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, type TableProps } from 'antd'
+import { Button, Input, Popconfirm, Table, type TableColumnsType, type TableProps } from 'antd'
 import type { ReactNode } from 'react'
 import { MSG } from '@amg/contract'
 import { toastInfo, toastSuccess } from '../lib/feedback'
+import { useSession } from '../lib/session-store'
 import {
   useKeepPageInRange,
   useListState,
@@ -99,6 +100,21 @@ export function useListScreen<S extends Record<string, FilterKind>, Row>({
   }
 }
 
+/**
+ * A list's search bar: the search and the buttons in a row that wraps; on a phone the search box
+ * takes the whole width and the buttons wrap under it, nothing cut off at the edge.
+ */
+function SearchBar({ children }: { children: ReactNode }) {
+  return (
+    <div
+      data-testid="list-search-bar"
+      style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, marginBottom: 16 }}
+    >
+      {children}
+    </div>
+  )
+}
+
 /** The single search box of a list (applied by 搜索 or Enter) and the buttons beside it. */
 export function ListSearch({
   placeholder,
@@ -114,8 +130,9 @@ export function ListSearch({
   onSearch: (value: string) => void
   children?: ReactNode
 }) {
+  const mobile = useSession((s) => s.device) === 'mobile'
   return (
-    <Space wrap style={{ marginBottom: 16 }}>
+    <SearchBar>
       <Input.Search
         allowClear
         placeholder={placeholder}
@@ -123,10 +140,10 @@ export function ListSearch({
         onChange={(e) => onChange(e.target.value)}
         onSearch={(text) => onSearch(text.trim())}
         enterButton="搜索"
-        style={{ width: 320 }}
+        style={{ width: mobile ? '100%' : 320 }}
       />
       {children}
-    </Space>
+    </SearchBar>
   )
 }
 
@@ -155,22 +172,26 @@ export function ListQueryBar({
   children?: ReactNode
 }) {
   const search = () => onSearch(value.trim())
+  const mobile = useSession((s) => s.device) === 'mobile'
   return (
-    <Space wrap style={{ marginBottom: 16 }}>
-      <Input
-        allowClear
-        placeholder={placeholder}
-        aria-label={label}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onPressEnter={search}
-        style={{ width: 240 }}
-      />
-      <Button type={primary ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={search}>
-        查询
-      </Button>
+    <SearchBar>
+      {/* on a phone the box and 查询 fill the first line, the other buttons wrap below */}
+      <div style={{ display: 'flex', gap: 8, width: mobile ? '100%' : undefined }}>
+        <Input
+          allowClear
+          placeholder={placeholder}
+          aria-label={label}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onPressEnter={search}
+          style={mobile ? { flex: 'auto', minWidth: 0 } : { width: 240 }}
+        />
+        <Button type={primary ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={search}>
+          查询
+        </Button>
+      </div>
       {children}
-    </Space>
+    </SearchBar>
   )
 }
 

@@ -13,6 +13,7 @@ import {
   type RoleImpactPreview,
 } from './role-impact'
 import { TextArea } from './text-area'
+import { useFormLayout } from '../lib/ui/form-layout'
 
 /** The types the built-in role form offers. */
 export const ADMIN_ROLE_TYPE_OPTIONS = [ROLE_TYPE.superAdmin, ROLE_TYPE.builtIn].map((value) => ({
@@ -70,6 +71,7 @@ export function RoleForm({
   onBack,
 }: RoleFormProps) {
   const [form] = Form.useForm<RoleFormValues>()
+  const layout = useFormLayout(110, true)
   const [checking, setChecking] = useState(false)
   // the values waiting for the impact to be confirmed, and what the dialog shows
   const [pending, setPending] = useState<{ values: RoleFormValues; preview: RoleImpactPreview } | null>(null)
@@ -94,9 +96,7 @@ export function RoleForm({
   return (
     <Form<RoleFormValues>
       form={form}
-      layout="horizontal"
-      labelCol={{ flex: '110px' }}
-      wrapperCol={{ flex: 'auto' }}
+      {...layout}
       style={{ maxWidth: 880 }}
       initialValues={{ authCodes: [], ...initialValues }}
       onFinish={(values) => submit({ ...values, authCodes: values.authCodes ?? [] })}

@@ -2,6 +2,7 @@ import { Button, Cascader, Col, Form, Input, InputNumber, Radio, Row, Select, Sp
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
 import { useMemo } from 'react'
+import { useFieldIndent, useFormLayout, useItemLabelCol } from '../../lib/ui/form-layout'
 import { antdRules } from '../../lib/validation'
 import type { AuthRecord, UrlMap, UrlPatternInfo } from '../../lib/stores/auth-store'
 import { useBackEndCatalogue } from './api'
@@ -26,6 +27,9 @@ interface CatalogueOption {
   label: string
   children?: CatalogueOption[]
 }
+
+/** A row of a list field (a route, a call): its inputs shrink on a narrow window, the delete stays. */
+const LIST_ROW = { display: 'flex', alignItems: 'baseline', gap: 8, marginBottom: 8 } as const
 
 /** method → group → operation options of the back-end catalogue (SPEC.md §3). */
 export function catalogueOptions(urlMap: UrlMap | undefined): CatalogueOption[] {
@@ -90,6 +94,9 @@ export function AuthForm({
   onSubmit,
 }: AuthFormProps) {
   const [form] = Form.useForm<AuthFormValues>()
+  const layout = useFormLayout(110, true)
+  const narrowLabel = useItemLabelCol(80)
+  const indent = useFieldIndent(110)
   const catalogue = useBackEndCatalogue()
   const options = useMemo(() => catalogueOptions(catalogue.data), [catalogue.data])
 
@@ -110,8 +117,7 @@ export function AuthForm({
   return (
     <Form<AuthFormValues>
       form={form}
-      labelCol={{ flex: '110px' }}
-      wrapperCol={{ flex: 'auto' }}
+      {...layout}
       initialValues={initialValues}
       onFinish={onSubmit}
       // SPEC.md §5: invalid forms are not submitted and are only logged.
@@ -135,25 +141,25 @@ export function AuthForm({
         </Radio.Group>
       </Form.Item>
       <Row gutter={16}>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item label="英文名" name="enName" rules={antdRules.enName}>
             <Input placeholder="英文名" maxLength={64} />
           </Form.Item>
         </Col>
-        <Col span={12}>
-          <Form.Item label="中文名" name="chName" rules={antdRules.chName} labelCol={{ flex: '80px' }}>
+        <Col xs={24} sm={12}>
+          <Form.Item label="中文名" name="chName" rules={antdRules.chName} labelCol={narrowLabel}>
             <Input placeholder="中文名" maxLength={64} />
           </Form.Item>
         </Col>
       </Row>
       <Row gutter={16}>
-        <Col span={12}>
+        <Col xs={24} sm={12}>
           <Form.Item label="排序" name="seq" rules={antdRules.seq}>
             <InputNumber<number> min={0} max={1000000} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
-        <Col span={12}>
-          <Form.Item label="唯一标识" name="uniqueKey" labelCol={{ flex: '80px' }}>
+        <Col xs={24} sm={12}>
+          <Form.Item label="唯一标识" name="uniqueKey" labelCol={narrowLabel}>
             <Input placeholder="唯一标识" maxLength={128} />
           </Form.Item>
         </Col>
@@ -167,11 +173,11 @@ export function AuthForm({
           {(fields, { add, remove }) => (
             <div data-testid="front-end-list">
               {fields.map((field, i) => (
-                <Space key={field.key} align="baseline" style={{ display: 'flex', marginBottom: 8 }}>
+                <div key={field.key} style={LIST_ROW}>
                   <Form.Item name={[field.name, 'frontEndAccess']} noStyle>
                     <Input
                       placeholder="如 /usermanage/**"
-                      style={{ width: 360 }}
+                      style={{ flex: '0 1 360px', minWidth: 0 }}
                       aria-label={`前端路由 ${i + 1}`}
                     />
                   </Form.Item>
@@ -182,7 +188,7 @@ export function AuthForm({
                     aria-label={`删除前端路由 ${i + 1}`}
                     onClick={() => remove(field.name)}
                   />
-                </Space>
+                </div>
               ))}
               <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ frontEndAccess: '' })}>
                 添加前端路由
@@ -215,21 +221,16 @@ export function AuthForm({
                   }
                   showSearch
                   expandTrigger="hover"
-                  style={{ width: 460, marginBottom: 8 }}
+                  style={{ width: '100%', maxWidth: 460, marginBottom: 8 }}
                   data-testid="back-end-picker"
                 />
               </div>
               {fields.map((field, i) => (
-                <Space
-                  key={field.key}
-                  align="baseline"
-                  style={{ display: 'flex', marginBottom: 8 }}
-                  data-testid="back-end-row"
-                >
+                <div key={field.key} style={LIST_ROW} data-testid="back-end-row">
                   <Form.Item
                     name={[field.name, 'method']}
                     rules={[{ required: true, message: '请选择请求方法' }]}
-                    style={{ marginBottom: 0 }}
+                    style={{ marginBottom: 0, flex: 'none' }}
                   >
                     <Select
                       style={{ width: 110 }}
@@ -241,13 +242,9 @@ export function AuthForm({
                   <Form.Item
                     name={[field.name, 'uri']}
                     rules={[{ required: true, whitespace: true, message: '请输入接口地址' }]}
-                    style={{ marginBottom: 0 }}
+                    style={{ marginBottom: 0, flex: '0 1 300px', minWidth: 0 }}
                   >
-                    <Input
-                      placeholder="如 /user/list 或 /user/**"
-                      style={{ width: 300 }}
-                      aria-label={`接口地址 ${i + 1}`}
-                    />
+                    <Input placeholder="如 /user/list 或 /user/**" aria-label={`接口地址 ${i + 1}`} />
                   </Form.Item>
                   <Button
                     type="text"
@@ -256,7 +253,7 @@ export function AuthForm({
                     aria-label={`删除后端接口 ${i + 1}`}
                     onClick={() => remove(field.name)}
                   />
-                </Space>
+                </div>
               ))}
               <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ method: 'GET', uri: '' })}>
                 手动添加
@@ -267,7 +264,7 @@ export function AuthForm({
         </Form.List>
       </Form.Item>
 
-      <Form.Item wrapperCol={{ offset: 0 }} style={{ paddingLeft: 110 }}>
+      <Form.Item wrapperCol={{ offset: 0 }} style={{ paddingLeft: indent }}>
         <Space>
           <Button type="primary" htmlType="submit" loading={submitting}>
             {submitText}

@@ -1,10 +1,15 @@
-import { Empty, Input, Menu, Modal, Spin, theme } from 'antd'
+import { Empty, Input, Modal, Spin } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react'
-import { createPortal } from 'react-dom'
+import { useCallback, useState, type MouseEvent } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { Tree, type TreeNodeData } from '../../components'
+import {
+  NodeActionsButton,
+  NodeActionsMenu,
+  NodeRow,
+  type ActionsMenuState,
+} from '../../components/tree-actions'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import type { AuthNode } from '../../lib/stores/auth-store'
 import { useAuthTree, useDeleteAuth } from './api'
@@ -24,16 +29,16 @@ export const addChildPath = (node: AuthNode) =>
 export const editPath = (node: AuthNode) =>
   `/authmanage/editform?${new URLSearchParams({ code: node.code, isLeaf: String(isLeafNode(node)) }).toString()}`
 
-interface MenuState {
-  node: AuthNode
-  x: number
-  y: number
-}
+const MENU_ITEMS = [
+  { key: 'add', icon: <PlusOutlined />, label: '新增下级' },
+  { key: 'edit', icon: <EditOutlined />, label: '编辑' },
+  { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
+]
 
-/** The permission tree (label chName, search box) with its right-click menu. */
+/** The permission tree (label chName, search box) with each node's actions: right click or "⋯". */
 export function AuthTree() {
   const tree = useAuthTree()
-  const [menu, setMenu] = useState<MenuState | null>(null)
+  const [menu, setMenu] = useState<ActionsMenuState<AuthNode> | null>(null)
   const [search, setSearch] = useState('')
   const [params] = useSearchParams()
   const currentCode = params.get('code')
@@ -70,14 +75,16 @@ export function AuthTree() {
   const renderLabel = (raw: TreeNodeData) => {
     const node = raw as unknown as AuthNode
     return (
-      <span
-        className="auth-tree-node"
-        data-code={node.code}
-        onContextMenu={(e) => openMenu(e, node)}
-        style={{ display: 'inline-block', minWidth: 80 }}
-      >
-        {node.chName}
-      </span>
+      <NodeRow actions={<NodeActionsButton label={node.chName} onOpen={(at) => setMenu({ ...at, node })} />}>
+        <span
+          className="auth-tree-node"
+          data-code={node.code}
+          onContextMenu={(e) => openMenu(e, node)}
+          style={{ display: 'inline-block', minWidth: 80 }}
+        >
+          {node.chName}
+        </span>
+      </NodeRow>
     )
   }
 
@@ -106,85 +113,21 @@ export function AuthTree() {
       ) : (
         <Empty description="暂无权限" />
       )}
-      {menu ? <NodeMenu state={menu} onClose={closeMenu} onDelete={confirmDelete} /> : null}
+      {menu ? (
+        <NodeActionsMenu
+          at={menu}
+          items={MENU_ITEMS}
+          place={contextMenuPosition}
+          testId="auth-context-menu"
+          onClose={closeMenu}
+          onChoose={(key) => {
+            if (key === 'add') navigate(addChildPath(menu.node))
+            else if (key === 'edit') navigate(editPath(menu.node))
+            else confirmDelete(menu.node)
+          }}
+        />
+      ) : null}
       {modalHolder}
     </div>
-  )
-}
-
-/** The menu at the pointer, shifted left/up past x 1800 / y 700 (SPEC.md §2). */
-function NodeMenu({
-  state,
-  onClose,
-  onDelete,
-}: {
-  state: MenuState
-  onClose: () => void
-  onDelete: (node: AuthNode) => void
-}) {
-  const ref = useRef<HTMLDivElement>(null)
-  const [pos, setPos] = useState<{ left: number; top: number } | null>(null)
-  const navigate = useNavigate()
-  const { token } = theme.useToken()
-  const { node } = state
-
-  useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    setPos(contextMenuPosition(state, { width: el.offsetWidth, height: el.offsetHeight }))
-  }, [state])
-
-  useEffect(() => {
-    const close = (e: Event) => {
-      if (ref.current && e.target instanceof Node && ref.current.contains(e.target)) return
-      onClose()
-    }
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    document.addEventListener('mousedown', close, true)
-    window.addEventListener('wheel', onClose, true)
-    window.addEventListener('resize', onClose)
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('mousedown', close, true)
-      window.removeEventListener('wheel', onClose, true)
-      window.removeEventListener('resize', onClose)
-      document.removeEventListener('keydown', onKey)
-    }
-  }, [onClose])
-
-  // In a portal: fixed positioning is then relative to the window whatever the ancestors' styles.
-  return createPortal(
-    <div
-      ref={ref}
-      data-testid="auth-context-menu"
-      style={{
-        position: 'fixed',
-        left: pos?.left ?? state.x,
-        top: pos?.top ?? state.y,
-        visibility: pos ? 'visible' : 'hidden',
-        zIndex: 1050,
-        width: 140,
-        boxShadow: token.boxShadowSecondary,
-        borderRadius: 8,
-        background: token.colorBgElevated,
-      }}
-    >
-      <Menu
-        selectable={false}
-        style={{ borderRadius: 8, borderInlineEnd: 'none' }}
-        items={[
-          { key: 'add', icon: <PlusOutlined />, label: '新增下级' },
-          { key: 'edit', icon: <EditOutlined />, label: '编辑' },
-          { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
-        ]}
-        onClick={({ key }) => {
-          onClose()
-          if (key === 'add') navigate(addChildPath(node))
-          else if (key === 'edit') navigate(editPath(node))
-          else onDelete(node)
-        }}
-      />
-    </div>,
-    document.body,
   )
 }

@@ -1,3 +1,5 @@
+import type { Point, Size } from '../../components/tree-actions'
+
 /**
  * SPEC.md §2: the permission tree's right-click menu is shifted when the click x is over 1800 or
  * y over 700 — it then opens to the left of / above the pointer, by its own size, so it stays
@@ -5,16 +7,6 @@
  */
 export const MENU_SHIFT_X = 1800
 export const MENU_SHIFT_Y = 700
-
-export interface Point {
-  x: number
-  y: number
-}
-
-export interface Size {
-  width: number
-  height: number
-}
 
 /** Where the menu's top-left corner goes for a click at `click` (page coordinates). */
 export function contextMenuPosition(click: Point, menu: Size): { left: number; top: number } {

@@ -1,8 +1,11 @@
-import { Card, Col, Empty, Row, Spin } from 'antd'
+import { Card, Empty, Spin } from 'antd'
 import { MSG, splitFrontEndAccess } from '@amg/contract'
 import { useMemo } from 'react'
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
+import { SplitView } from '../../components/split-view'
+import { TreeActionsHint } from '../../components/tree-actions'
 import { toastSuccess } from '../../lib/feedback'
+import { useSession } from '../../lib/session-store'
 import type { AuthNode } from '../../lib/stores/auth-store'
 import { Screen } from '../../lib/ui/screen'
 import { useAuthDetail, useAuthTree, useInsertAuth, useUpdateAuth } from './api'
@@ -11,24 +14,31 @@ import { AuthTree } from './auth-tree'
 
 const TOP_LEVEL = '无（顶级权限）'
 
-/** Permission management: the tree on the left, the add or edit form on the right (nested routes). */
+/**
+ * Permission management: the tree on the left, the add or edit form on the right (nested routes); on
+ * a phone the tree on top, the form below.
+ */
 export function AuthManagePage() {
+  const location = useLocation()
+  const mobile = useSession((s) => s.device) === 'mobile'
+  const side = (
+    <>
+      <TreeActionsHint />
+      <Card
+        size="small"
+        title="权限树"
+        // a phone keeps room for the form under the tree
+        styles={{ body: { maxHeight: mobile ? '50vh' : 'calc(100vh - 260px)', overflow: 'auto' } }}
+      >
+        <AuthTree />
+      </Card>
+    </>
+  )
   return (
     <Screen title="权限点管理">
-      <Row gutter={16} wrap={false}>
-        <Col flex="320px">
-          <Card
-            size="small"
-            title="权限树"
-            styles={{ body: { maxHeight: 'calc(100vh - 260px)', overflow: 'auto' } }}
-          >
-            <AuthTree />
-          </Card>
-        </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
-          <Outlet />
-        </Col>
-      </Row>
+      <SplitView sideWidth={320} gutter={16} mainKey={location.pathname + location.search} side={side}>
+        <Outlet />
+      </SplitView>
     </Screen>
   )
 }

@@ -7,6 +7,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY } from './api'
 import { EDIT_PATH, OrgFields, numberParam, useOrgTree, type OrgFormValues } from './common'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 /** New department under the `parent` of the query (the root when none is given). */
 export function OrgAddFormPage() {
@@ -15,6 +16,7 @@ export function OrgAddFormPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [form] = Form.useForm<OrgFormValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const root = tree.data?.[0]
   const parent = numberParam(params.get('parent')) ?? root?.id
@@ -54,8 +56,7 @@ export function OrgAddFormPage() {
     >
       <Form<OrgFormValues>
         form={form}
-        layout="horizontal"
-        labelCol={{ flex: '100px' }}
+        {...layout}
         onFinish={submit}
         onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
         style={{ maxWidth: 640 }}

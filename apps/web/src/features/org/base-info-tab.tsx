@@ -7,6 +7,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY, orgDetailKey } from './api'
 import { OrgFields, numberParam, useOrgDetail, type OrgFormValues } from './common'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 /** Base info: name and description; 修改 saves, 重置 restores the loaded values. */
 export function OrgBaseInfoTab() {
@@ -14,6 +15,7 @@ export function OrgBaseInfoTab() {
   const id = numberParam(params.get('id'))
   const queryClient = useQueryClient()
   const [form] = Form.useForm<OrgFormValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const detail = useOrgDetail(id)
   const loaded = detail.data
@@ -56,7 +58,7 @@ export function OrgBaseInfoTab() {
       </Typography.Title>
       <Form<OrgFormValues>
         form={form}
-        labelCol={{ flex: '100px' }}
+        {...layout}
         onFinish={submit}
         onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
         style={{ maxWidth: 640 }}

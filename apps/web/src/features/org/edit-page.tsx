@@ -1,5 +1,6 @@
 import { Alert, Card, Typography } from 'antd'
 import { useSearchParams } from 'react-router'
+import { useSession } from '../../lib/session-store'
 import { RouteTabs } from '../../lib/ui/route-tabs'
 import { numberParam, useOrgDetail } from './common'
 
@@ -8,6 +9,13 @@ export function OrgEditFormPage() {
   const [params] = useSearchParams()
   const id = numberParam(params.get('id'))
   const detail = useOrgDetail(id)
+  // on a phone the department's full name goes under the title: beside it there is no room
+  const mobile = useSession((s) => s.device) === 'mobile'
+  const completeName = detail.data ? (
+    <Typography.Text type="secondary" data-testid="org-complete-name">
+      {detail.data.organizationCompleteName}
+    </Typography.Text>
+  ) : null
   return (
     <Card
       size="small"
@@ -16,14 +24,9 @@ export function OrgEditFormPage() {
           修改部门
         </Typography.Title>
       }
-      extra={
-        detail.data ? (
-          <Typography.Text type="secondary" data-testid="org-complete-name">
-            {detail.data.organizationCompleteName}
-          </Typography.Text>
-        ) : null
-      }
+      extra={mobile ? null : completeName}
     >
+      {mobile && completeName ? <div style={{ marginBottom: 8 }}>{completeName}</div> : null}
       {id === undefined ? (
         <Alert type="warning" showIcon message="请在左侧部门树中选择要修改的部门" />
       ) : (

@@ -1,15 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Col, Modal, Row, Typography } from 'antd'
+import { Modal } from 'antd'
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { MSG } from '@amg/contract'
+import { SplitView } from '../../components/split-view'
+import { TreeActionsHint } from '../../components/tree-actions'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
+import { useSession } from '../../lib/session-store'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { Screen } from '../../lib/ui/screen'
 import { ORG_TREE_KEY, orgDetailKey, type OrgNode } from './api'
 import { ADD_PATH, EDIT_PATH, numberParam, useOrgTree } from './common'
 import { OrgTree, type OrgMenuAction } from './org-tree'
 
-/** Department management: the tree on the left, the add form or the edit tabs on the right. */
+/** The department tree's height on a phone, where the form comes under it. */
+const ORG_TREE_PHONE_HEIGHT = 320
+
+/**
+ * Department management: the tree on the left, the add form or the edit tabs on the right (on a
+ * phone the tree on top, the form below).
+ */
 export function OrgManagePage() {
   const tree = useOrgTree()
   const navigate = useNavigate()
@@ -17,6 +26,7 @@ export function OrgManagePage() {
   const [params] = useSearchParams()
   const queryClient = useQueryClient()
   const [modal, modalHolder] = Modal.useModal()
+  const mobile = useSession((s) => s.device) === 'mobile'
   const selectedId = location.pathname.startsWith('/orgmanage/editform')
     ? numberParam(params.get('id'))
     : numberParam(params.get('parent'))
@@ -53,22 +63,25 @@ export function OrgManagePage() {
 
   return (
     <Screen title="部门管理">
-      <Row gutter={24} wrap={false}>
-        <Col flex="340px" style={{ minWidth: 0 }}>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-            在部门上单击右键：编辑、新增下级、删除。
-          </Typography.Paragraph>
-          <OrgTree
-            data={tree.data ?? []}
-            loading={tree.isLoading}
-            selectedId={selectedId}
-            onAction={onAction}
-          />
-        </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
-          <Outlet />
-        </Col>
-      </Row>
+      <SplitView
+        sideWidth={340}
+        mainKey={location.pathname + location.search}
+        side={
+          <>
+            <TreeActionsHint />
+            <OrgTree
+              data={tree.data ?? []}
+              loading={tree.isLoading}
+              selectedId={selectedId}
+              onAction={onAction}
+              // a phone keeps room for the form under the tree
+              height={mobile ? ORG_TREE_PHONE_HEIGHT : undefined}
+            />
+          </>
+        }
+      >
+        <Outlet />
+      </SplitView>
       {modalHolder}
     </Screen>
   )

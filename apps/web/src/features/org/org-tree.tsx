@@ -1,7 +1,13 @@
-import { Empty, Input, Menu, Spin, Tree, theme } from 'antd'
+import { Empty, Input, Spin, Tree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { filterTree, type TreeNodeData } from '../../components'
+import {
+  NodeActionsButton,
+  NodeActionsMenu,
+  NodeRow,
+  type ActionsMenuState,
+} from '../../components/tree-actions'
 import { useTreeExpansion } from '../../components/tree-expansion'
 import type { OrgNode } from './api'
 
@@ -9,12 +15,6 @@ import type { OrgNode } from './api'
 export const ORG_TREE_HEIGHT = 560
 
 export type OrgMenuAction = 'edit' | 'addChild' | 'delete'
-
-interface ContextMenuState {
-  x: number
-  y: number
-  node: OrgNode
-}
 
 function toDataNodes(nodes: readonly OrgNode[]): DataNode[] {
   return nodes.map((node) => ({
@@ -37,19 +37,22 @@ const ORG_FIELDS = { key: 'id', children: 'children', label: 'organizationName' 
 
 /**
  * The department tree of the department screen (SPEC.md §2): a search box filtering by name, a
- * virtually scrolled antd Tree, and a right-click menu — edit, add child and delete; the root
- * (a department without parent) offers only add child.
+ * virtually scrolled antd Tree, and each department's actions — edit, add child and delete; the root
+ * (a department without parent) offers only add child — on a right click or its "⋯" button.
  */
 export function OrgTree({
   data,
   loading,
   selectedId,
   onAction,
+  height = ORG_TREE_HEIGHT,
 }: {
   data: readonly OrgNode[]
   loading: boolean
   selectedId?: number
   onAction: (action: OrgMenuAction, node: OrgNode) => void
+  /** the virtual list's height (a phone keeps room for the form below) */
+  height?: number
 }) {
   const [search, setSearch] = useState('')
   const text = search.trim()
@@ -71,34 +74,30 @@ export function OrgTree({
     initially: 'roots',
     selectedKey: selectedId,
   })
-  const { token } = theme.useToken()
 
-  const [menu, setMenu] = useState<ContextMenuState | null>(null)
-  useEffect(() => {
-    if (!menu) return
-    const close = () => setMenu(null)
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
-    // Not on 'scroll': the virtual list and tables fire scroll events by themselves when they re-render.
-    window.addEventListener('mousedown', close)
-    window.addEventListener('wheel', close, { passive: true })
-    window.addEventListener('keydown', onKey)
-    return () => {
-      window.removeEventListener('mousedown', close)
-      window.removeEventListener('wheel', close)
-      window.removeEventListener('keydown', onKey)
-    }
-  }, [menu])
+  const [menu, setMenu] = useState<ActionsMenuState<OrgNode> | null>(null)
+  const closeMenu = useCallback(() => setMenu(null), [])
 
   const isRoot = (node: OrgNode) => node.parent === null || node.parent === undefined
-  const menuItems = menu
-    ? isRoot(menu.node)
+  const menuItems = (node: OrgNode) =>
+    isRoot(node)
       ? [{ key: 'addChild', label: '新增下级' }]
       : [
           { key: 'edit', label: '编辑' },
           { key: 'addChild', label: '新增下级' },
           { key: 'delete', label: '删除', danger: true },
         ]
-    : []
+
+  const titleRender = (data: DataNode) => {
+    const node = byId.get(Number(data.key))
+    const name = String(data.title)
+    if (!node) return name
+    return (
+      <NodeRow actions={<NodeActionsButton label={name} onOpen={(at) => setMenu({ ...at, node })} />}>
+        {name}
+      </NodeRow>
+    )
+  }
 
   return (
     <div className="amg-org-tree" data-testid="org-tree">
@@ -114,7 +113,7 @@ export function OrgTree({
           <Tree
             blockNode
             showLine
-            height={ORG_TREE_HEIGHT}
+            height={height}
             treeData={treeData}
             {...expansion}
             selectedKeys={selectedId !== undefined ? [selectedId] : []}
@@ -122,6 +121,7 @@ export function OrgTree({
               const node = byId.get(Number(info.node.key))
               if (node && !isRoot(node)) onAction('edit', node)
             }}
+            titleRender={titleRender}
             onRightClick={({ event, node }) => {
               event.preventDefault()
               const org = byId.get(Number(node.key))
@@ -133,30 +133,13 @@ export function OrgTree({
         )}
       </Spin>
       {menu ? (
-        <div
-          data-testid="org-context-menu"
-          onMouseDown={(e) => e.stopPropagation()}
-          style={{
-            position: 'fixed',
-            left: Math.min(menu.x, window.innerWidth - 140),
-            top: Math.min(menu.y, window.innerHeight - 140),
-            zIndex: 1050,
-            boxShadow: token.boxShadowSecondary,
-            borderRadius: 8,
-            background: token.colorBgElevated,
-          }}
-        >
-          <Menu
-            selectable={false}
-            style={{ borderRadius: 8, minWidth: 120, borderInlineEnd: 'none' }}
-            items={menuItems}
-            onClick={({ key }) => {
-              const node = menu.node
-              setMenu(null)
-              onAction(key as OrgMenuAction, node)
-            }}
-          />
-        </div>
+        <NodeActionsMenu
+          at={menu}
+          items={menuItems(menu.node)}
+          testId="org-context-menu"
+          onClose={closeMenu}
+          onChoose={(key) => onAction(key as OrgMenuAction, menu.node)}
+        />
       ) : null}
     </div>
   )

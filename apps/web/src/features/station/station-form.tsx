@@ -4,6 +4,7 @@ import { useBackToList } from '../../lib/list-state'
 import { antdRules } from '../../lib/validation'
 import { LIST_PATH, STATION_TYPE_OPTIONS, type StationFormValues } from './common'
 import { OrgCheckTree } from './org-check-tree'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 /** Name, type and the department tree; 'view' shows them read-only with only a Back button. */
 export function StationForm({
@@ -17,6 +18,7 @@ export function StationForm({
 }) {
   const backToList = useBackToList(LIST_PATH)
   const [form] = Form.useForm<StationFormValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const readOnly = mode === 'view'
   useEffect(() => {
@@ -36,7 +38,7 @@ export function StationForm({
   return (
     <Form<StationFormValues>
       form={form}
-      labelCol={{ flex: '100px' }}
+      {...layout}
       style={{ maxWidth: 720 }}
       initialValues={{ stationName: '', type: 1, orgIds: [] }}
       onFinish={submit}
@@ -51,7 +53,7 @@ export function StationForm({
           options={STATION_TYPE_OPTIONS}
           disabled={readOnly}
           allowClear={!readOnly}
-          style={{ width: 240 }}
+          style={{ width: '100%', maxWidth: 240 }}
         />
       </Form.Item>
       <Form.Item name="orgIds" label="所属部门">

@@ -9,6 +9,7 @@ import { Screen } from '../../lib/ui/screen'
 import { insertGroup, roleCandidates, userCandidates, type GroupFields as GroupFieldValues } from './api'
 import { GroupFields } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 /**
  * The users or roles chosen on the add page before the group exists: LinkPanel's linked list is this
@@ -74,6 +75,7 @@ export function GroupAddScreen() {
   const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<GroupFieldValues>()
+  const layout = useFormLayout(110, true)
   const [open, setOpen] = useState<string[]>(['base', 'users', 'roles'])
   const users = useLocalChoice<UserRow>('users', userCandidates, (u, k) => u.nickName.includes(k))
   const roles = useLocalChoice<RoleSimple>(
@@ -120,8 +122,7 @@ export function GroupAddScreen() {
             children: (
               <Form<GroupFieldValues>
                 form={form}
-                labelCol={{ flex: '110px' }}
-                wrapperCol={{ flex: 'auto' }}
+                {...layout}
                 style={{ maxWidth: 640 }}
                 initialValues={{ status: 1, description: '' }}
               >

@@ -25,6 +25,7 @@ import {
 } from './api'
 import { GroupFields } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 const isTrue = (value: string | null) => value === 'true' || value === '1'
 
@@ -94,6 +95,7 @@ function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean 
   const backToList = useBackToList(GROUP_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<GroupFieldValues>()
+  const layout = useFormLayout(110, true)
   const detail = useQuery({ queryKey: detailKey(id), queryFn: () => groupDetail(id) })
   const [loaded, setLoaded] = useState(false)
 
@@ -122,8 +124,7 @@ function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean 
     <Spin spinning={detail.isLoading || !loaded}>
       <Form<GroupFieldValues>
         form={form}
-        labelCol={{ flex: '110px' }}
-        wrapperCol={{ flex: 'auto' }}
+        {...layout}
         style={{ maxWidth: 640 }}
         disabled={isDisable}
         onFinish={(values) => save.mutate(values)}

@@ -12,6 +12,7 @@ import { updateUser, userDetail } from './api'
 import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
 import { USER_LIST_PATH } from './user-list'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 interface BaseInfoValues {
   nickName: string
@@ -41,6 +42,7 @@ export function UserBaseInfoTab() {
   const me = useSession((s) => s.user)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const [form] = Form.useForm<BaseInfoValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const [changingOwnPassword, setChangingOwnPassword] = useState(false)
   const self = me !== null && me.id === userId
@@ -91,7 +93,7 @@ export function UserBaseInfoTab() {
       <Spin spinning={detail.isFetching}>
         <Form<BaseInfoValues>
           form={form}
-          labelCol={{ flex: '100px' }}
+          {...layout}
           style={{ maxWidth: 560 }}
           disabled={!canSave}
           onFinish={(values) => void save(values)}
@@ -129,7 +131,7 @@ export function UserBaseInfoTab() {
               allowClear
               placeholder="请选择状态"
               options={USER_STATUS_OPTIONS}
-              style={{ width: 200 }}
+              style={{ width: '100%', maxWidth: 200 }}
             />
           </Form.Item>
           <Form.Item label=" " colon={false}>

@@ -4,6 +4,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
 import { antdRules } from '../../lib/validation'
 import { changeOwnPassword } from './api'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 export const PASSWORD_CHANGED = '密码修改成功'
 export const OLD_PASSWORD_REQUIRED = '请输入原密码'
@@ -23,6 +24,7 @@ interface PasswordValues {
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<PasswordValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
 
@@ -59,7 +61,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       destroyOnHidden
       mask={{ closable: false }}
     >
-      <Form<PasswordValues> form={form} preserve={false} labelCol={{ flex: '100px' }}>
+      <Form<PasswordValues> form={form} preserve={false} {...layout}>
         <Form.Item
           label="原密码"
           name="oldPassword"

@@ -8,6 +8,7 @@ import { Screen } from '../../lib/ui/screen'
 import { antdRules } from '../../lib/validation'
 import { insertUser } from './api'
 import { USER_LIST_PATH } from './user-list'
+import { useFormLayout } from '../../lib/ui/form-layout'
 
 interface AddUserValues {
   nickName: string
@@ -26,6 +27,7 @@ export function UserAddPage() {
   const backToList = useBackToList(USER_LIST_PATH)
   const queryClient = useQueryClient()
   const [form] = Form.useForm<AddUserValues>()
+  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
 
   const save = async (values: AddUserValues) => {
@@ -52,7 +54,7 @@ export function UserAddPage() {
     <Screen title="新建用户">
       <Form<AddUserValues>
         form={form}
-        labelCol={{ flex: '100px' }}
+        {...layout}
         style={{ maxWidth: 560 }}
         onFinish={(values) => void save(values)}
         onFinishFailed={(failed) => console.info('新建用户：表单未通过校验', failed.errorFields)}

@@ -1,5 +1,6 @@
 import { Card, Typography } from 'antd'
 import type { ReactNode } from 'react'
+import { useSession } from '../session-store'
 
 /**
  * The frame of a screen below the breadcrumb: its Chinese title and content. Screens that are not
@@ -14,9 +15,12 @@ export function Screen({
   extra?: ReactNode
   children?: ReactNode
 }) {
+  // a phone's screen keeps its width for the content: a narrower frame
+  const mobile = useSession((s) => s.device) === 'mobile'
   return (
     <Card
       variant="borderless"
+      styles={mobile ? { header: { padding: '0 12px' }, body: { padding: 12 } } : undefined}
       title={
         <Typography.Title level={4} style={{ margin: 0 }}>
           {title}

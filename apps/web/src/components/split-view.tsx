@@ -1,0 +1,56 @@
+import { Col, Row } from 'antd'
+import { useEffect, useRef, type ReactNode } from 'react'
+import { useSession } from '../lib/session-store'
+
+/**
+ * A tree beside its form (departments, permissions): side by side on a wide window; on a phone
+ * stacked, the tree on top and the form below, both the full width. There, choosing another node
+ * (`mainKey` changes) brings the form into view, since it opens under the tree, out of sight.
+ */
+export function SplitView({
+  side,
+  sideWidth,
+  gutter = 24,
+  mainKey,
+  children,
+}: {
+  side: ReactNode
+  /** the side column's width on a wide window */
+  sideWidth: number
+  gutter?: number
+  /** what the main column shows (the route and its query): a change scrolls it into view on a phone */
+  mainKey: string
+  children: ReactNode
+}) {
+  const mobile = useSession((s) => s.device) === 'mobile'
+  const main = useRef<HTMLDivElement>(null)
+  const shownKey = useRef(mainKey)
+  useEffect(() => {
+    if (shownKey.current === mainKey) return
+    shownKey.current = mainKey
+    if (mobile) main.current?.scrollIntoView({ block: 'start' })
+  }, [mainKey, mobile])
+
+  if (mobile) {
+    return (
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
+        <div style={{ minWidth: 0 }}>{side}</div>
+        <div ref={main} style={{ minWidth: 0, scrollMarginTop: 8 }} data-testid="split-main">
+          {children}
+        </div>
+      </div>
+    )
+  }
+  return (
+    <Row gutter={gutter} wrap={false}>
+      <Col flex={`${sideWidth}px`} style={{ minWidth: 0 }}>
+        {side}
+      </Col>
+      <Col flex="auto" style={{ minWidth: 0 }}>
+        <div ref={main} data-testid="split-main">
+          {children}
+        </div>
+      </Col>
+    </Row>
+  )
+}
