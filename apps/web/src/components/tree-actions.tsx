@@ -1,7 +1,10 @@
 import { MoreOutlined } from '@ant-design/icons'
 import { Button, Menu, Typography, theme, type MenuProps } from 'antd'
-import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react'
+import { canCall } from '@amg/contract'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
+import type { CallDescription } from '../lib/access'
+import { useSession } from '../lib/session-store'
 
 /**
  * A tree's node actions, the same way on every tree: the right-click menu at the pointer, and a "⋯"
@@ -12,8 +15,26 @@ import { createPortal } from 'react-dom'
 
 export const TREE_ACTIONS_HINT = '右键或点击 ⋯ 操作节点'
 
-/** The one-line hint above a tree with node actions. */
-export function TreeActionsHint() {
+/** A tree's node actions by key, each with the calls it makes. */
+export type TreeActionCalls = Record<string, CallDescription[]>
+
+/** The keys of the actions the signed-in user may take (each needs all of its calls). */
+export function useAllowedActions(actions: TreeActionCalls): ReadonlySet<string> {
+  const user = useSession((s) => s.user)
+  return useMemo(
+    () =>
+      new Set(
+        Object.entries(actions)
+          .filter(([, calls]) => calls.every((call) => canCall(call, user)))
+          .map(([key]) => key),
+      ),
+    [actions, user],
+  )
+}
+
+/** The one-line hint above a tree with node actions; nothing when the user may take none of them. */
+export function TreeActionsHint({ actions }: { actions: TreeActionCalls }) {
+  if (useAllowedActions(actions).size === 0) return null
   return (
     <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }} data-testid="tree-actions-hint">
       {TREE_ACTIONS_HINT}

@@ -25,9 +25,10 @@ export function useAuthDetail(code: string) {
 }
 
 /** GET /auth/get-all-back-end → data.urlMap (method → group → operations). */
-export function useBackEndCatalogue() {
+export function useBackEndCatalogue(enabled = true) {
   return useQuery<UrlMap>({
     queryKey: authKeys.backEnd,
+    enabled,
     queryFn: () => useAuthStore.getState().fetchBackEnd(),
     staleTime: 5 * 60_000,
   })

@@ -82,6 +82,8 @@ export interface AuthFormProps {
   submitText: string
   submitting: boolean
   onSubmit: (values: AuthFormValues) => void
+  /** shown as it is, for a user who may not save it: no 保存, no 重置, no catalogue */
+  readOnly?: boolean
 }
 
 /** The permission form of SPEC.md §5 (add and edit). */
@@ -92,12 +94,13 @@ export function AuthForm({
   submitText,
   submitting,
   onSubmit,
+  readOnly = false,
 }: AuthFormProps) {
   const [form] = Form.useForm<AuthFormValues>()
   const layout = useFormLayout(110, true)
   const narrowLabel = useItemLabelCol(80)
   const indent = useFieldIndent(110)
-  const catalogue = useBackEndCatalogue()
+  const catalogue = useBackEndCatalogue(!readOnly)
   const options = useMemo(() => catalogueOptions(catalogue.data), [catalogue.data])
 
   /** Adds the picked operation's urls as rows (no duplicates). */
@@ -119,6 +122,7 @@ export function AuthForm({
       form={form}
       {...layout}
       initialValues={initialValues}
+      disabled={readOnly}
       onFinish={onSubmit}
       // SPEC.md §5: invalid forms are not submitted and are only logged.
       onFinishFailed={(info) => console.info('permission form invalid', info.errorFields)}
@@ -264,14 +268,16 @@ export function AuthForm({
         </Form.List>
       </Form.Item>
 
-      <Form.Item wrapperCol={{ offset: 0 }} style={{ paddingLeft: indent }}>
-        <Space>
-          <Button type="primary" htmlType="submit" loading={submitting}>
-            {submitText}
-          </Button>
-          <Button onClick={() => form.resetFields()}>重置</Button>
-        </Space>
-      </Form.Item>
+      {readOnly ? null : (
+        <Form.Item wrapperCol={{ offset: 0 }} style={{ paddingLeft: indent }}>
+          <Space>
+            <Button type="primary" htmlType="submit" loading={submitting}>
+              {submitText}
+            </Button>
+            <Button onClick={() => form.resetFields()}>重置</Button>
+          </Space>
+        </Form.Item>
+      )}
     </Form>
   )
 }

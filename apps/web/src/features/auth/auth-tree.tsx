@@ -1,6 +1,6 @@
 import { Empty, Input, Modal, Spin } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons'
-import { MSG } from '@amg/contract'
+import { MSG, routes } from '@amg/contract'
 import { useCallback, useState, type MouseEvent } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { Tree, type TreeNodeData } from '../../components'
@@ -8,7 +8,9 @@ import {
   NodeActionsButton,
   NodeActionsMenu,
   NodeRow,
+  useAllowedActions,
   type ActionsMenuState,
+  type TreeActionCalls,
 } from '../../components/tree-actions'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import type { AuthNode } from '../../lib/stores/auth-store'
@@ -35,6 +37,13 @@ const MENU_ITEMS = [
   { key: 'delete', icon: <DeleteOutlined />, label: '删除', danger: true },
 ]
 
+/** The permission tree's node actions and the calls each makes (shown only to who may make them). */
+export const AUTH_TREE_ACTIONS: TreeActionCalls = {
+  add: [routes.auth.insert],
+  edit: [routes.auth.detail, routes.auth.update],
+  delete: [routes.auth.delete],
+}
+
 /** The permission tree (label chName, search box) with each node's actions: right click or "⋯". */
 export function AuthTree() {
   const tree = useAuthTree()
@@ -45,6 +54,8 @@ export function AuthTree() {
   const navigate = useNavigate()
   const [modal, modalHolder] = Modal.useModal()
   const remove = useDeleteAuth()
+  const allowed = useAllowedActions(AUTH_TREE_ACTIONS)
+  const menuItems = MENU_ITEMS.filter((item) => allowed.has(item.key))
 
   const confirmDelete = (node: AuthNode) => {
     modal.confirm({
@@ -69,13 +80,19 @@ export function AuthTree() {
   const openMenu = (e: MouseEvent, node: AuthNode) => {
     e.preventDefault()
     e.stopPropagation()
-    setMenu({ node, x: e.clientX, y: e.clientY })
+    if (menuItems.length) setMenu({ node, x: e.clientX, y: e.clientY })
   }
 
   const renderLabel = (raw: TreeNodeData) => {
     const node = raw as unknown as AuthNode
     return (
-      <NodeRow actions={<NodeActionsButton label={node.chName} onOpen={(at) => setMenu({ ...at, node })} />}>
+      <NodeRow
+        actions={
+          menuItems.length ? (
+            <NodeActionsButton label={node.chName} onOpen={(at) => setMenu({ ...at, node })} />
+          ) : null
+        }
+      >
         <span
           className="auth-tree-node"
           data-code={node.code}
@@ -116,7 +133,7 @@ export function AuthTree() {
       {menu ? (
         <NodeActionsMenu
           at={menu}
-          items={MENU_ITEMS}
+          items={menuItems}
           place={contextMenuPosition}
           testId="auth-context-menu"
           onClose={closeMenu}

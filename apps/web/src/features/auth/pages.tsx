@@ -1,8 +1,9 @@
 import { Card, Empty, Spin } from 'antd'
-import { MSG, splitFrontEndAccess } from '@amg/contract'
+import { MSG, routes, splitFrontEndAccess } from '@amg/contract'
 import { useMemo } from 'react'
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { SplitView } from '../../components/split-view'
+import { useCanCall } from '../../lib/access'
 import { TreeActionsHint } from '../../components/tree-actions'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
@@ -10,7 +11,7 @@ import type { AuthNode } from '../../lib/stores/auth-store'
 import { Screen } from '../../lib/ui/screen'
 import { useAuthDetail, useAuthTree, useInsertAuth, useUpdateAuth } from './api'
 import { AuthForm, toRecord, type AuthFormValues } from './auth-form'
-import { AuthTree } from './auth-tree'
+import { AUTH_TREE_ACTIONS, AuthTree } from './auth-tree'
 
 const TOP_LEVEL = '无（顶级权限）'
 
@@ -23,7 +24,7 @@ export function AuthManagePage() {
   const mobile = useSession((s) => s.device) === 'mobile'
   const side = (
     <>
-      <TreeActionsHint />
+      <TreeActionsHint actions={AUTH_TREE_ACTIONS} />
       <Card
         size="small"
         title="权限树"
@@ -53,6 +54,7 @@ export function AuthAddFormPage() {
   const levelParam = Number(params.get('level'))
   const level = Number.isInteger(levelParam) && levelParam > 0 ? levelParam : 1
   const parentChName = params.get('parentChName')
+  const canAdd = useCanCall(routes.auth.insert)
 
   const submit = async (values: AuthFormValues) => {
     let res: { code: string; msg: string }
@@ -68,15 +70,20 @@ export function AuthAddFormPage() {
 
   return (
     <Screen title="新增权限">
-      <AuthForm
-        key={search /* a new parent starts a fresh form */}
-        initialValues={{ seq: 1, frontEndAccesss: [], urlPatternInfos: [] }}
-        showButtonType
-        parentName={parentCode ? (parentChName ?? parentCode) : TOP_LEVEL}
-        submitText="保存"
-        submitting={insert.isPending}
-        onSubmit={submit}
-      />
+      {canAdd ? (
+        <AuthForm
+          key={search /* a new parent starts a fresh form */}
+          initialValues={{ seq: 1, frontEndAccesss: [], urlPatternInfos: [] }}
+          showButtonType
+          parentName={parentCode ? (parentChName ?? parentCode) : TOP_LEVEL}
+          submitText="保存"
+          submitting={insert.isPending}
+          onSubmit={submit}
+        />
+      ) : (
+        // the screen opens here; one who may not add picks a permission to read
+        <Empty description="请在左侧权限树中选择权限" />
+      )}
     </Screen>
   )
 }
@@ -98,6 +105,7 @@ export function AuthEditFormPage() {
   const detail = useAuthDetail(code)
   const tree = useAuthTree()
   const update = useUpdateAuth()
+  const canSave = useCanCall(routes.auth.update)
   const node = detail.data
 
   const initialValues = useMemo<AuthFormValues | null>(() => {
@@ -148,6 +156,7 @@ export function AuthEditFormPage() {
           submitText="保存"
           submitting={update.isPending}
           onSubmit={submit}
+          readOnly={!canSave}
         />
       ) : (
         <Empty description="权限不存在" />

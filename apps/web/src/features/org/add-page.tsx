@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Button, Card, Form, Space, Typography } from 'antd'
+import { Button, Card, Empty, Form, Space, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
-import { MSG } from '@amg/contract'
+import { MSG, routes } from '@amg/contract'
+import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY } from './api'
@@ -25,6 +26,8 @@ export function OrgAddFormPage() {
   // A new parent starts a fresh form.
   useEffect(() => form.resetFields(), [form, parent])
 
+  const canAdd = useCanCall(routes.org.insert)
+
   const submit = async (values: OrgFormValues) => {
     if (parent === undefined) return
     setSaving(true)
@@ -45,6 +48,8 @@ export function OrgAddFormPage() {
     }
   }
 
+  // the screen opens here; one who may not add picks a department to read
+  if (!canAdd) return <Empty description="请在左侧部门树中选择部门" />
   return (
     <Card
       title={

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button, Form, Space, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { MSG } from '@amg/contract'
+import { MSG, routes } from '@amg/contract'
+import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY, orgDetailKey } from './api'
@@ -18,6 +19,8 @@ export function OrgBaseInfoTab() {
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const detail = useOrgDetail(id)
+  // one who may not save reads the department as it is
+  const canSave = useCanCall(routes.org.update)
   const loaded = detail.data
   const reset = () => {
     form.resetFields()
@@ -62,17 +65,19 @@ export function OrgBaseInfoTab() {
         onFinish={submit}
         onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
         style={{ maxWidth: 640 }}
-        disabled={!loaded}
+        disabled={!loaded || !canSave}
       >
         <OrgFields />
-        <Form.Item label=" " colon={false}>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={saving}>
-              修改
-            </Button>
-            <Button onClick={reset}>重置</Button>
-          </Space>
-        </Form.Item>
+        {canSave && (
+          <Form.Item label=" " colon={false}>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={saving}>
+                修改
+              </Button>
+              <Button onClick={reset}>重置</Button>
+            </Space>
+          </Form.Item>
+        )}
       </Form>
     </Spin>
   )

@@ -10,7 +10,7 @@ import { useOrgStore } from '../../lib/stores/org-store'
 import { Screen } from '../../lib/ui/screen'
 import { ORG_TREE_KEY, orgDetailKey, type OrgNode } from './api'
 import { ADD_PATH, EDIT_PATH, numberParam, useOrgTree } from './common'
-import { OrgTree, type OrgMenuAction } from './org-tree'
+import { ORG_TREE_ACTIONS, OrgTree, type OrgMenuAction } from './org-tree'
 
 /** The department tree's height on a phone, where the form comes under it. */
 const ORG_TREE_PHONE_HEIGHT = 320
@@ -68,7 +68,7 @@ export function OrgManagePage() {
         mainKey={location.pathname + location.search}
         side={
           <>
-            <TreeActionsHint />
+            <TreeActionsHint actions={ORG_TREE_ACTIONS} />
             <OrgTree
               data={tree.data ?? []}
               loading={tree.isLoading}

@@ -2,11 +2,14 @@ import { Empty, Input, Spin, Tree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useCallback, useMemo, useState } from 'react'
 import { filterTree, type TreeNodeData } from '../../components'
+import { routes } from '@amg/contract'
 import {
   NodeActionsButton,
   NodeActionsMenu,
   NodeRow,
+  useAllowedActions,
   type ActionsMenuState,
+  type TreeActionCalls,
 } from '../../components/tree-actions'
 import { useTreeExpansion } from '../../components/tree-expansion'
 import type { OrgNode } from './api'
@@ -31,6 +34,13 @@ function indexTree(nodes: readonly OrgNode[], byId = new Map<number, OrgNode>())
     if (node.children?.length) indexTree(node.children, byId)
   }
   return byId
+}
+
+/** The department tree's node actions and the calls each makes (shown only to who may make them). */
+export const ORG_TREE_ACTIONS: TreeActionCalls = {
+  edit: [routes.org.detail, routes.org.update],
+  addChild: [routes.org.insert],
+  delete: [routes.org.delete],
 }
 
 const ORG_FIELDS = { key: 'id', children: 'children', label: 'organizationName' }
@@ -79,19 +89,22 @@ export function OrgTree({
   const closeMenu = useCallback(() => setMenu(null), [])
 
   const isRoot = (node: OrgNode) => node.parent === null || node.parent === undefined
+  const allowed = useAllowedActions(ORG_TREE_ACTIONS)
   const menuItems = (node: OrgNode) =>
-    isRoot(node)
+    (isRoot(node)
       ? [{ key: 'addChild', label: '新增下级' }]
       : [
           { key: 'edit', label: '编辑' },
           { key: 'addChild', label: '新增下级' },
           { key: 'delete', label: '删除', danger: true },
         ]
+    ).filter((item) => allowed.has(item.key))
 
   const titleRender = (data: DataNode) => {
     const node = byId.get(Number(data.key))
     const name = String(data.title)
     if (!node) return name
+    if (menuItems(node).length === 0) return name
     return (
       <NodeRow actions={<NodeActionsButton label={name} onOpen={(at) => setMenu({ ...at, node })} />}>
         {name}
@@ -125,7 +138,7 @@ export function OrgTree({
             onRightClick={({ event, node }) => {
               event.preventDefault()
               const org = byId.get(Number(node.key))
-              if (org) setMenu({ x: event.clientX, y: event.clientY, node: org })
+              if (org && menuItems(org).length) setMenu({ x: event.clientX, y: event.clientY, node: org })
             }}
           />
         ) : (
