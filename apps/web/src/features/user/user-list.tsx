@@ -271,7 +271,7 @@ function CreateUserPrompt({
       mask={{ closable: false }}
     >
       <Typography.Paragraph type="secondary">
-        请输入用户昵称，新用户状态为正常，并使用预设的初始密码。
+        请输入用户昵称。新用户状态为正常，以系统预设的初始密码登录，登录后会被提示修改密码；要设置其他密码，请用“新建（填写详细信息）”或创建后的“重置密码”。
       </Typography.Paragraph>
       <Form form={form} preserve={false} onFinish={() => void submit()}>
         <Form.Item
