@@ -291,7 +291,7 @@ describe('list state in the URL', () => {
     await select.click()
     await page.keyboard.type(positionStation.name)
     await page.locator('.ant-select-item-option', { hasText: positionStation.name }).click()
-    await page.getByRole('button', { name: /搜\s*索/ }).click()
+    await page.getByRole('button', { name: /查\s*询$/ }).click()
     await rowsAre(10, positionStation.name)
     await goToPage(2)
     const check = async (p: Page) => {

@@ -141,7 +141,7 @@ async function chooseStation(name: string | null) {
 }
 
 async function search(expectedTotal: number) {
-  await page.getByRole('button', { name: /搜\s*索/ }).click()
+  await page.getByRole('button', { name: /查\s*询$/ }).click()
   await expect
     .poll(() => page.locator('.ant-pagination-total-text').textContent())
     .toBe(`共 ${expectedTotal} 条`)

@@ -37,7 +37,7 @@ async function findService(key: string): Promise<ServiceRow | undefined> {
 
 async function search(page: Page, keyword: string) {
   await page.getByPlaceholder('按服务标识或名称搜索').fill(keyword)
-  await page.getByRole('button', { name: /搜\s*索/ }).click()
+  await page.getByRole('button', { name: /查\s*询$/ }).click()
 }
 
 beforeAll(async () => {

@@ -115,41 +115,9 @@ function SearchBar({ children }: { children: ReactNode }) {
   )
 }
 
-/** The single search box of a list (applied by 搜索 or Enter) and the buttons beside it. */
-export function ListSearch({
-  placeholder,
-  value,
-  onChange,
-  onSearch,
-  children,
-}: {
-  placeholder: string
-  value: string
-  onChange: (value: string) => void
-  /** the trimmed text */
-  onSearch: (value: string) => void
-  children?: ReactNode
-}) {
-  const mobile = useSession((s) => s.device) === 'mobile'
-  return (
-    <SearchBar>
-      <Input.Search
-        allowClear
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onSearch={(text) => onSearch(text.trim())}
-        enterButton="搜索"
-        style={{ width: mobile ? '100%' : 320 }}
-      />
-      {children}
-    </SearchBar>
-  )
-}
-
 /**
- * A search box with a labelled 查询 button (applied by the button or Enter), and the buttons beside it:
- * the lists whose search SPEC.md words so (users, online sessions).
+ * The search bar of every list: a box with a 查询 button (applied by the button or Enter), and the
+ * screen's buttons beside it. One look for every screen with a single search box.
  */
 export function ListQueryBar({
   placeholder,
@@ -161,8 +129,8 @@ export function ListQueryBar({
   children,
 }: {
   placeholder: string
-  /** the box's accessible name */
-  label: string
+  /** the box's accessible name (the placeholder when left out) */
+  label?: string
   value: string
   onChange: (value: string) => void
   /** the trimmed text */
@@ -180,7 +148,7 @@ export function ListQueryBar({
         <Input
           allowClear
           placeholder={placeholder}
-          aria-label={label}
+          aria-label={label ?? placeholder}
           value={value}
           onChange={(e) => onChange(e.target.value)}
           onPressEnter={search}

@@ -1,4 +1,4 @@
-import { Button, Input, Space, type TableProps } from 'antd'
+import { Button, type TableProps } from 'antd'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, routes, type RouteBody } from '@amg/contract'
 import { useMemo } from 'react'
@@ -6,6 +6,7 @@ import { toastSuccess } from '../lib/feedback'
 import { request } from '../lib/route-call'
 import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { useSession } from '../lib/session-store'
+import { ListQueryBar } from './list-screen'
 import { Pagination } from './pagination'
 import {
   RoleRowActionsContext,
@@ -110,22 +111,18 @@ export function RoleList(props: RoleListProps) {
 
   return (
     <div data-testid={`role-list-${props.scope}`}>
-      <Space style={{ marginBottom: 16 }} wrap>
-        <Input.Search
-          placeholder="按角色名称搜索"
-          allowClear
-          enterButton="搜索"
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          onSearch={(value) => list.setFilters({ roleName: value.trim() })}
-          style={{ width: 320 }}
-        />
+      <ListQueryBar
+        placeholder="按角色名称搜索"
+        value={keyword}
+        onChange={setKeyword}
+        onSearch={(roleName) => list.setFilters({ roleName })}
+      >
         {props.onCreate && (
           <Button type="primary" onClick={props.onCreate}>
             新建
           </Button>
         )}
-      </Space>
+      </ListQueryBar>
       <RoleRowActionsContext.Provider value={actions}>
         <Table<RoleListRow>
           rowKey="id"

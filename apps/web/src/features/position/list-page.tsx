@@ -1,3 +1,4 @@
+import { SearchOutlined } from '@ant-design/icons'
 import { useMemo } from 'react'
 import { Button, Form, Modal, Select as AntSelect, Space, type TableColumnsType } from 'antd'
 import { useQuery } from '@tanstack/react-query'
@@ -26,7 +27,7 @@ const typeText = (type?: number) => (type === 1 || type == null ? '普通职位'
 
 /**
  * Position list (SPEC.md §2): filter by department (cascader, any level, includes sub-departments)
- * and job title, applied by 搜索; department cells merged where adjacent rows share the name;
+ * and job title, applied by 查询; department cells merged where adjacent rows share the name;
  * edit links, enable/disable toggle, delete with confirmation; 10 per page.
  */
 export function PositionListPage() {
@@ -137,15 +138,26 @@ export function PositionListPage() {
           />
         </Form.Item>
         <Form.Item>
-          <Button
-            type="primary"
-            onClick={() => {
-              list.setFilters(draft)
-              void refresh()
-            }}
-          >
-            搜索
-          </Button>
+          <Space>
+            <Button
+              type="primary"
+              icon={<SearchOutlined />}
+              onClick={() => {
+                list.setFilters(draft)
+                void refresh()
+              }}
+            >
+              查询
+            </Button>
+            <Button
+              onClick={() => {
+                setDraft({ orgId: undefined, stationId: undefined })
+                list.setFilters({ orgId: undefined, stationId: undefined })
+              }}
+            >
+              重置
+            </Button>
+          </Space>
         </Form.Item>
       </Form>
       <ListTable<Position> screen={screen} columns={columns} scrollX={800} bordered />

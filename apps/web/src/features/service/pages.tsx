@@ -1,7 +1,7 @@
 import { MSG, confirmDeleteService, routes, type ServiceRow } from '@amg/contract'
 import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { DeleteLink, ListSearch, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/access'
 import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
@@ -99,7 +99,7 @@ export function ServiceListPage() {
         每个服务只认可其根权限之下的权限：网关询问 /api/authz/forward/&lt;服务标识&gt;
         时，只有该服务的权限参与判断。本系统自己的接口属于内置服务 ams。
       </Typography.Paragraph>
-      <ListSearch
+      <ListQueryBar
         placeholder="按服务标识或名称搜索"
         value={draft}
         onChange={setDraft}
@@ -110,7 +110,7 @@ export function ServiceListPage() {
             新建
           </Button>
         ) : null}
-      </ListSearch>
+      </ListQueryBar>
       <ListTable<ServiceRow> screen={screen} columns={columns} scrollX={900} data-testid="service-table" />
       <ServiceFormDialog
         key={dialog?.editing?.id ?? 'new'}

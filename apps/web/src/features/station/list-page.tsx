@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button, Space, type TableColumnsType } from 'antd'
 import { useNavigate } from 'react-router'
 import { routes } from '@amg/contract'
-import { DeleteLink, ListSearch, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/access'
 import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
@@ -79,7 +79,7 @@ export function StationListPage() {
 
   return (
     <Screen title="职位管理">
-      <ListSearch
+      <ListQueryBar
         placeholder="按职位名称搜索"
         value={keyword}
         onChange={setKeyword}
@@ -90,7 +90,7 @@ export function StationListPage() {
             新建
           </Button>
         )}
-      </ListSearch>
+      </ListQueryBar>
       <ListTable<Station> screen={screen} columns={columns} scrollX={880} />
     </Screen>
   )

@@ -1,3 +1,4 @@
+import { SearchOutlined } from '@ant-design/icons'
 import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
 import { Button, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd'
@@ -134,7 +135,7 @@ export function GroupListScreen() {
         </Form.Item>
         <Form.Item>
           <Space>
-            <Button type="primary" htmlType="submit">
+            <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
               查询
             </Button>
             <Button
