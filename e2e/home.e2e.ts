@@ -90,4 +90,21 @@ describe('the home page', () => {
     await screenshot(page, 'home-390-dark')
     await page.context().close()
   })
+
+  it('explains the model under the titles of 职位管理, 岗位管理 and the role screens', async () => {
+    const page = await newPage(browser, { width: 1280, height: 800 })
+    await signIn(page)
+    for (const [path, text] of [
+      ['/stationmanage', '把职位关联到部门后，就成为该部门的岗位'],
+      ['/positionmanage', '岗位 = 部门 + 职位'],
+      ['/rolemanage', '超级管理员和内置角色在这里只能查看'],
+      ['/adminrolemanage', '超级管理员拥有全部权限，不能修改或删除'],
+      ['/usergroupmanage', '组内用户获得该组关联的角色'],
+    ]) {
+      await page.goto(path)
+      await expect.poll(() => page.getByTestId('screen-description').textContent()).toContain(text)
+    }
+    await screenshot(page, 'help-usergroup-1280')
+    await page.context().close()
+  })
 })
