@@ -17,6 +17,8 @@ const PUBLIC_OR_SESSION = new Set([
   'POST /logout',
   'GET /user/current',
   'PUT /user/password',
+  // the home page's figures: open to any signed-in user, each figure only if its list is theirs
+  'GET /system/overview',
   // forward auth authenticates the end user itself (DESIGN.md §10)
   ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m) => [
     `${m} /authz/forward`,

@@ -13,6 +13,7 @@ import { logRoutes } from './log/routes'
 import { onlineRoutes } from './online/routes'
 import { authzRoutes } from './authz/routes'
 import { serviceRoutes } from './service/routes'
+import { overviewRoutes } from './overview/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -30,4 +31,5 @@ export const apiModules: FastifyPluginAsync[] = [
   onlineRoutes,
   authzRoutes,
   serviceRoutes,
+  overviewRoutes,
 ]

@@ -22,6 +22,9 @@ export const AuthManagePage = lazyScreen(auth, 'AuthManagePage')
 const authzAnalysis = () => import('../features/authz-analysis/pages')
 export const AuthzAnalysisPage = lazyScreen(authzAnalysis, 'AuthzAnalysisPage')
 
+// the home page's cards: the heading is in the first download, the cards come with their own chunk
+export const HomeOverview = lazyScreen(() => import('../features/home/pages'), 'HomeOverview')
+
 const monitor = () => import('../features/monitor/pages')
 export const LoginLogPage = lazyScreen(monitor, 'LoginLogPage')
 export const OnlinePage = lazyScreen(monitor, 'OnlinePage')

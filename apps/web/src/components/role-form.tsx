@@ -109,6 +109,7 @@ export function RoleForm({
         <Form.Item
           label="角色类型"
           name="type"
+          tooltip="超级管理员拥有全部权限，设定后不能修改或删除，只有超级管理员能设定；内置角色只有勾选的权限。"
           rules={antdRules.roleType}
           validateTrigger={['onChange', 'onBlur']}
         >

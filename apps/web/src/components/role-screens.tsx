@@ -23,6 +23,8 @@ export interface RoleScreensConfig {
   /** Tells the two lists apart in the query cache and the page. */
   scope: string
   titles: { list: string; add: string; edit: string; view: string; info: string }
+  /** The list's secondary line: which roles this screen manages, and which the other one does. */
+  description: string
   /** The type filter's choices. */
   types: readonly RoleType[]
   /** The types sent when the type filter is empty (undefined: every type). */
@@ -77,7 +79,7 @@ export function RoleListScreen({ config }: { config: RoleScreensConfig }) {
   const info = (title: string, row: RoleListRow, isDisable: boolean, isShow: boolean) =>
     navigate(withQuery(config.infoPath, { title, isDisable, id: row.id, isShow }))
   return (
-    <Screen title={config.titles.list}>
+    <Screen title={config.titles.list} description={config.description}>
       <RoleList
         scope={config.scope}
         typeFilters={typeFilters}

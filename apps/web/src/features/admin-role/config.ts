@@ -20,6 +20,8 @@ export const ADMIN_ROLE_SCREENS: RoleScreensConfig = {
     view: '查看内置角色',
     info: '内置角色信息',
   },
+  description:
+    '内置角色是系统管理员维护的管理角色。超级管理员拥有全部权限，不能修改或删除；其他内置角色按需配置权限。普通角色请在角色管理中维护。',
   types: DEFAULT_TYPES,
   defaultTypes: DEFAULT_TYPES,
   editableTypes: [ROLE_TYPE.builtIn, ROLE_TYPE.ordinary],

@@ -20,6 +20,21 @@ export interface AuthFormValues {
   urlPatternInfos: Partial<UrlPatternInfo>[]
 }
 
+/**
+ * What each field is for: the permission's code (generated when it is created, fixed for the seeded ones) is what roles store
+ * and what the server and the services check; the names and the unique key only describe it.
+ */
+const HELP = {
+  enName:
+    '便于辨认的英文名称（如 userAdd），只作标签。授权不看它：角色保存、服务检查的是权限点的编码（code，新建时由系统生成）。',
+  uniqueKey:
+    '可选，自己定的标识（如 USER_EXPORT），整棵权限树中不能重复，便于对照和查找。授权用的是权限点的编码（code），不是它。',
+  frontEnd:
+    '拥有此权限的用户可以打开的控制台页面。以 /** 结尾匹配该路径及其下所有页面，如 /usermanage/** 含 /usermanage/adduser；单独的 /** 匹配全部；其他写法须完全一致。',
+  backEnd:
+    '拥有此权限的用户可以调用的接口：请求方法加地址（不含 /api），* 表示任意方法。地址以 /** 结尾匹配其下所有地址，如 /user/** 含 /user/list，但不含 /user_groups/list。',
+}
+
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'] as const
 
 interface CatalogueOption {
@@ -146,7 +161,7 @@ export function AuthForm({
       </Form.Item>
       <Row gutter={16}>
         <Col xs={24} sm={12}>
-          <Form.Item label="英文名" name="enName" rules={antdRules.enName}>
+          <Form.Item label="英文名" name="enName" rules={antdRules.enName} tooltip={HELP.enName}>
             <Input placeholder="英文名" maxLength={64} />
           </Form.Item>
         </Col>
@@ -163,7 +178,7 @@ export function AuthForm({
           </Form.Item>
         </Col>
         <Col xs={24} sm={12}>
-          <Form.Item label="唯一标识" name="uniqueKey" labelCol={narrowLabel}>
+          <Form.Item label="唯一标识" name="uniqueKey" labelCol={narrowLabel} tooltip={HELP.uniqueKey}>
             <Input placeholder="唯一标识" maxLength={128} />
           </Form.Item>
         </Col>
@@ -172,7 +187,7 @@ export function AuthForm({
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 5 }} maxLength={500} showCount />
       </Form.Item>
 
-      <Form.Item label="前端路由">
+      <Form.Item label="前端路由" tooltip={HELP.frontEnd}>
         <Form.List name="frontEndAccesss">
           {(fields, { add, remove }) => (
             <div data-testid="front-end-list">
@@ -202,7 +217,7 @@ export function AuthForm({
         </Form.List>
       </Form.Item>
 
-      <Form.Item label="后端接口" required>
+      <Form.Item label="后端接口" required tooltip={HELP.backEnd}>
         <Form.List
           name="urlPatternInfos"
           rules={[

@@ -36,7 +36,12 @@ export interface OrgFormValues {
 export function OrgFields() {
   return (
     <>
-      <Form.Item name="organizationName" label="部门名称" rules={antdRules.orgName}>
+      <Form.Item
+        name="organizationName"
+        label="部门名称"
+        rules={antdRules.orgName}
+        tooltip="部门的完整名称由从顶级部门到它的各级名称用 '-' 连接而成（如 总部-研发部），所以名称中不能有 '-'。"
+      >
         <Input placeholder="请输入部门名称" maxLength={64} allowClear />
       </Form.Item>
       <Form.Item name="description" label="部门描述">

@@ -62,7 +62,10 @@ export function OrgManagePage() {
   }
 
   return (
-    <Screen title="部门管理">
+    <Screen
+      title="部门管理"
+      description="部门的完整名称是各级名称用 '-' 连接（如 总部-研发部）。下级部门不继承上级部门的任何东西：岗位和角色都各自关联。"
+    >
       <SplitView
         sideWidth={340}
         mainKey={location.pathname + location.search}

@@ -114,7 +114,10 @@ export function PositionListPage() {
   ]
 
   return (
-    <Screen title="岗位管理">
+    <Screen
+      title="岗位管理"
+      description="岗位 = 部门 + 职位。在部门管理中为部门关联职位即可生成岗位；用户通过岗位获得角色。"
+    >
       <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }}>
         <Form.Item label="部门">
           <OrgCascader

@@ -78,7 +78,10 @@ export function StationListPage() {
   ]
 
   return (
-    <Screen title="职位管理">
+    <Screen
+      title="职位管理"
+      description="职位是公司的职务名称（如 前端工程师）；把职位关联到部门后，就成为该部门的岗位。"
+    >
       <ListQueryBar
         placeholder="按职位名称搜索"
         value={keyword}

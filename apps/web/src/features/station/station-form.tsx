@@ -56,7 +56,11 @@ export function StationForm({
           style={{ width: '100%', maxWidth: 240 }}
         />
       </Form.Item>
-      <Form.Item name="orgIds" label="所属部门">
+      <Form.Item
+        name="orgIds"
+        label="所属部门"
+        tooltip="勾选的每个部门都会得到一个该职位的岗位；取消勾选会删除对应岗位，连同它关联的用户和角色。"
+      >
         <OrgCheckTree disabled={readOnly} />
       </Form.Item>
       <Form.Item label=" " colon={false}>

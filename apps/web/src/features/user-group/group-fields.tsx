@@ -19,7 +19,12 @@ export function GroupFields() {
       <Form.Item label="用户组名称" name="groupName" rules={antdRules.groupName}>
         <Input placeholder="请输入用户组名称" maxLength={64} />
       </Form.Item>
-      <Form.Item label="启用状态" name="status" rules={antdRules.groupStatus}>
+      <Form.Item
+        label="启用状态"
+        name="status"
+        rules={antdRules.groupStatus}
+        tooltip="启用时，组内用户获得该组关联的角色；停用后不再获得。"
+      >
         <RadioGroup options={GROUP_STATUS_OPTIONS} />
       </Form.Item>
       <Form.Item label="描述" name="description">

@@ -117,7 +117,10 @@ export function GroupListScreen() {
   ]
 
   return (
-    <Screen title="用户组管理">
+    <Screen
+      title="用户组管理"
+      description="用户组把多个用户归在一起：组内用户获得该组关联的角色。用户组停用后，组内用户不再因它获得角色。"
+    >
       <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 12 }}>
         <Form.Item label="用户组名称" name="groupName">
           <Input allowClear placeholder="按用户组名称搜索" style={{ width: 180 }} />
