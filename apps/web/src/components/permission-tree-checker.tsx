@@ -105,7 +105,7 @@ export function PermissionTreeView({ tree, value = [], onChange, disabled, id }:
   const setExpandedKeys = (keys: Key[]) => (text ? setSearchView({ text, keys }) : setExpanded(keys))
 
   const treeData = useMemo(() => {
-    const hit = (label: string) => <Highlighted text={label} search={text} color={token.colorWarningBg} />
+    const hit = (label: string) => <Highlighted text={label} search={text} color={token.colorWarningBorder} />
     const toDataNodes = (nodes: readonly PermissionNode[]): DataNode[] =>
       nodes.map((node) => {
         const match = matchOf(node, text)
@@ -125,7 +125,7 @@ export function PermissionTreeView({ tree, value = [], onChange, disabled, id }:
         }
       })
     return toDataNodes(shown)
-  }, [shown, text, locked, reasons, token.colorWarningBg, token.colorTextSecondary])
+  }, [shown, text, locked, reasons, token.colorWarningBorder, token.colorTextSecondary])
 
   const checkedCount = value.filter((code) => index.parentOf.has(code)).length
   const change = (codes: string[]) => {
