@@ -1,7 +1,8 @@
 /**
  * The role forms' permission tree search: a node matches when the text is part of its Chinese
- * name or of its code, without regard to case (codes are typed as `user:add` or `AUTH000012`). The tree is cut down to the matches, each with its ancestors and its whole
- * subtree (a match's children are what an administrator checks next).
+ * name or of its code, without regard to case (codes are typed as `user:add` or `AUTH000012`).
+ * The tree is cut down to the matches, each with its ancestors and its whole subtree (a match's
+ * children are what an administrator checks next).
  */
 export interface SearchableNode {
   code: string
