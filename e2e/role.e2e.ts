@@ -234,3 +234,125 @@ describe('role list /rolemanage', () => {
     await other.close()
   })
 })
+
+describe('the role form permission tree on a large tree', () => {
+  const treeName = `e2e树${Date.now()}`
+  const descendants = (node: { code: string; children: any[] }): string[] =>
+    node.children.flatMap((c) => [c.code, ...descendants(c)])
+
+  it('searches, checks a parent with its subtree, saves, and the server holds every code', async () => {
+    const wide = await newPage(browser, { width: 1280, height: 800 })
+    await signIn(wide)
+    await wide.goto('/rolemanage/addrole?isShow=true')
+    await tree(wide).waitFor()
+    const count = wide.getByTestId('permission-tree-count')
+    await poll(() => count.textContent()).toBe('已选 0 项')
+
+    const searchBox = wide.getByLabel('搜索权限')
+    await searchBox.fill('用户管理')
+    // the match (highlighted) with its ancestor and subtree; unrelated branches are gone
+    await tree(wide).locator('mark', { hasText: '用户管理' }).first().waitFor()
+    expect(await treeBox(wide, '权限管理').count()).toBe(1)
+    expect(await treeBox(wide, '角色管理').count()).toBe(0)
+    await wide.getByRole('checkbox', { name: '勾选时包含下级' }).check()
+    await tree(wide)
+      .locator('.ant-tree-treenode', { has: wide.locator('mark', { hasText: /^用户管理$/ }) })
+      .first()
+      .locator('.ant-tree-checkbox')
+      .click()
+    expect(await isTreeChecked(wide, '新建用户')).toBe(true)
+    expect(await isTreeChecked(wide, '删除用户')).toBe(true)
+    expect(await isTreeChecked(wide, '权限管理')).toBe(true)
+    await shot(wide, 'role-tree-search-1280')
+
+    const authTree = (await api('POST', '/auth/tree', { token, body: {} })).data as any[]
+    const user = authTree[0].children.find((n: any) => n.code === 'user')
+    const expected = ['access', 'user', ...descendants(user)].sort()
+    await poll(() => count.textContent()).toBe(`已选 ${expected.length} 项`)
+
+    // clearing the search shows the whole tree again, 用户管理's siblings unchecked
+    await searchBox.fill('')
+    await treeBox(wide, '角色管理').waitFor()
+    expect(await isTreeChecked(wide, '角色管理')).toBe(false)
+
+    await wide.getByPlaceholder('请输入角色名称').fill(treeName)
+    await wide.getByRole('button', { name: /保\s*存/ }).click()
+    await toast(wide, '创建成功')
+    await wide.waitForURL((u) => u.pathname === '/rolemanage')
+    const created = await roleByName(treeName)
+    expect(created).toBeTruthy()
+    const held = await detail(created!.id)
+    expect([...held.data.authCodes].sort()).toEqual(expected)
+
+    // the same form on a phone: the toolbar wraps above the tree
+    const phone = await newPage(browser, { width: 390, height: 844 })
+    await signIn(phone)
+    await phone.goto('/rolemanage/addrole?isShow=true')
+    await tree(phone).waitFor()
+    await phone.getByLabel('搜索权限').fill('user')
+    await tree(phone).locator('mark').first().waitFor()
+    await shot(phone, 'role-tree-search-390')
+
+    expect((await api('DELETE', `/role/delete?id=${created!.id}`, { token })).status).toBe(200)
+    await wide.close()
+    await phone.close()
+  })
+
+  it('a limited administrator sees what they may not grant disabled, and 全选 takes only the rest', async () => {
+    const run = Date.now().toString(36)
+    const password = 'Roleadmin@2024'
+    const nickName = `e2e_roleadmin_${run}`
+    const managerRole = (
+      await api<number>('POST', '/role/insert', {
+        token,
+        body: {
+          roleName: `e2e角色管理员${run}`,
+          authCodes: ['access', 'role', 'role:add', 'user', 'user:add'],
+        },
+      })
+    ).data
+    const userId = (
+      await api<number>('POST', '/user/insert', { token, body: { nickName, status: 1, password } })
+    ).data
+    await api('PUT', '/rel/user-rel-role', { token, body: { id: userId, roleIds: String(managerRole) } })
+    const limitedToken = await apiLogin({ nickName, password })
+    // what the server marks grantable for this caller
+    const flatten = (nodes: any[]): any[] => nodes.flatMap((n) => [n, ...flatten(n.children)])
+    const marked = flatten((await api('POST', '/auth/tree', { token: limitedToken, body: {} })).data)
+    const grantable = marked.filter((n) => n.grantable).map((n) => n.code as string)
+    expect(grantable).toEqual(expect.arrayContaining(['access', 'user', 'user:add', 'role', 'role:add']))
+    expect(marked.find((n) => n.code === 'user:delete').grantable).toBe(false)
+
+    const limitedPage = await newPage(browser, { width: 1280, height: 800 })
+    await signIn(limitedPage, { nickName, password })
+    await limitedPage.goto('/rolemanage/addrole?isShow=true')
+    await tree(limitedPage).waitFor()
+    expect(await treeBox(limitedPage, '删除用户').getAttribute('class')).toContain(
+      'ant-tree-checkbox-disabled',
+    )
+    expect(await treeBox(limitedPage, '新建用户').getAttribute('class')).not.toContain(
+      'ant-tree-checkbox-disabled',
+    )
+    await limitedPage.getByRole('button', { name: /^全\s*选$/ }).click()
+    await poll(() => limitedPage.getByTestId('permission-tree-count').textContent()).toBe(
+      `已选 ${grantable.length} 项`,
+    )
+    expect(await isTreeChecked(limitedPage, '删除用户')).toBe(false)
+    await shot(limitedPage, 'role-tree-limited-1280')
+
+    const roleName = `e2e受限建角色${run}`
+    await limitedPage.getByPlaceholder('请输入角色名称').fill(roleName)
+    await limitedPage.getByRole('button', { name: /保\s*存/ }).click()
+    await toast(limitedPage, '创建成功')
+    const created = await roleByName(roleName)
+    expect([...(await detail(created!.id)).data.authCodes].sort()).toEqual([...grantable].sort())
+    await limitedPage.close()
+
+    for (const url of [
+      `/role/delete?id=${created!.id}`,
+      `/user/delete?userId=${userId}`,
+      `/role/delete?id=${managerRole}`,
+    ])
+      expect((await api('DELETE', url, { token })).status).toBe(200)
+  })
+})

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, inArray } from 'drizzle-orm'
-import { MSG } from '@amg/contract'
+import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
 import { auths, roleAuths } from '../src/db/schema'
 import {
   AUTH_NOT_FOUND,
@@ -94,6 +94,41 @@ describe('POST /auth/tree', () => {
     ])
     await admin('DELETE', '/api/auth/delete', { query: { authCode: a.body.data } })
     await admin('DELETE', '/api/auth/delete', { query: { authCode: b.body.data } })
+  })
+})
+
+describe('POST /auth/tree: what the caller may grant', () => {
+  const flatten = (nodes: any[]): any[] => nodes.flatMap((n) => [n, ...flatten(n.children)])
+
+  it('marks every node grantable for a super admin', async () => {
+    const res = await admin('POST', '/api/auth/tree', { body: {} })
+    const nodes = flatten(res.body.data)
+    expect(nodes.every((n) => n.grantable === true && n.denyReason === null)).toBe(true)
+  })
+
+  it('marks for a limited administrator exactly what a role save would accept or refuse', async () => {
+    const manager = await t.userWithCodes(['access', 'role', 'role:add'])
+    const res = await t.call('POST', '/api/auth/tree', { token: manager.token, body: {} })
+    expect(res.status).toBe(200)
+    const nodes = flatten(res.body.data)
+    const grantable = nodes.filter((n) => n.grantable).map((n) => n.code)
+    const refused = nodes.filter((n) => !n.grantable)
+    expect(grantable).toEqual(expect.arrayContaining(['access', 'role', 'role:add']))
+    const userAdd = refused.find((n) => n.code === 'user:add')
+    expect(userAdd.denyReason).toBe(`${BEYOND_POWER_PREFIX}${userAdd.chName}`)
+
+    // what is marked grantable saves; one node marked otherwise is refused with its reason
+    const ok = await t.call('POST', '/api/role/insert', {
+      token: manager.token,
+      body: { roleName: `可授予_${Date.now()}`, authCodes: grantable },
+    })
+    expect(ok.status).toBe(200)
+    const refusedSave = await t.call('POST', '/api/role/insert', {
+      token: manager.token,
+      body: { roleName: `越权_${Date.now()}`, authCodes: ['access', 'user', 'user:add'] },
+    })
+    expect(refusedSave.status).toBe(403)
+    expect(refusedSave.body.msg).toContain(userAdd.chName)
   })
 })
 

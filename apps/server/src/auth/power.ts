@@ -150,6 +150,19 @@ export class PowerGuard {
     return answer
   }
 
+  /**
+   * For the role forms' permission tree: each stored node the caller may not put in a role, with
+   * the name `require` would give for it. A super admin may grant every node.
+   */
+  async lackedNodes(tx: DbOrTx, callerId: number): Promise<Map<string, string>> {
+    const lacked = new Map<string, string>()
+    const caller = await this.authz.resolve(callerId, tx)
+    if (caller.superAdmin) return lacked
+    for (const node of (await this.authz.loadStoredTree(tx)).values())
+      if (!holds(caller, nodePower(node))) lacked.set(node.code, node.chName)
+    return lacked
+  }
+
   private async resolve(tx: DbOrTx, callerId: number, stake: Stake): Promise<ResolvedStake> {
     if (stake.allPower) return { allPower: true, nodes: [] }
     const roleSources: SQL[] = []

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { NAME_LABELS } from '../names'
-import { DateTime, MESSAGE_KEYWORD, NameText, OptionalText } from './common'
+import { DateTime, Grantable, MESSAGE_KEYWORD, NameText, OptionalText } from './common'
 
 /** Methods a back-end pattern may name; `*` (or `ALL`) matches every method. */
 export const URL_PATTERN_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*', 'ALL'] as const
@@ -98,12 +98,18 @@ const nodeFields = {
 export const AuthNode = Type.Object(nodeFields)
 export type AuthNode = Static<typeof AuthNode>
 
-/** A node of POST /auth/tree (children ordered by seq, then code). */
+/**
+ * A node of POST /auth/tree (children ordered by seq, then code), marked with whether the caller
+ * may grant it in a role (the role forms disable what they may not).
+ */
 export const AuthTreeNode = Type.Object({
   ...nodeFields,
+  ...Grantable,
   children: Type.Array(Type.Unknown(), { description: 'child nodes, same shape' }),
 })
 export interface AuthTreeNode extends AuthNode {
+  grantable?: boolean
+  denyReason?: string | null
   children: AuthTreeNode[]
 }
 

@@ -3,13 +3,15 @@ import { authApi, MSG } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
-import { authDetail, authTree, deleteAuth, insertAuth, updateAuth } from './service'
+import { authDetail, authTree, deleteAuth, insertAuth, markTreeGrantable, updateAuth } from './service'
 
 /** The permission (auth) tree of SPEC.md §7 "Auth". */
 export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, catalogue, power, authz } = app.ctx
 
-  route(app, authApi.tree, async () => ok(await authTree(db)))
+  route(app, authApi.tree, async (req) =>
+    ok(markTreeGrantable(await authTree(db), await power.lackedNodes(db, currentUser(req).id))),
+  )
 
   route(app, authApi.detail, async (req) => ok(await authDetail(db, req.query.authCode)))
 

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import {
+  beyondPowerMessage,
   MSG,
   splitFrontEndAccess,
   URL_PATTERN_METHODS,
@@ -69,6 +70,25 @@ export async function authTree(db: Db): Promise<AuthTreeNode[]> {
         return { ...toNode(r, children.length === 0), children }
       })
   return build(null, new Set())
+}
+
+/**
+ * Marks every node with whether the caller may grant it (DESIGN.md §6a), and when not, the
+ * refusal a role save holding it would answer.
+ */
+export function markTreeGrantable(
+  nodes: AuthTreeNode[],
+  lacked: ReadonlyMap<string, string>,
+): AuthTreeNode[] {
+  return nodes.map((node) => {
+    const name = lacked.get(node.code)
+    return {
+      ...node,
+      grantable: name === undefined,
+      denyReason: name === undefined ? null : beyondPowerMessage([name]),
+      children: markTreeGrantable(node.children, lacked),
+    }
+  })
 }
 
 export async function authDetail(db: Db, code: string): Promise<AuthNode> {
