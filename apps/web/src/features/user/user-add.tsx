@@ -62,11 +62,11 @@ export function UserAddPage() {
         <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
           <Input placeholder="请输入用户昵称" maxLength={64} />
         </Form.Item>
-        <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
-          <Input placeholder="请输入真实姓名" maxLength={64} />
-        </Form.Item>
         <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>
           <Input placeholder="请输入手机号" maxLength={11} />
+        </Form.Item>
+        <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
+          <Input placeholder="请输入真实姓名" maxLength={64} />
         </Form.Item>
         <Form.Item label="密码" name="password" rules={antdRules.password} extra="不填写时使用预设的初始密码">
           <Input.Password placeholder="请输入密码" autoComplete="new-password" />
