@@ -108,7 +108,7 @@ describe('appearance', () => {
     await expect.poll(async () => luminance(await bodyBackground(page))).toBeLessThan(0.1)
     expect(luminance(await backgroundOf(page, '[data-testid="login-card"]'))).toBeLessThan(0.2)
     await page.reload()
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     expect(luminance(await bodyBackground(page))).toBeLessThan(0.1)
     await screenshot(page, 'appearance-login-dark')
 
@@ -153,7 +153,7 @@ describe('appearance', () => {
       await page.goto('/')
       for (const mode of ['light', 'dark'] as const) {
         await useTheme(page, mode)
-        await page.getByPlaceholder('用户名').waitFor()
+        await page.getByPlaceholder('用户昵称').waitFor()
         await expectFrameless(page, '#root > div')
         await screenshot(page, `frame-${mode}-${width}-login`)
       }

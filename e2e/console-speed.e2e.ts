@@ -27,7 +27,7 @@ describe('console delivery', () => {
       if (isScript(res)) scripts.push(res)
     })
     const document = await page.goto('/')
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     expect(document?.headers()['cache-control']).toBe('no-cache')
 
     const entry = await page.locator('script[type="module"][src]').getAttribute('src')

@@ -46,7 +46,7 @@ afterAll(async () => {
 async function signInAs(nickName: string): Promise<Page> {
   const page = await newPage(browser, { width: 1280, height: 800 }, server.baseURL)
   await page.goto('/')
-  await page.getByPlaceholder('用户名').fill(nickName)
+  await page.getByPlaceholder('用户昵称').fill(nickName)
   await page.getByPlaceholder('密码').fill(USER_PASSWORD)
   await page.getByRole('button', { name: /登\s*录/ }).click()
   await page.waitForURL('**/body')

@@ -41,7 +41,7 @@ export async function newPage(
 /** Signs in through the sign-in page at / and waits for the welcome screen. */
 export async function signIn(page: Page, user = ADMIN) {
   await page.goto('/')
-  await page.getByPlaceholder('用户名').fill(user.nickName)
+  await page.getByPlaceholder('用户昵称').fill(user.nickName)
   await page.getByPlaceholder('密码').fill(user.password)
   await page.getByRole('button', { name: /登\s*录/ }).click()
   await page.waitForURL('**/body')

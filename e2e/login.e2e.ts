@@ -38,7 +38,7 @@ describe('sign-in (issue 2 item 8)', () => {
 
     await page.getByRole('button', { name: '退出登录' }).click()
     await page.waitForURL((url) => url.pathname === '/')
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
     // POST /api/logout ended the session on the server: the old token no longer works
     expect((await api('GET', '/user/current', { token: token! })).status).toBe(401)
@@ -46,17 +46,17 @@ describe('sign-in (issue 2 item 8)', () => {
     // signed out: an (auth) route sends the visitor back to /
     await page.goto('/usermanage')
     await page.waitForURL((url) => url.pathname === '/')
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     await page.context().close()
   })
 
   it('a wrong password shows the server message and stays on /', async () => {
     const page = await newPage(browser)
     await page.goto('/')
-    await page.getByPlaceholder('用户名').fill(ADMIN.nickName)
+    await page.getByPlaceholder('用户昵称').fill(ADMIN.nickName)
     await page.getByPlaceholder('密码').fill('wrong-password')
     await page.getByRole('button', { name: /登\s*录/ }).click()
-    await page.getByText('用户名或密码错误').waitFor()
+    await page.getByText('用户昵称或密码错误').waitFor()
     expect(new URL(page.url()).pathname).toBe('/')
     expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
     await shot(page, 'login-wrong-password')
@@ -71,7 +71,7 @@ describe('sign-in (issue 2 item 8)', () => {
     await page.goto('/usermanage')
     await page.getByText(UNAUTHORIZED).waitFor()
     await page.waitForURL((url) => url.pathname === '/')
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     expect(await page.evaluate(() => localStorage.getItem('Authorization'))).toBeNull()
     await shot(page, 'login-401')
     await page.context().close()
@@ -80,7 +80,7 @@ describe('sign-in (issue 2 item 8)', () => {
   it('signing in from a deep link lands on the page asked for; after 退出登录 it starts at the welcome page', async () => {
     const page = await newPage(browser)
     const fillAndSend = async () => {
-      await page.getByPlaceholder('用户名').fill(ADMIN.nickName)
+      await page.getByPlaceholder('用户昵称').fill(ADMIN.nickName)
       await page.getByPlaceholder('密码').fill(ADMIN.password)
       await page.getByRole('button', { name: /登\s*录/ }).click()
     }

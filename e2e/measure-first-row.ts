@@ -56,7 +56,7 @@ async function once(browser: Browser, baseURL: string): Promise<number> {
     // the sign-in page as a person finds it: loaded and settled (the screens' code fetched in the
     // background) by the time they have typed their name and password
     await page.waitForLoadState('networkidle')
-    await page.getByPlaceholder('用户名').fill(ADMIN.nickName)
+    await page.getByPlaceholder('用户昵称').fill(ADMIN.nickName)
     await page.getByPlaceholder('密码').fill(ADMIN.password)
     const started = performance.now()
     await page.getByRole('button', { name: /登\s*录/ }).click()

@@ -500,7 +500,7 @@ describe('在线用户 /online and 登录日志 /loginlog', () => {
     // the other browser's next action sends it to the sign-in page
     await otherPage.reload()
     await otherPage.waitForURL((u) => u.pathname === '/')
-    await otherPage.getByPlaceholder('用户名').waitFor()
+    await otherPage.getByPlaceholder('用户昵称').waitFor()
     await shot(otherPage, 'revoked-signin')
     await otherPage.context().close()
   })

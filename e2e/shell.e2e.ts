@@ -431,7 +431,7 @@ describe('console shell for a user with a limited role', () => {
     await page.reload()
     await page.getByText('没有权限，请重新登录').waitFor()
     await page.waitForURL((u) => u.pathname === '/')
-    await page.getByPlaceholder('用户名').waitFor()
+    await page.getByPlaceholder('用户昵称').waitFor()
     await shot(page, 'shell-limited-401')
     await page.context().close()
   })

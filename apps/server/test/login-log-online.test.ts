@@ -44,7 +44,7 @@ describe('the login log', () => {
       nickName: 'log_user',
       userId: id,
       result: 'failure',
-      msg: '用户名或密码错误',
+      msg: '用户昵称或密码错误',
     })
     expect((await signIn('nobody_here', 'Wrong@Password1')).status).toBe(401)
     expect(await lastLogin()).toMatchObject({ nickName: 'nobody_here', userId: null, result: 'failure' })

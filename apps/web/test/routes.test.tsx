@@ -30,7 +30,7 @@ describe('route table (SPEC.md §2)', () => {
     useSession.setState({ token: null, user: null, auths: [] })
     const router = renderAt('/usermanage')
     await waitFor(() => expect(at(router)).toBe('/'))
-    expect(await screen.findByPlaceholderText('用户名')).toBeInTheDocument()
+    expect(await screen.findByPlaceholderText('用户昵称')).toBeInTheDocument()
     expect(screen.getByPlaceholderText('密码')).toBeInTheDocument()
   })
 

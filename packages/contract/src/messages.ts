@@ -42,7 +42,7 @@ export const MSG = {
   confirmUnlinkUser: '确定要移除该用户关联吗？',
   confirmUnlinkStation: '确定要移除职位关联吗？',
   // Server-side texts that SPEC.md leaves open (DESIGN.md §4: Chinese, shown as is)
-  loginFailed: '用户名或密码错误',
+  loginFailed: '用户昵称或密码错误',
   loginFrozen: '账号已冻结，请联系管理员',
   loginLocked: '登录失败次数过多，账号已锁定，请15分钟后再试',
   sessionInvalid: '登录已失效，请重新登录',

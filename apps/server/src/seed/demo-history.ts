@@ -45,7 +45,7 @@ export async function seedDemoHistory(
           userId: person.id,
           ...where,
           result: 'failure',
-          msg: '用户名或密码错误',
+          msg: '用户昵称或密码错误',
         })
       logins.push({
         time: at(day),

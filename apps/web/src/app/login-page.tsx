@@ -21,7 +21,7 @@ type Field = keyof LoginForm
 
 /** The fields' rules: a name that is not only blanks, and a password. */
 const RULES: Record<Field, { valid: (value: string | undefined) => boolean; message: string }> = {
-  nickName: { valid: (value) => !!value?.trim(), message: '请输入用户名' },
+  nickName: { valid: (value) => !!value?.trim(), message: '请输入用户昵称' },
   password: { valid: (value) => !!value, message: '请输入密码' },
 }
 const errorOf = (field: Field, value: string | undefined) =>
@@ -117,7 +117,7 @@ export function LoginPage() {
               id="login_nickName"
               size="large"
               prefix={<UserOutlined />}
-              placeholder="用户名"
+              placeholder="用户昵称"
               autoFocus
               value={values.nickName}
               onChange={(e) => change('nickName', e.target.value)}
