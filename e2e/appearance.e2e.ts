@@ -197,17 +197,20 @@ describe('appearance', () => {
   it('shows at most three toasts at once', async () => {
     const page = await newPage(browser)
     await signIn(page)
-    await page.goto('/usermanage')
-    await page.getByLabel('用户昵称').fill('admin')
-    await page.getByRole('button', { name: /查\s*询/ }).click()
-    const own = page.locator('tr.ant-table-row', { hasText: 'admin' }).first()
-    // deleting yourself is refused at once with a toast: five quick clicks, five toasts asked for
+    await page.goto('/stationmanage')
+    const row = page.locator('tr.ant-table-row').first()
+    await row.waitFor()
+    // turning a delete down says 已取消删除 at once: five quick refusals, five toasts asked for
     let most = 0
     for (let i = 0; i < 5; i++) {
-      await own.getByRole('button', { name: /删\s*除/ }).click()
+      await row.getByRole('button', { name: /删\s*除/ }).click()
+      await page
+        .locator('.ant-popconfirm:not(.ant-popover-hidden)')
+        .getByRole('button', { name: /取\s*消/ })
+        .click()
       most = Math.max(most, await page.locator('.ant-message-notice').count())
     }
-    await page.locator('.ant-message-notice', { hasText: '不能删除自己！' }).first().waitFor()
+    await page.locator('.ant-message-notice', { hasText: '已取消删除' }).first().waitFor()
     await page.waitForTimeout(300)
     most = Math.max(most, await page.locator('.ant-message-notice').count())
     expect(most).toBe(3)

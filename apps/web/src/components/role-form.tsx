@@ -1,7 +1,7 @@
 import { Form, Input, Space } from 'antd'
 import { ROLE_TYPE, ROLE_TYPE_LABEL, STATUS, STATUS_LABEL } from '@amg/contract'
 import { useState } from 'react'
-import { antdRules } from '../lib/validation'
+import { antdRules, logInvalidForm } from '../lib/validation'
 import { Button } from './button'
 import { PermissionTreeChecker } from './permission-tree-checker'
 import { RadioGroup } from './radio-group'
@@ -100,7 +100,7 @@ export function RoleForm({
       style={{ maxWidth: 880 }}
       initialValues={{ authCodes: [], ...initialValues }}
       onFinish={(values) => submit({ ...values, authCodes: values.authCodes ?? [] })}
-      onFinishFailed={(info) => console.warn('role form is invalid', info.errorFields)}
+      onFinishFailed={logInvalidForm('角色')}
     >
       <Form.Item label="角色名称" name="roleName" rules={antdRules.roleName} validateTrigger="onBlur">
         <Input placeholder="请输入角色名称" maxLength={64} disabled={disabled} />

@@ -3,7 +3,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons'
 import { MSG } from '@amg/contract'
 import { useMemo } from 'react'
 import { useFieldIndent, useFormLayout, useItemLabelCol } from '../../lib/ui/form-layout'
-import { antdRules } from '../../lib/validation'
+import { antdRules, logInvalidForm } from '../../lib/validation'
 import type { AuthRecord, UrlMap, UrlPatternInfo } from '../../lib/stores/auth-store'
 import { useBackEndCatalogue } from './api'
 
@@ -140,7 +140,7 @@ export function AuthForm({
       disabled={readOnly}
       onFinish={onSubmit}
       // SPEC.md §5: invalid forms are not submitted and are only logged.
-      onFinishFailed={(info) => console.info('permission form invalid', info.errorFields)}
+      onFinishFailed={logInvalidForm('权限')}
       data-testid="auth-form"
     >
       <Form.Item label="上级权限">

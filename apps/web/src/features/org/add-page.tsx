@@ -9,6 +9,7 @@ import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY } from './api'
 import { EDIT_PATH, OrgFields, numberParam, useOrgTree, type OrgFormValues } from './common'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { logInvalidForm } from '../../lib/validation'
 
 /** New department under the `parent` of the query (the root when none is given). */
 export function OrgAddFormPage() {
@@ -63,7 +64,7 @@ export function OrgAddFormPage() {
         form={form}
         {...layout}
         onFinish={submit}
-        onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+        onFinishFailed={logInvalidForm('新增部门')}
         style={{ maxWidth: 640 }}
       >
         <Form.Item label="上级部门">

@@ -9,6 +9,7 @@ import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY, orgDetailKey } from './api'
 import { OrgFields, numberParam, useOrgDetail, type OrgFormValues } from './common'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { logInvalidForm } from '../../lib/validation'
 
 /** Base info: name and description; 修改 saves, 重置 restores the loaded values. */
 export function OrgBaseInfoTab() {
@@ -63,7 +64,7 @@ export function OrgBaseInfoTab() {
         form={form}
         {...layout}
         onFinish={submit}
-        onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+        onFinishFailed={logInvalidForm('部门')}
         style={{ maxWidth: 640 }}
         disabled={!loaded || !canSave}
       >

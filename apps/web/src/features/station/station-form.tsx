@@ -1,7 +1,7 @@
 import { Button, Form, Input, Select, Space } from 'antd'
 import { useEffect, useState } from 'react'
 import { useBackToList } from '../../lib/list-state'
-import { antdRules } from '../../lib/validation'
+import { antdRules, logInvalidForm } from '../../lib/validation'
 import { LIST_PATH, STATION_TYPE_OPTIONS, type StationFormValues } from './common'
 import { OrgCheckTree } from './org-check-tree'
 import { useFormLayout } from '../../lib/ui/form-layout'
@@ -42,7 +42,7 @@ export function StationForm({
       style={{ maxWidth: 720 }}
       initialValues={{ stationName: '', type: 1, orgIds: [] }}
       onFinish={submit}
-      onFinishFailed={({ errorFields }) => console.warn('表单校验未通过', errorFields)}
+      onFinishFailed={logInvalidForm('职位')}
     >
       <Form.Item name="stationName" label="职位名称" rules={readOnly ? undefined : antdRules.stationName}>
         <Input placeholder="请输入职位名称" maxLength={64} disabled={readOnly} allowClear={!readOnly} />

@@ -26,6 +26,7 @@ import {
 import { GroupFields } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { logInvalidForm } from '../../lib/validation'
 
 const isTrue = (value: string | null) => value === 'true' || value === '1'
 
@@ -128,7 +129,7 @@ function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean 
         style={{ maxWidth: 640 }}
         disabled={isDisable}
         onFinish={(values) => save.mutate(values)}
-        onFinishFailed={(info) => console.info('用户组表单未通过校验', info.errorFields)}
+        onFinishFailed={logInvalidForm('用户组')}
       >
         <GroupFields />
         <Form.Item label=" " colon={false}>

@@ -7,7 +7,7 @@ import { useCanCall } from '../../lib/access'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
-import { antdRules } from '../../lib/validation'
+import { antdRules, logInvalidForm } from '../../lib/validation'
 import { updateUser, userDetail } from './api'
 import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
@@ -97,7 +97,7 @@ export function UserBaseInfoTab() {
           style={{ maxWidth: 560 }}
           disabled={!canSave}
           onFinish={(values) => void save(values)}
-          onFinishFailed={(failed) => console.info('用户基本信息：表单未通过校验', failed.errorFields)}
+          onFinishFailed={logInvalidForm('用户基本信息')}
         >
           <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
             <Input placeholder="请输入用户昵称" maxLength={64} />

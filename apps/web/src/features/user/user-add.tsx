@@ -5,7 +5,7 @@ import { useState } from 'react'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
-import { antdRules } from '../../lib/validation'
+import { antdRules, logInvalidForm } from '../../lib/validation'
 import { insertUser } from './api'
 import { USER_LIST_PATH } from './user-list'
 import { useFormLayout } from '../../lib/ui/form-layout'
@@ -57,7 +57,7 @@ export function UserAddPage() {
         {...layout}
         style={{ maxWidth: 560 }}
         onFinish={(values) => void save(values)}
-        onFinishFailed={(failed) => console.info('新建用户：表单未通过校验', failed.errorFields)}
+        onFinishFailed={logInvalidForm('新建用户')}
       >
         <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
           <Input placeholder="请输入用户昵称" maxLength={64} />
