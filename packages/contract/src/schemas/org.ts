@@ -65,9 +65,6 @@ export const OrgTreeQuery = Type.Object({
 })
 export type OrgTreeQuery = Static<typeof OrgTreeQuery>
 
-/** The most departments one search answers; the console says when there may be more. */
-export const ORG_SEARCH_LIMIT = 200
-
 /** One department of a level: what the tree shows, and whether it can be opened. */
 export const OrgLevelNode = Type.Object({
   id: Type.Integer(),
