@@ -155,8 +155,6 @@ export function OrgTree({
       <Spin spinning={loading}>
         {treeData.length ? (
           <Tree
-            // a search's view is a tree of its own: it opens fresh, with its own open nodes
-            key={searching ? `search:${text}` : 'levels'}
             blockNode
             showLine
             height={height}
