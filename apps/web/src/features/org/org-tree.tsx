@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { Empty, Input, Spin, Tree, Typography } from 'antd'
+import { Empty, Input, Spin, Tree, Typography, type GetRef } from 'antd'
 import type { DataNode } from 'antd/es/tree'
-import { useCallback, useEffect, useMemo, useState, type Key } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type Key } from 'react'
 import { ORG_SEARCH_LIMIT, routes } from '@amg/contract'
 import {
   NodeActionsButton,
@@ -92,6 +92,18 @@ export function OrgTree({
     if (missing.length) rememberOpen([...expandedKeys, ...missing])
   }, [path.data, selectedId, expandedKeys, rememberOpen])
 
+  // …and the tree scrolls to it once it is loaded (a link to a department deep in a long list)
+  const treeRef = useRef<GetRef<typeof Tree>>(null)
+  const scrolledTo = useRef<number | undefined>(undefined)
+  useEffect(() => {
+    if (searching || selectedId === undefined || scrolledTo.current === selectedId) return
+    if (!loaded.has(selectedId)) return
+    scrolledTo.current = selectedId
+    // after the virtual list has laid out the rows just loaded
+    const frame = requestAnimationFrame(() => treeRef.current?.scrollTo({ key: selectedId, align: 'auto' }))
+    return () => cancelAnimationFrame(frame)
+  }, [searching, selectedId, loaded])
+
   const found = useQuery({
     queryKey: orgSearchKey(text),
     queryFn: () => searchOrgs(text),
@@ -155,6 +167,7 @@ export function OrgTree({
       <Spin spinning={loading}>
         {treeData.length ? (
           <Tree
+            ref={treeRef}
             blockNode
             showLine
             height={height}
