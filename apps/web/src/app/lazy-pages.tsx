@@ -8,6 +8,8 @@ import { lazyScreen } from './lazy-screen'
 
 // the 404 screen's illustration is large and rarely seen
 export const NotFoundPage = lazyScreen(() => import('./not-found-page'), 'NotFoundPage')
+// so is the 403 screen's
+export const ForbiddenPage = lazyScreen(() => import('./forbidden-page'), 'ForbiddenPage')
 
 const adminRole = () => import('../features/admin-role/pages')
 export const AdminRoleAddPage = lazyScreen(adminRole, 'AdminRoleAddPage')

@@ -1,7 +1,7 @@
 import { Outlet, useMatches } from 'react-router'
 import { canAccess } from '../lib/access'
 import { useSession } from '../lib/session-store'
-import { ForbiddenPage } from './forbidden-page'
+import { ForbiddenPage } from './lazy-pages'
 
 /**
  * The screen, or the 403 page when the user's access does not open it (SPEC.md §5's path rule, the

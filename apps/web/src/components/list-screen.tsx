@@ -12,7 +12,7 @@ import {
   type ListFilters,
   type ListState,
 } from '../lib/list-state'
-import { useCanCall, type CallDescription } from '../lib/access'
+import { useCanCall, type CallDescription } from '../lib/can-call'
 import { PAGE_SIZES } from '../lib/page-sizes'
 import { Pagination } from './pagination'
 

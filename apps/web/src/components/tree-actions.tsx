@@ -3,7 +3,7 @@ import { Button, Menu, Typography, theme, type MenuProps } from 'antd'
 import { canCall } from '@amg/contract'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import type { CallDescription } from '../lib/access'
+import type { CallDescription } from '../lib/can-call'
 import { useSession } from '../lib/session-store'
 
 /**

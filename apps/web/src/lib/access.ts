@@ -1,5 +1,4 @@
-import { canCall, isPathAllowed, type RouteSpec } from '@amg/contract'
-import { useSession } from './session-store'
+import { isPathAllowed } from '@amg/contract'
 
 /** One entry of the side menu definition (app/menu.ts). */
 export interface MenuItemDef {
@@ -80,16 +79,4 @@ export function menuItemAction(item: MenuItemDef): MenuAction {
   if (item.link) return { kind: 'open-tab', url: item.link }
   if (item.path === '/external-link') return { kind: 'log', path: item.path }
   return { kind: 'navigate', to: menuItemRoute(item) }
-}
-
-/** A call as the contract describes it (a route of `routes`). */
-export type CallDescription = Pick<RouteSpec, 'method' | 'path' | 'access'>
-
-/**
- * Whether the signed-in user may make these calls, all of them (the contract's `canCall`: the
- * server's rule on the server's matcher). Every action button, link, tab and form is shown only when
- * this says yes, so nobody is offered what the server would refuse.
- */
-export function useCanCall(...calls: CallDescription[]): boolean {
-  return useSession((s) => calls.every((call) => canCall(call, s.user)))
 }

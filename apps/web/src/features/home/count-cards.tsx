@@ -1,6 +1,6 @@
 import { Col, Space, Statistic } from 'antd'
 import { routes, type SystemOverview } from '@amg/contract'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { OverviewCard } from './overview-card'
 
 /** A count as the server answered it; '—' while loading or if the server left it out. */

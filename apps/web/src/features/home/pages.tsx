@@ -1,6 +1,6 @@
 import { Col, Row } from 'antd'
 import { routes } from '@amg/contract'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { useOverview } from './api'
 import { CountCards } from './count-cards'
 import { RecentOperations } from './recent-operations'

@@ -1,6 +1,6 @@
 import { Alert, Col, Row, Statistic, theme } from 'antd'
 import { routes, type SystemOverview } from '@amg/contract'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { OverviewCard } from './overview-card'
 
 /** More super admins than this is worth a second look: each holds every right. */

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query'
 import { OPERATION_RESULTS, routes, type OperationLogRow } from '@amg/contract'
 import { Button, Input, InputNumber, Select, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
 import { OPERATION_LOG_KEY, exportOperationLogs, listOperationLogs } from './api'
 import {

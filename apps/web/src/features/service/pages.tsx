@@ -2,7 +2,7 @@ import { MSG, confirmDeleteService, routes, type ServiceRow } from '@amg/contrac
 import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'

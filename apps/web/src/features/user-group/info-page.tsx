@@ -6,7 +6,7 @@ import { MSG, SUCCESS_CODE, routes, type RoleSimple, type UserSimple } from '@am
 import { LinkPanel } from '../../components'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { Screen } from '../../lib/ui/screen'
 import {
   groupDetail,

@@ -4,7 +4,7 @@ import { Button, Popconfirm, Select, Space, Table, type TableColumnsType } from 
 import { useMemo, useState } from 'react'
 import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
-import { useCanCall } from '../../lib/access'
+import { useCanCall } from '../../lib/can-call'
 import { mergeRowSpans } from '../../lib/row-span'
 import { CandidateTable } from '../../components/candidate-table'
 import { Popover } from '../../components/popover'
