@@ -27,7 +27,9 @@ export function request<R extends Route>(
   input: RouteInput<R>,
   opts?: CallOptions,
 ): Promise<RouteData<R>> {
-  const { body, query } = input as { body?: unknown; query?: object }
+  const { body, query: asked } = input as { body?: unknown; query?: object }
+  // a query with nothing in it is no query (GET /org/tree with no parameter is the whole tree)
+  const query = asked && Object.keys(asked).length ? asked : undefined
   switch (route.method) {
     case 'GET':
       return get(route.path, ...given(query, opts))
