@@ -53,8 +53,9 @@ const rows = () => page.locator('.ant-table-tbody tr.ant-table-row')
 const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text }).first()
 /** The open candidate popover. */
 const picker = () => page.locator('[data-testid="link-candidates"]:visible')
+/** A button by its text, spaced or not, after its icon's name if it has one ('search 查询'). */
 const button = (scope: Page | Locator, name: string) =>
-  scope.getByRole('button', { name: new RegExp(`^\\s*${name.split('').join('\\s*')}\\s*$`) })
+  scope.getByRole('button', { name: new RegExp(`(^|\\s)${name.split('').join('\\s*')}\\s*$`) })
 
 async function pick(trigger: Locator, search: string, name: string) {
   await trigger.click()
