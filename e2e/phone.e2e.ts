@@ -243,7 +243,8 @@ describe('on a phone', () => {
   })
 
   for (const mode of ['light', 'dark'] as const) {
-    it(`${mode}: every screen photographed at 390 px`, async () => {
+    // two dozen screens, each loaded and photographed: longer than one check on a busy machine
+    it(`${mode}: every screen photographed at 390 px`, { timeout: 300_000 }, async () => {
       const page = await phone(mode)
       for (const [name, path, text] of screens()) {
         await openScreen(page, path, text)
