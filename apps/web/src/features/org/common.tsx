@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Form, Input } from 'antd'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { antdRules } from '../../lib/validation'
-import { fetchOrgLevel, orgDetailKey, orgLevelKey } from './api'
+import { ORG_TREE_KEY, orgDetailKey } from './api'
 
 /** What the department screens share: their paths, the query id, the tree, one department, the fields. */
 
@@ -14,13 +14,9 @@ export const numberParam = (value: string | null) => {
   return value && Number.isInteger(n) && n > 0 ? n : undefined
 }
 
-/** The root level of the department tree (the add form's default parent is its first department). */
-export function useOrgRoots() {
-  return useQuery({
-    queryKey: orgLevelKey('roots'),
-    queryFn: () => fetchOrgLevel('roots'),
-    staleTime: 30_000,
-  })
+/** The department tree (GET /org/tree, kept as the organisation store's orgList). */
+export function useOrgTree() {
+  return useQuery({ queryKey: ORG_TREE_KEY, queryFn: () => useOrgStore.getState().fetchTree() })
 }
 
 /** One department (GET /org/detail), loaded once an id is known. */
