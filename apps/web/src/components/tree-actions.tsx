@@ -1,9 +1,8 @@
 import { MoreOutlined } from '@ant-design/icons'
 import { Button, Menu, Typography, theme, type MenuProps } from 'antd'
-import { canCall } from '@amg/contract'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import type { CallDescription } from '../lib/can-call'
+import { mayMakeAll, type CallDescription } from '../lib/can-call'
 import { useSession } from '../lib/session-store'
 
 /**
@@ -25,7 +24,7 @@ export function useAllowedActions(actions: TreeActionCalls): ReadonlySet<string>
     () =>
       new Set(
         Object.entries(actions)
-          .filter(([, calls]) => calls.every((call) => canCall(call, user)))
+          .filter(([, calls]) => mayMakeAll(calls, user))
           .map(([key]) => key),
       ),
     [actions, user],

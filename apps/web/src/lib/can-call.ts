@@ -10,5 +10,9 @@ export type CallDescription = Pick<RouteSpec, 'method' | 'path' | 'access'>
  * this says yes, so nobody is offered what the server would refuse.
  */
 export function useCanCall(...calls: CallDescription[]): boolean {
-  return useSession((s) => calls.every((call) => canCall(call, s.user)))
+  return useSession((s) => mayMakeAll(calls, s.user))
 }
+
+/** Whether `user` may make every one of `calls` (an action needs all the calls it makes). */
+export const mayMakeAll = (calls: readonly CallDescription[], user: Parameters<typeof canCall>[1]) =>
+  calls.every((call) => canCall(call, user))

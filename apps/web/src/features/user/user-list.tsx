@@ -70,8 +70,9 @@ export function UserListPage() {
   const canAdd = useCanCall(routes.user.insert)
   // the department filter reads the department tree
   const canReadOrgs = useCanCall(routes.org.tree)
-  const canEdit = useCanCall(routes.user.detail, routes.user.update)
   const batch = useBatchPermissions()
+  // editing a row and the batch's 冻结/启用 make the same calls
+  const canEdit = batch.edit
   const statusSwitch = useStatusSwitch(me?.id, refresh, canEdit)
   const resetPassword = useResetPassword()
 
