@@ -254,7 +254,9 @@ describe('on a phone', () => {
       await page.getByTestId('menu-drawer').waitFor()
       await page.waitForTimeout(300)
       await screenshot(page, `phone-${mode}-menu-drawer`)
-      await page.keyboard.press('Escape')
+      // a phone user closes the drawer by tapping beside it; wait until its mask is gone
+      await page.mouse.click(PHONE.width - 20, PHONE.height / 2)
+      await page.locator('.ant-drawer-mask').waitFor({ state: 'hidden' })
       await page.getByRole('button', { name: '修改密码' }).click()
       await page.locator('.ant-modal').waitFor()
       await page.waitForTimeout(300)
