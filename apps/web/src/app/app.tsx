@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
 import { routerFlushSync } from '../lib/router-flush-sync'
 import { setNavigator } from '../lib/navigation'
@@ -6,7 +6,9 @@ import { onUnauthorized } from '../lib/unauthorized'
 import { loadScreensFirst, preloadScreensWhenIdle, whenIdle } from './lazy-screen'
 import { createQueryClient, Providers } from './providers'
 import { routes } from './routes'
-import { StyleWarmup } from './style-warmup'
+
+// loaded once the browser is idle, with the antd components it warms up
+const StyleWarmup = lazy(async () => ({ default: (await import('./style-warmup')).StyleWarmup }))
 
 export function createRouter() {
   const router = createBrowserRouter(loadScreensFirst(routes))
@@ -26,7 +28,11 @@ export function App() {
   return (
     <Providers queryClient={queryClient}>
       <RouterProvider router={router} flushSync={routerFlushSync} />
-      {warmup ? <StyleWarmup /> : null}
+      {warmup ? (
+        <Suspense fallback={null}>
+          <StyleWarmup />
+        </Suspense>
+      ) : null}
     </Providers>
   )
 }

@@ -6,6 +6,10 @@ import { lazyScreen } from './lazy-screen'
  * under their usual names.
  */
 
+// the signed-in frame (menu, header, breadcrumbs): the sign-in page does not need it, and it is
+// fetched while the user types their password, or together with the screen on a signed-in visit
+export const AppLayout = lazyScreen(() => import('./layout'), 'AppLayout')
+
 // the 404 screen's illustration is large and rarely seen
 export const NotFoundPage = lazyScreen(() => import('./not-found-page'), 'NotFoundPage')
 // so is the 403 screen's

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ConfigProvider, theme } from 'antd'
 // the hook alone: antd's message also carries its static API, which the console does not need here
 import useMessage from 'antd/es/message/useMessage'
-import zhCN from 'antd/locale/zh_CN'
+// the ES build of the locale: 'antd/locale/zh_CN' is the CommonJS one, which brings its own copies into the first download
+import zhCN from 'antd/es/locale/zh_CN'
 import { useEffect, type ReactNode } from 'react'
 import { MAX_TOASTS, setMessageApi } from '../lib/feedback'
 import { themeFor, useAppearance } from '../lib/theme-store'

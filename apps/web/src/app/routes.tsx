@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router'
 // each screen family is loaded on its first visit (DESIGN.md §12)
 import {
   AdminRoleAddPage,
+  AppLayout,
   AdminRoleInfoPage,
   AdminRoleListPage,
   AuthAddFormPage,
@@ -41,7 +42,6 @@ import {
   UserRoleTab,
 } from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
-import { AppLayout } from './layout'
 import { LoginPage } from './login-page'
 import { RedirectKeepQuery } from './redirect'
 import { WelcomePage } from './welcome-page'

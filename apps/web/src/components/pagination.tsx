@@ -1,6 +1,6 @@
 import { EXACT_TOTAL_LIMIT } from '@amg/contract'
 import { Pagination as AntPagination } from 'antd'
-import zhCN from 'antd/locale/zh_CN'
+import zhCN from 'antd/es/locale/zh_CN'
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../lib/page-sizes'
 import { DEFAULT_SIZE, type WidgetSize } from './size'
 
