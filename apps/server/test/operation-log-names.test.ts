@@ -173,6 +173,15 @@ describe('times in the server’s zone, with the offset', () => {
     expect(page.body.data.timeZone).toBe('Asia/Shanghai')
   })
 
+  it('the online sessions answer their times in the same zone', async () => {
+    const online = await admin('POST', '/api/session/online/list', { body: { pageSize: 5 } })
+    expect(online.status).toBe(200)
+    expect(online.body.data.list.length).toBeGreaterThan(0)
+    for (const r of online.body.data.list)
+      for (const time of [r.loginTime, r.lastSeenTime, r.expiresAt])
+        expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+08:00$/)
+  })
+
   it('the CSV writes the same wall time and offset the screen shows, and the record’s name', async () => {
     const user = await newUser()
     await update(user, { status: 2 })

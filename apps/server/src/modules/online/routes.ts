@@ -7,9 +7,9 @@ import { listOnline, revokeSession } from './service'
 
 /** Who is signed in, and ending a session (DESIGN.md §9). */
 export const onlineRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power } = app.ctx
+  const { db, power, config } = app.ctx
 
-  route(app, monitorApi.onlineList, async (req) => ok(await listOnline(db, req.body ?? {}, req.token)))
+  route(app, monitorApi.onlineList, async (req) => ok(await listOnline(db, req.body ?? {}, req.token, config.timeZone)))
 
   route(app, monitorApi.revoke, async (req) => {
     await revokeSession(

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, ilike, sql } from 'drizzle-orm'
-import type { OnlineSessionListBody, OnlineSessionRow, PageResult } from '@amg/contract'
+import { zonedIso, type OnlineSessionListBody, type OnlineSessionRow, type PageResult } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { sessions, users } from '../../db/schema'
 import { hashToken } from '../../lib/tokens'
@@ -11,11 +11,15 @@ import { containsPattern } from '../../lib/like'
 export const SESSION_NOT_FOUND = '会话不存在或已结束'
 export const SESSION_REVOKED = '已强制下线'
 
-/** POST /session/online/list: live sessions, most recently used first; `current` marks the caller's own. */
+/**
+ * POST /session/online/list: live sessions, most recently used first; `current` marks the caller's own.
+ * Times are in the server's zone with its offset, as the logs' are (decisions.md "Log times").
+ */
 export async function listOnline(
   db: Db,
   q: OnlineSessionListBody,
   callerToken: string | null,
+  timeZone: string,
 ): Promise<PageResult<OnlineSessionRow>> {
   const where = and(
     gt(sessions.expiresAt, sql`now()`),
@@ -49,9 +53,9 @@ export async function listOnline(
     total: Number(total),
     list: rows.map(({ tokenHash, ...r }) => ({
       ...r,
-      loginTime: r.loginTime.toISOString(),
-      lastSeenTime: r.lastSeenTime.toISOString(),
-      expiresAt: r.expiresAt.toISOString(),
+      loginTime: zonedIso(r.loginTime, timeZone),
+      lastSeenTime: zonedIso(r.lastSeenTime, timeZone),
+      expiresAt: zonedIso(r.expiresAt, timeZone),
       current: tokenHash === own,
     })),
   }

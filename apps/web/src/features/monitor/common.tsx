@@ -13,9 +13,6 @@ import dayjs, { type Dayjs } from '../../lib/dayjs'
 import type { ReactNode } from 'react'
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'
-export const formatDateTime = (value: string | null | undefined) =>
-  value ? dayjs(value).format(DATE_TIME_FORMAT) : ''
-
 /**
  * A log time as the server wrote it, in its zone with the offset (`2026-11-26 14:03:05 +08:00`), never
  * in the browser's: the screen, the CSV and every reader agree (decisions.md "Log times").

@@ -7,7 +7,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
-import { UserAgent, formatDateTime } from './common'
+import { LOG_TIME_WIDTH, UserAgent, formatLogTime } from './common'
 
 export const ONLINE_PATH = '/online'
 export const CONFIRM_REVOKE = '确定要强制该会话下线吗？'
@@ -60,9 +60,9 @@ export function OnlinePage() {
       ellipsis: true,
       render: (ua: string | null) => <UserAgent value={ua} />,
     },
-    { title: '登录时间', dataIndex: 'loginTime', width: 170, render: formatDateTime },
-    { title: '最近活动', dataIndex: 'lastSeenTime', width: 170, render: formatDateTime },
-    { title: '过期时间', dataIndex: 'expiresAt', width: 170, render: formatDateTime },
+    { title: '登录时间', dataIndex: 'loginTime', width: LOG_TIME_WIDTH, render: formatLogTime },
+    { title: '最近活动', dataIndex: 'lastSeenTime', width: LOG_TIME_WIDTH, render: formatLogTime },
+    { title: '过期时间', dataIndex: 'expiresAt', width: LOG_TIME_WIDTH, render: formatLogTime },
     {
       title: '操作',
       key: 'actions',
