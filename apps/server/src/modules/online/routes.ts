@@ -9,7 +9,9 @@ import { listOnline, revokeSession } from './service'
 export const onlineRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, power, config } = app.ctx
 
-  route(app, monitorApi.onlineList, async (req) => ok(await listOnline(db, req.body ?? {}, req.token, config.timeZone)))
+  route(app, monitorApi.onlineList, async (req) =>
+    ok(await listOnline(db, req.body ?? {}, req.token, config.timeZone)),
+  )
 
   route(app, monitorApi.revoke, async (req) => {
     await revokeSession(
