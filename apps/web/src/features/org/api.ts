@@ -1,10 +1,10 @@
-import { routes, type RouteData } from '@amg/contract'
+import { routes, type OrgLevelNode, type OrgSearchHit, type RouteData } from '@amg/contract'
 import { request } from '../../lib/route-call'
-import type { Org } from '../../lib/stores/org-store'
 import { useStationStore } from '../../lib/stores/station-store'
 
-/** A department tree node as GET /org/tree answers it. */
-export type OrgNode = Org
+/** A department of the screen's tree: what its node actions need. */
+export type OrgNode = Pick<OrgLevelNode, 'id' | 'organizationName' | 'parent'>
+export type { OrgLevelNode, OrgSearchHit }
 
 /** One department–job title link (a position) of the department-position tab. */
 export type OrgPositionRow = RouteData<typeof routes.position.listForOrg>['list'][number]
@@ -13,6 +13,29 @@ export type { StationSimple as StationCandidate } from '../../lib/stores/station
 
 export const ORG_TREE_KEY = ['org', 'tree'] as const
 export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
+
+/**
+ * The screen's tree is read level by level (decisions.md "The department tree by levels"). Its keys
+ * lie under ORG_TREE_KEY, so invalidating the tree after a change refreshes every level loaded.
+ */
+export type OrgLevelOf = number | 'roots'
+export const orgLevelKey = (parent: OrgLevelOf) => [...ORG_TREE_KEY, 'level', parent] as const
+export const orgSearchKey = (keyword: string) => [...ORG_TREE_KEY, 'search', keyword] as const
+export const orgPathKey = (id: number) => [...ORG_TREE_KEY, 'path', id] as const
+
+/** The root level, or one department's children (GET /org/tree?roots=1 | ?parentId=). */
+export const fetchOrgLevel = async (parent: OrgLevelOf) =>
+  (await request(routes.org.tree, {
+    query: parent === 'roots' ? { roots: 1 } : { parentId: parent },
+  })) as OrgLevelNode[]
+
+/** Departments whose name contains the keyword, each with its path (at most ORG_SEARCH_LIMIT). */
+export const searchOrgs = async (keyword: string) =>
+  (await request(routes.org.tree, { query: { keyword } })) as OrgSearchHit[]
+
+/** One department with its path: the tree opens to it (empty when it does not exist). */
+export const fetchOrgPath = async (id: number) =>
+  (await request(routes.org.tree, { query: { pathTo: id } })) as OrgSearchHit[]
 
 export const fetchOrgPositions = (params: {
   orgId: number
