@@ -175,8 +175,11 @@ export function OrgTree({
             loadData={searching ? undefined : (node) => levels.load(node.key)}
             expandedKeys={open}
             onExpand={(keys) => (searching ? setSearchOpen({ text, keys }) : rememberOpen(keys))}
-            // a node kept open inside a folded one must not unfold it
+            // a node kept open inside a folded one must not unfold it, and (defaultExpandParent
+            // off) the first render must not drop open keys of levels not loaded yet: antd's Tree
+            // keeps only keys of nodes it holds then, and would show a remembered level folded
             autoExpandParent={false}
+            defaultExpandParent={false}
             selectedKeys={selectedId !== undefined ? [selectedId] : []}
             onSelect={(_keys, info) => {
               const node = byId.get(Number(info.node.key))
