@@ -1,19 +1,14 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { DataNode } from 'antd/es/tree'
 import { useCallback, useMemo, useRef, type Key } from 'react'
-import { fetchOrgLevel, orgLevelKey, type OrgLevelNode, type OrgNode, type OrgSearchHit } from './api'
+import { orgLevelQuery, type OrgLevelNode, type OrgNode, type OrgSearchHit } from './api'
 
 /** A department as the tree holds it: its own fields and its loaded children. */
 export interface LoadedOrg extends OrgLevelNode {
   children?: LoadedOrg[]
 }
 
-const levelQuery = (parent: number | 'roots') => ({
-  queryKey: orgLevelKey(parent),
-  queryFn: () => fetchOrgLevel(parent),
-  // the screen's own changes invalidate the tree; a level is read again on a later visit
-  staleTime: 30_000,
-})
+const levelQuery = orgLevelQuery
 
 const asId = (key: Key) => {
   const n = Number(key)

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Button, Empty, Spin, Typography, theme } from 'antd'
 import { useMemo } from 'react'
 import { Tree, type TreeNodeData } from '../../components'
-import { ORG_TREE_QUERY_KEY } from '../../components/org-cascader'
+import { ORG_TREE_KEY as ORG_TREE_QUERY_KEY } from '../../lib/org-parts'
 import { useOrgStore, type Org } from '../../lib/stores/org-store'
 
 const ORG_FIELDS = { key: 'id', children: 'children', label: 'organizationName' }
