@@ -97,7 +97,7 @@ export function OrgCascader({
   disabled,
   ...rest
 }: OrgCascaderProps) {
-  const chosen = useOrgPath(value)
+  const chosen = useOrgPath(value).hit
   const levels = useOrgPickerLevels(useMemo(() => chosen?.path.map((s) => s.id) ?? [], [chosen]))
   const [search, setSearch] = useState('')
   const text = useDebounced(search.trim(), ORG_SEARCH_DELAY_MS)

@@ -64,13 +64,16 @@ export function useOrgSearch(text: string) {
   })
 }
 
-/** One department with its path from the root (the chosen one's path in a picker). */
-export function useOrgPath(id: number | undefined): OrgSearchHit | undefined {
+/**
+ * One department with its path from the root (the chosen one's path in a picker); `known` is false
+ * once the server has said it does not exist.
+ */
+export function useOrgPath(id: number | undefined): { hit: OrgSearchHit | undefined; known: boolean } {
   const path = useQuery({
     queryKey: orgPathKey(id ?? 0),
     queryFn: () => fetchOrgPath(id!),
     enabled: id !== undefined,
   })
-  const hit = path.data?.[0]
-  return hit && hit.id === id ? hit : undefined
+  const hit = path.data?.find((h) => h.id === id)
+  return { hit, known: hit !== undefined || !path.isSuccess }
 }

@@ -3,7 +3,7 @@ import { request } from '../../lib/route-call'
 import { useStationStore } from '../../lib/stores/station-store'
 
 /** A department of the screen's tree: what its node actions need. */
-export type OrgNode = Pick<OrgLevelNode, 'id' | 'organizationName' | 'parent'>
+export type { OrgNode } from '../../components/org-levels'
 export type { OrgLevelNode, OrgSearchHit }
 
 /** One department–job title link (a position) of the department-position tab. */

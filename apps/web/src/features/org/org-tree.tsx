@@ -13,7 +13,7 @@ import {
 } from '../../components/tree-actions'
 import { useTreeExpansion } from '../../components/tree-expansion'
 import { fetchOrgPath, orgPathKey, orgSearchKey, searchOrgs, type OrgNode } from './api'
-import { indexLoaded, searchTree, toDataNodes, useOrgLevels } from './org-levels'
+import { indexLoaded, searchTree, toDataNodes, useOrgLevels } from '../../components/org-levels'
 
 /** Height of the tree's virtual list: only the rows in view are rendered (thousands of departments). */
 export const ORG_TREE_HEIGHT = 560

@@ -1,7 +1,11 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { DataNode } from 'antd/es/tree'
 import { useCallback, useMemo, useRef, type Key } from 'react'
-import { orgLevelQuery, type OrgLevelNode, type OrgNode, type OrgSearchHit } from './api'
+import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import { orgLevelQuery } from '../lib/org-parts'
+
+/** A department as a tree's node actions and filters need it. */
+export type OrgNode = Pick<OrgLevelNode, 'id' | 'organizationName' | 'parent'>
 
 /** A department as the tree holds it: its own fields and its loaded children. */
 export interface LoadedOrg extends OrgLevelNode {
