@@ -43,6 +43,13 @@ async function contextMenu(page: Page, name: string): Promise<string[]> {
   return (await menu.locator('.ant-menu-title-content').allTextContents()).map((t) => t.trim())
 }
 
+/** Whether the department's row lies inside the tree's scrolled view (not only rendered). */
+async function inView(page: Page, name: string): Promise<boolean> {
+  const list = await page.locator('[data-testid="org-tree"] .ant-tree-list-holder').boundingBox()
+  const row = await treeNode(page, name).boundingBox()
+  return !!list && !!row && row.y >= list.y && row.y + row.height <= list.y + list.height
+}
+
 async function chooseFromMenu(page: Page, name: string, item: string) {
   await contextMenu(page, name)
   await page.getByTestId('org-context-menu').getByText(item, { exact: true }).click()
@@ -345,5 +352,111 @@ describe('department management (SPEC.md §2)', () => {
     for (const id of ids) await api('DELETE', `/org/delete?orgId=${id}`, { token })
     await api('DELETE', `/org/delete?orgId=${parent.data}`, { token })
     await page.context().close()
+  })
+
+  it('a big tree loads level by level: the roots, a level as it opens, a deep one found by search', async () => {
+    const ts = Date.now()
+    const [root] = (await api<TreeNode[]>('GET', '/org/tree?roots=1', { token })).data
+    const add = async (organizationName: string, parent: number) => {
+      const res = await api<number>('POST', '/org/insert', {
+        token,
+        body: { organizationName, parent, stationIds: [] },
+      })
+      expect(res.code, res.msg).toBe(200)
+      return res.data
+    }
+    // 1 + 20 + 200 departments, and one more three levels down
+    const top = `E2E层级${ts}`
+    const topId = await add(top, root.id)
+    const branches: number[] = []
+    for (let i = 0; i < 20; i++) branches.push(await add(`${top}部${i}`, topId))
+    const groups: number[] = []
+    for (let i = 0; i < 20; i += 5)
+      groups.push(
+        ...(await Promise.all(
+          branches
+            .slice(i, i + 5)
+            .flatMap((b, j) => Array.from({ length: 10 }, (_, k) => add(`${top}部${i + j}组${k}`, b))),
+        )),
+      )
+    const deepName = `E2E深处${ts}`
+    const deepId = await add(deepName, groups[73]) // under 部7组3
+
+    const page = await newPage(browser, { width: 1280, height: 800 })
+    const treeCalls: URL[] = []
+    page.on('request', (req) => {
+      const url = new URL(req.url())
+      if (url.pathname === '/api/org/tree') treeCalls.push(url)
+    })
+    await signIn(page)
+    await page.goto('/orgmanage')
+    await page.waitForURL('**/orgmanage/orgaddform')
+    const toEnd = () =>
+      page
+        .locator('[data-testid="org-tree"] .ant-tree-list-holder')
+        .evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+    const row = (name: string) =>
+      page.locator('[data-testid="org-tree"] .ant-tree-treenode', {
+        has: page.locator('.ant-tree-title').filter({ hasText: new RegExp(`^${escape(name)}$`) }),
+      })
+    /** The tree renders only the rows in view: scroll to its end (where the new ones are) until it shows. */
+    const atEnd = (name: string) =>
+      expect
+        .poll(
+          async () => {
+            await toEnd()
+            return treeNode(page, name).count()
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(1)
+    await atEnd(top)
+    // the roots and the root's children only: nothing under the new department is read yet
+    expect(await treeNode(page, `${top}部0`).count()).toBe(0)
+    expect(treeCalls.map((u) => u.search).sort()).toEqual([`?parentId=${root.id}`, '?roots=1'].sort())
+    await shot(page, 'org-levels-roots')
+
+    // opening it reads its level (one call), and shows its 20 children, each still closed
+    await row(top).locator('.ant-tree-switcher').click()
+    await atEnd(`${top}部19`)
+    expect(treeCalls.filter((u) => u.searchParams.get('parentId') === String(topId))).toHaveLength(1)
+    expect(await treeNode(page, `${top}部19组0`).count()).toBe(0)
+    await shot(page, 'org-levels-opened')
+
+    // a search asks the server, and shows the deep hit under its path
+    await page.getByPlaceholder('输入部门名称进行过滤').fill(deepName)
+    await treeNode(page, deepName).waitFor()
+    await expect
+      .poll(() => page.locator('[data-testid="org-tree"] .ant-tree-title').allTextContents())
+      .toEqual([root.organizationName, top, `${top}部7`, `${top}部7组3`, deepName])
+    expect(treeCalls.some((u) => u.searchParams.get('keyword') === deepName)).toBe(true)
+    await shot(page, 'org-levels-search')
+    // choosing the hit opens its edit form; clearing the search shows it in the tree, its path opened
+    await treeNode(page, deepName).click()
+    await page.waitForURL(`**/orgmanage/editform/orgbaseinfo?id=${deepId}`)
+    await expect.poll(() => page.getByPlaceholder('请输入部门名称').inputValue()).toBe(deepName)
+    // …and the tree scrolls to it
+    await page.getByPlaceholder('输入部门名称进行过滤').fill('')
+    await treeNode(page, deepName).waitFor()
+    await expect.poll(() => inView(page, deepName)).toBe(true)
+    // never the whole tree, from this screen
+    expect(treeCalls.filter((u) => u.search === '')).toEqual([])
+    await page.context().close()
+
+    // a phone: the same screen, the path to the department opened from its link
+    const phone = await newPage(browser, { width: 390, height: 844 })
+    await signIn(phone)
+    await phone.goto(`/orgmanage/orgeditform?id=${deepId}`)
+    await phone.waitForURL(`**/orgmanage/editform/orgbaseinfo?id=${deepId}`)
+    await treeNode(phone, deepName).waitFor() // opened…
+    await expect.poll(() => inView(phone, deepName)).toBe(true) // …and scrolled to
+    await shot(phone, 'org-levels-phone')
+    await phone.getByPlaceholder('输入部门名称进行过滤').fill(`${top}部7组`)
+    await treeNode(phone, `${top}部7组9`).waitFor()
+    await shot(phone, 'org-levels-phone-search')
+    await phone.context().close()
+
+    for (const id of [deepId, ...groups, ...branches, topId])
+      expect((await api('DELETE', `/org/delete?orgId=${id}`, { token })).code).toBe(200)
   })
 })

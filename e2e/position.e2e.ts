@@ -478,4 +478,52 @@ describe('position management', () => {
     expect(await linkedUsers()).toEqual([ids.user1])
     await shot('position-users')
   })
+
+  it('the department cascader reads the tree level by level, and its search asks the server', async () => {
+    const treeCalls: URL[] = []
+    const listen = (req: { url(): string }) => {
+      const url = new URL(req.url())
+      if (url.pathname === '/api/org/tree') treeCalls.push(url)
+    }
+    page.on('request', listen)
+    try {
+      await page.goto('/positionmanage')
+      const box = page.getByRole('combobox', { name: '部门' })
+      await box.click()
+      await page
+        .locator('.ant-cascader-menu')
+        .nth(0)
+        .locator('.ant-cascader-menu-item', { hasText: new RegExp(`^${escapeRe(rootName)} \\(`) })
+        .click()
+      await page
+        .locator('.ant-cascader-menu')
+        .nth(1)
+        .locator('.ant-cascader-menu-item', { hasText: exactly(`${NAMES.parent} (2)`) })
+        .waitFor()
+      // the root's level is read as it opens; nothing under a department not opened yet
+      expect(treeCalls.filter((u) => u.searchParams.get('parentId') === String(ids.root))).toHaveLength(1)
+      expect(treeCalls.some((u) => u.searchParams.get('parentId') === String(ids.parent))).toBe(false)
+      await page.keyboard.press('Escape')
+      await page.locator('.ant-cascader-dropdown:visible').waitFor({ state: 'hidden' })
+
+      // a search lists the departments the server found, each with its path
+      await box.click()
+      await box.fill(NAMES.childA)
+      const found = page.locator('.ant-cascader-dropdown:visible .ant-cascader-menu-item')
+      await expect
+        .poll(() => found.allTextContents())
+        .toEqual([`${rootName} / ${NAMES.parent} / ${NAMES.childA} (0)`])
+      expect(treeCalls.some((u) => u.searchParams.get('keyword') === NAMES.childA)).toBe(true)
+      await shot('position-cascader-search')
+      await found.first().click()
+      await expect
+        .poll(() => page.locator('.ant-cascader').first().textContent())
+        .toContain(`${rootName} / ${NAMES.parent} / ${NAMES.childA}`)
+      await search(2) // child A's two positions
+      // never the whole tree, from this screen
+      expect(treeCalls.filter((u) => u.search === '')).toEqual([])
+    } finally {
+      page.off('request', listen)
+    }
+  })
 })

@@ -80,6 +80,12 @@ describe('job title management (SPEC.md §2)', () => {
     ).data
 
     const page = await newPage(browser)
+    // the form's department tree is read level by level and searched on the server, never whole
+    const treeCalls: URL[] = []
+    page.on('request', (req) => {
+      const url = new URL(req.url())
+      if (url.pathname === '/api/org/tree') treeCalls.push(url)
+    })
     await signIn(page)
     await page.goto('/stationmanage')
     await page.getByRole('heading', { name: '职位管理', exact: true }).waitFor()
@@ -193,6 +199,8 @@ describe('job title management (SPEC.md §2)', () => {
     expect(await orgRow(page, deptA).locator('.ant-tree-checkbox-checked').count()).toBe(0)
     expect(squash(await page.locator('form .ant-btn').allTextContents())).toEqual(['返回'])
     await shot(page, 'station-view')
+    expect(treeCalls.some((u) => u.searchParams.get('keyword') === `${ts}`)).toBe(true)
+    expect(treeCalls.filter((u) => u.search === '')).toEqual([])
     await page
       .locator('form')
       .getByRole('button', { name: /^返\s*回$/ })

@@ -19,6 +19,8 @@ const NAMES = {
 
 let browser: Browser
 let page: Page
+/** the department tree's calls the list page makes */
+const treeCalls: URL[] = []
 let admin: string
 const created = createdData()
 const ids = { a: 0, b: 0, c: 0, parent: 0, child: 0 }
@@ -102,6 +104,10 @@ beforeAll(async () => {
     }),
   )
   page = await newPage(browser, { width: 1280, height: 800 })
+  page.on('request', (req) => {
+    const url = new URL(req.url())
+    if (url.pathname === '/api/org/tree') treeCalls.push(url)
+  })
   await signIn(page)
 })
 afterAll(async () => {
@@ -171,6 +177,10 @@ describe('user list search and columns', () => {
     await shot(page, 'user-list-org-1280')
     await button(tree, '全部部门').click()
     await poll(async () => (await nickNames(page)).length).toBeGreaterThanOrEqual(3)
+    // the tree is read level by level and searched on the server, never read whole
+    expect(treeCalls.some((u) => u.searchParams.get('keyword') === NAMES.child)).toBe(true)
+    expect(treeCalls.some((u) => u.searchParams.get('roots') === '1')).toBe(true)
+    expect(treeCalls.filter((u) => u.search === '')).toEqual([])
   })
 })
 

@@ -21,6 +21,11 @@ export const MSG = {
   // department
   orgNameRequired: '请输入部门名称',
   orgNameNoHyphen: "部门名称不能包含'-'",
+  orgTreeParentInvalid: '上级部门ID格式不正确',
+  orgTreeRootsInvalid: 'roots 只能为 1',
+  orgTreeKeywordInvalid: '部门名称关键字不能为空，且不能超过64个字符',
+  orgTreePathToInvalid: '部门ID格式不正确',
+  orgTreeOneQuery: 'parentId、roots、keyword、pathTo 只能指定其中一个',
   // station
   stationNameRequired: '必须输入职位名称',
   stationTypeRequired: '必须选择职位类型',

@@ -1,55 +1,72 @@
 import { describe, expect, it } from 'vitest'
-import { orgOptionLabel, orgPath, toCascaderOptions, type OrgCascaderNode } from './org-cascader'
+import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import { levelOptions, orgOptionLabel, searchOptions } from './org-cascader'
 
-const tree: OrgCascaderNode[] = [
-  {
-    id: 1,
-    organizationName: '总公司',
-    childCount: 2,
-    children: [
-      {
-        id: 2,
-        organizationName: '研发中心',
-        childCount: 1,
-        children: [{ id: 4, organizationName: '前端组', childCount: 0, children: [] }],
-      },
-      { id: 3, organizationName: '市场部', childCount: 0, children: [] },
-    ],
-  },
-]
+const node = (id: number, name: string, parent: number | null, kids: number): OrgLevelNode => ({
+  id,
+  organizationName: name,
+  description: null,
+  parent,
+  childCount: kids,
+  hasChildren: kids > 0,
+})
 
 describe('org cascader helpers', () => {
   it('labels each option with its number of sub-departments', () => {
-    expect(orgOptionLabel(tree[0])).toBe('总公司 (2)')
+    expect(orgOptionLabel({ id: 1, organizationName: '总公司', childCount: 2 })).toBe('总公司 (2)')
     expect(orgOptionLabel({ id: 9, organizationName: '无子部门' })).toBe('无子部门 (0)')
-    expect(orgOptionLabel({ id: 9, organizationName: '数子', children: [tree[0]] })).toBe('数子 (1)')
   })
 
-  it('turns the tree into options; leaves have no children', () => {
-    expect(toCascaderOptions(tree)).toEqual([
+  it('turns the loaded levels into options: a leaf ends the menu, an unread level opens on demand', () => {
+    const childrenOf = new Map([[1, [node(2, '研发中心', 1, 1), node(3, '市场部', 1, 0)]]])
+    expect(levelOptions([node(1, '总公司', null, 2)], childrenOf)).toEqual([
       {
         value: 1,
         label: '总公司 (2)',
         name: '总公司',
+        isLeaf: false,
         children: [
-          {
-            value: 2,
-            label: '研发中心 (1)',
-            name: '研发中心',
-            children: [{ value: 4, label: '前端组 (0)', name: '前端组', children: undefined }],
-          },
-          { value: 3, label: '市场部 (0)', name: '市场部', children: undefined },
+          { value: 2, label: '研发中心 (1)', name: '研发中心', isLeaf: false, children: undefined },
+          { value: 3, label: '市场部 (0)', name: '市场部', isLeaf: true, children: undefined },
         ],
       },
     ])
   })
 
-  it('finds the path from a root to any department', () => {
-    expect(orgPath(tree, 1)).toEqual([1])
-    expect(orgPath(tree, 4)).toEqual([1, 2, 4])
-    expect(orgPath(tree, 3)).toEqual([1, 3])
-    expect(orgPath(tree, 99)).toEqual([])
-    expect(orgPath(tree, undefined)).toEqual([])
-    expect(orgPath([], 1)).toEqual([])
+  it('a search lists each hit under its path, shared paths once, the hits marked', () => {
+    const hit = (id: number, name: string, path: [number, string][]): OrgSearchHit => ({
+      ...node(id, name, path.at(-1)![0], 0),
+      path: path.map(([pid, organizationName]) => ({ id: pid, organizationName })),
+    })
+    const options = searchOptions([
+      hit(4, '前端组', [
+        [1, '总公司'],
+        [2, '研发中心'],
+      ]),
+      hit(5, '后端组', [
+        [1, '总公司'],
+        [2, '研发中心'],
+      ]),
+    ])
+    expect(options).toEqual([
+      {
+        value: 1,
+        label: '总公司',
+        name: '总公司',
+        isLeaf: false,
+        children: [
+          {
+            value: 2,
+            label: '研发中心',
+            name: '研发中心',
+            isLeaf: false,
+            children: [
+              { value: 4, label: '前端组 (0)', name: '前端组', isLeaf: true, hit: true },
+              { value: 5, label: '后端组 (0)', name: '后端组', isLeaf: true, hit: true },
+            ],
+          },
+        ],
+      },
+    ])
   })
 })

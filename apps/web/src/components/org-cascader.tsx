@@ -1,10 +1,16 @@
 import { Cascader } from 'antd'
-import { useQuery } from '@tanstack/react-query'
-import { useMemo } from 'react'
-import { useOrgStore, type Org } from '../lib/stores/org-store'
+import { useMemo, useState } from 'react'
+import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import {
+  ORG_SEARCH_DELAY_MS,
+  useDebounced,
+  useOrgPath,
+  useOrgPickerLevels,
+  useOrgSearch,
+} from './org-picker-levels'
 
-/** A department of GET /org/tree (the contract's tree node) as far as the cascader needs it. */
-export type OrgCascaderNode = Pick<Org, 'id' | 'organizationName'> & {
+/** A department as the cascader needs it. */
+export type OrgCascaderNode = Pick<OrgLevelNode, 'id' | 'organizationName'> & {
   childCount?: number
   children?: OrgCascaderNode[]
 }
@@ -14,6 +20,10 @@ export interface OrgCascaderOption {
   label: string
   /** the bare department name, shown in the field once chosen */
   name: string
+  /** a department without children ends the menu; others open on demand (loadData) */
+  isLeaf?: boolean
+  /** in a search's options: a department found (not only on a found one's path) */
+  hit?: boolean
   children?: OrgCascaderOption[]
 }
 
@@ -21,37 +31,52 @@ export interface OrgCascaderOption {
 export const orgOptionLabel = (node: OrgCascaderNode) =>
   `${node.organizationName} (${node.childCount ?? node.children?.length ?? 0})`
 
-/** The department tree as cascader options (leaves have no children, so they end the menu). */
-export function toCascaderOptions(nodes: readonly OrgCascaderNode[]): OrgCascaderOption[] {
-  return nodes.map((node) => ({
-    value: node.id,
-    label: orgOptionLabel(node),
-    name: node.organizationName,
-    children: node.children?.length ? toCascaderOptions(node.children) : undefined,
-  }))
+/** Loaded levels as cascader options: each department's children once its level is read. */
+export function levelOptions(
+  nodes: readonly OrgLevelNode[],
+  childrenOf: ReadonlyMap<number, readonly OrgLevelNode[]>,
+): OrgCascaderOption[] {
+  return nodes.map((node) => {
+    const kids = node.hasChildren ? childrenOf.get(node.id) : undefined
+    return {
+      value: node.id,
+      label: orgOptionLabel(node),
+      name: node.organizationName,
+      isLeaf: !node.hasChildren,
+      children: kids ? levelOptions(kids, childrenOf) : undefined,
+    }
+  })
 }
 
-/** The ids from a root down to `id`, or [] when the tree does not hold it. */
-export function orgPath(nodes: readonly OrgCascaderNode[], id: number | undefined): number[] {
-  if (id === undefined) return []
-  const stack: { node: OrgCascaderNode; path: number[] }[] = nodes.map((node) => ({ node, path: [node.id] }))
-  while (stack.length) {
-    const { node, path } = stack.pop()!
-    if (node.id === id) return path
-    for (const child of node.children ?? []) stack.push({ node: child, path: [...path, child.id] })
+/** A search's options: each hit under its path from the root (shared paths once), the hits marked. */
+export function searchOptions(hits: readonly OrgSearchHit[]): OrgCascaderOption[] {
+  const byId = new Map<number, OrgCascaderOption>()
+  const roots: OrgCascaderOption[] = []
+  const place = (id: number, name: string, parent: number | null): OrgCascaderOption => {
+    let option = byId.get(id)
+    if (!option) {
+      option = { value: id, label: name, name, isLeaf: true }
+      byId.set(id, option)
+      const above = parent === null ? undefined : byId.get(parent)
+      if (above) (above.children ??= []).push(option)
+      else roots.push(option)
+      if (above) above.isLeaf = false
+    }
+    return option
   }
-  return []
+  for (const hit of hits) {
+    hit.path.forEach((step, i) => place(step.id, step.organizationName, i ? hit.path[i - 1].id : null))
+    const option = place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null)
+    Object.assign(option, { label: orgOptionLabel(hit), hit: true })
+  }
+  return roots
 }
-
-export const ORG_TREE_QUERY_KEY = ['org', 'tree'] as const
 
 export interface OrgCascaderProps {
   /** the chosen department id */
   value?: number
   /** the chosen department (any level), or undefined when cleared */
   onChange?: (orgId?: number) => void
-  /** the department tree; when absent it is loaded with GET /org/tree (kept in the org store) */
-  tree?: readonly OrgCascaderNode[]
   placeholder?: string
   style?: React.CSSProperties
   disabled?: boolean
@@ -60,25 +85,42 @@ export interface OrgCascaderProps {
 
 /**
  * Department cascader (SPEC.md §2): any level can be chosen (changeOnSelect), each option shows its
- * number of sub-departments, the choice is reported as the department's id.
+ * number of sub-departments, the choice is reported as the department's id. It reads the tree level
+ * by level (a department's children as it is opened, the chosen one's path), and its search asks the
+ * server, listing each department found with its path.
  */
 export function OrgCascader({
   value,
   onChange,
-  tree,
   placeholder = '请选择部门',
   style,
   disabled,
   ...rest
 }: OrgCascaderProps) {
-  const loaded = useQuery<Org[]>({
-    queryKey: ORG_TREE_QUERY_KEY,
-    queryFn: () => useOrgStore.getState().fetchTree(),
-    enabled: !tree,
-  })
-  const nodes = useMemo<readonly OrgCascaderNode[]>(() => tree ?? loaded.data ?? [], [tree, loaded.data])
-  const options = useMemo(() => toCascaderOptions(nodes), [nodes])
-  const path = useMemo(() => orgPath(nodes, value), [nodes, value])
+  const chosen = useOrgPath(value).hit
+  const levels = useOrgPickerLevels(useMemo(() => chosen?.path.map((s) => s.id) ?? [], [chosen]))
+  const [search, setSearch] = useState('')
+  const text = useDebounced(search.trim(), ORG_SEARCH_DELAY_MS)
+  const found = useOrgSearch(text)
+  const searching = search.trim() !== ''
+
+  const options = useMemo(
+    () =>
+      searching
+        ? text && found.data
+          ? searchOptions(found.data)
+          : []
+        : levelOptions(levels.roots, levels.childrenOf),
+    [searching, text, found.data, levels.roots, levels.childrenOf],
+  )
+  // what was just picked shows at once, before the server's path of it arrives
+  const [picked, setPicked] = useState<{ ids: number[]; names: string[] } | null>(null)
+  const mine = picked && value !== undefined && picked.ids.at(-1) === value ? picked : null
+  const path = chosen ? [...chosen.path.map((s) => s.id), chosen.id] : (mine?.ids ?? [])
+  const names = chosen
+    ? [...chosen.path.map((s) => s.organizationName), chosen.organizationName]
+    : (mine?.names ?? [])
+
   return (
     <Cascader<OrgCascaderOption>
       aria-label={rest['aria-label']}
@@ -87,15 +129,31 @@ export function OrgCascader({
       value={path.length ? path : undefined}
       changeOnSelect
       allowClear
-      showSearch
+      showSearch={{
+        searchValue: search,
+        onSearch: setSearch,
+        // the server has searched: list the departments it found, each under its path
+        filter: (_input, found) => found.at(-1)?.hit === true,
+        render: (_input, found) =>
+          found.map((o, i) => (i === found.length - 1 ? o.label : o.name)).join(' / '),
+        limit: false,
+      }}
+      loadData={(selected) => {
+        const last = selected.at(-1)
+        if (last) void levels.load(last.value)
+      }}
       expandTrigger="click"
-      displayRender={(labels, selected) => (selected ?? []).map((o, i) => o?.name ?? labels[i]).join(' / ')}
+      displayRender={(labels, selected) =>
+        labels.map((label, i) => selected?.[i]?.name ?? names[i] ?? label).join(' / ')
+      }
       placeholder={placeholder}
-      loading={!tree && loaded.isFetching}
+      loading={levels.loading || (searching && (text !== search.trim() || found.isFetching))}
       disabled={disabled}
       style={{ width: 260, ...style }}
-      onChange={(ids) => {
+      onChange={(ids, selected) => {
         const list = (ids ?? []) as number[]
+        setPicked({ ids: list, names: (selected ?? []).map((o) => o.name) })
+        setSearch('')
         onChange?.(list.length ? list[list.length - 1] : undefined)
       }}
     />

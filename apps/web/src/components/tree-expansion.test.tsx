@@ -80,6 +80,15 @@ describe('useTreeExpansion', () => {
     expect(hook.result.current.expandedKeys).toEqual([1, 2])
   })
 
+  it('a lazily loaded tree keeps the open keys of nodes not loaded yet (inside a folded branch)', () => {
+    const hook = renderHook(() =>
+      useTreeExpansion(options({ data: [{ id: 1, name: '总公司' }], lazy: true })),
+    )
+    act(() => hook.result.current.onExpand([1, 2, 99, 2]))
+    expect(hook.result.current.expandedKeys).toEqual([1, 2, 99])
+    expect(JSON.parse(window.localStorage.getItem('amg.tree.test')!)).toEqual([1, 2, 99])
+  })
+
   it('opens the path to the selected node', () => {
     const hook = renderHook((props: { selectedKey?: number }) => useTreeExpansion(options(props)), {
       initialProps: {},

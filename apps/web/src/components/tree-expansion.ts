@@ -91,14 +91,22 @@ export interface TreeExpansionOptions {
   initially: 'all' | 'roots'
   /** The screen's current node: its path opens, so it is never hidden in a folded branch. */
   selectedKey?: Key
+  /**
+   * A tree loaded level by level: the open keys are kept though their nodes are not loaded yet (a
+   * node inside a folded branch), the last MAX_LAZY_KEYS of them.
+   */
+  lazy?: boolean
 }
+
+/** How many open keys a lazily loaded tree remembers (deleted nodes' keys then drop out in time). */
+const MAX_LAZY_KEYS = 500
 
 /**
  * Which nodes of a tree are open, remembered per browser (local storage) so that a reload reopens
  * them. A search shows the paths to its hits without forgetting what was open before it.
  */
 export function useTreeExpansion(o: TreeExpansionOptions) {
-  const { storageKey, data, fields, filterProp, searchText, initially, selectedKey } = o
+  const { storageKey, data, fields, filterProp, searchText, initially, selectedKey, lazy } = o
   const index = useMemo(() => indexTree(data, fields), [data, fields])
   const [remembered, setRemembered] = useState<Key[] | null>(() => readKeys(storageKey))
   const base = useMemo(
@@ -111,13 +119,15 @@ export function useTreeExpansion(o: TreeExpansionOptions) {
       // keys of nodes deleted since are dropped, so the stored list does not grow forever; a key that
       // came back as text ('12' for 12) is matched to the node's own key
       const byText = new Map([...index.parentOf.keys()].map((k) => [String(k), k]))
-      const known = byText.size
-        ? keys.map((k) => byText.get(String(k))).filter((k): k is Key => k !== undefined)
-        : keys
+      const known = lazy
+        ? [...new Set(keys)].slice(-MAX_LAZY_KEYS)
+        : byText.size
+          ? keys.map((k) => byText.get(String(k))).filter((k): k is Key => k !== undefined)
+          : keys
       setRemembered(known)
       writeKeys(storageKey, known)
     },
-    [index, storageKey],
+    [index, storageKey, lazy],
   )
 
   // The current node's path opens (e.g. a node just created under a folded parent).

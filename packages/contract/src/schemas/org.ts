@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { NAME_KEYWORD, NAME_LABELS } from '../names'
-import { Id, IdList, MESSAGE_KEYWORD, OptionalNameSearch, withMessage } from './common'
+import { Id, IdList, MESSAGE_KEYWORD, NameSearch, OptionalNameSearch, withMessage } from './common'
 
 /**
  * Department name (SPEC.md §5): required ('请输入部门名称') and without '-' ("部门名称不能包含'-'").
@@ -50,6 +50,49 @@ export interface OrgTreeNode {
 
 /** The console's tree widgets take a list of roots; normally exactly one (the seeded root). */
 export const OrgTree: TSchema = Type.Array(OrgTreeNode)
+
+/**
+ * GET /org/tree's parts (decisions.md "The department tree by levels"): with none of these the whole
+ * tree (the pickers); `roots=1` the root level, `parentId` one department's children, `keyword` the
+ * departments whose name contains it with their paths, `pathTo` one department with its path (the
+ * console opens the path to the department it shows). At most one of them.
+ */
+export const OrgTreeQuery = Type.Object({
+  parentId: Type.Optional(withMessage(Id, MSG.orgTreeParentInvalid)),
+  roots: Type.Optional(withMessage(Type.Literal(1), MSG.orgTreeRootsInvalid)),
+  keyword: Type.Optional(withMessage(NameSearch(64), MSG.orgTreeKeywordInvalid)),
+  pathTo: Type.Optional(withMessage(Id, MSG.orgTreePathToInvalid)),
+})
+export type OrgTreeQuery = Static<typeof OrgTreeQuery>
+
+/** One department of a level: what the tree shows, and whether it can be opened. */
+export const OrgLevelNode = Type.Object({
+  id: Type.Integer(),
+  organizationName: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  parent: Type.Union([Type.Integer(), Type.Null()]),
+  childCount: Type.Integer(),
+  hasChildren: Type.Boolean(),
+})
+export type OrgLevelNode = Static<typeof OrgLevelNode>
+
+/** An ancestor on a search hit's path. */
+export const OrgPathStep = Type.Object({ id: Type.Integer(), organizationName: Type.String() })
+export type OrgPathStep = Static<typeof OrgPathStep>
+
+/** A department found by name (or by `pathTo`), with its ancestors from the root down (itself excluded). */
+export const OrgSearchHit = Type.Object({
+  ...OrgLevelNode.properties,
+  path: Type.Array(OrgPathStep),
+})
+export type OrgSearchHit = Static<typeof OrgSearchHit>
+
+/** What GET /org/tree answers: the whole tree, a level, or search hits, by its query. */
+export const OrgTreeAnswer: TSchema = Type.Union([
+  OrgTree,
+  Type.Array(OrgLevelNode),
+  Type.Array(OrgSearchHit),
+])
 
 export const OrgIdQuery = Type.Object({ orgId: withMessage(Id, '请选择部门') })
 export type OrgIdQuery = Static<typeof OrgIdQuery>

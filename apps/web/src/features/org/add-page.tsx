@@ -7,20 +7,20 @@ import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY } from './api'
-import { EDIT_PATH, OrgFields, numberParam, useOrgTree, type OrgFormValues } from './common'
+import { EDIT_PATH, OrgFields, numberParam, useOrgRoots, type OrgFormValues } from './common'
 import { useFormLayout } from '../../lib/ui/form-layout'
 import { logInvalidForm } from '../../lib/validation'
 
 /** New department under the `parent` of the query (the root when none is given). */
 export function OrgAddFormPage() {
   const [params] = useSearchParams()
-  const tree = useOrgTree()
+  const roots = useOrgRoots()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [form] = Form.useForm<OrgFormValues>()
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
-  const root = tree.data?.[0]
+  const root = roots.data?.[0]
   const parent = numberParam(params.get('parent')) ?? root?.id
   const parentName = params.get('parentName') || (parent === root?.id ? root?.organizationName : '')
 

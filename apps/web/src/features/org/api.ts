@@ -1,18 +1,30 @@
-import { routes, type RouteData } from '@amg/contract'
+import { routes, type OrgLevelNode, type OrgSearchHit, type RouteData } from '@amg/contract'
 import { request } from '../../lib/route-call'
-import type { Org } from '../../lib/stores/org-store'
 import { useStationStore } from '../../lib/stores/station-store'
 
-/** A department tree node as GET /org/tree answers it. */
-export type OrgNode = Org
+/** A department of the screen's tree: what its node actions need. */
+export type { OrgNode } from '../../components/org-levels'
+export type { OrgLevelNode, OrgSearchHit }
 
 /** One department–job title link (a position) of the department-position tab. */
 export type OrgPositionRow = RouteData<typeof routes.position.listForOrg>['list'][number]
 
 export type { StationSimple as StationCandidate } from '../../lib/stores/station-store'
 
-export const ORG_TREE_KEY = ['org', 'tree'] as const
 export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
+
+// The tree's parts (levels, searches, paths) are shared with the department pickers.
+export {
+  ORG_TREE_KEY,
+  orgLevelKey,
+  orgSearchKey,
+  orgPathKey,
+  fetchOrgLevel,
+  searchOrgs,
+  fetchOrgPath,
+  orgLevelQuery,
+  type OrgLevelOf,
+} from '../../lib/org-parts'
 
 export const fetchOrgPositions = (params: {
   orgId: number

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Form, Input } from 'antd'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { antdRules } from '../../lib/validation'
-import { ORG_TREE_KEY, orgDetailKey } from './api'
+import { fetchOrgLevel, orgDetailKey, orgLevelKey } from './api'
 
 /** What the department screens share: their paths, the query id, the tree, one department, the fields. */
 
@@ -14,9 +14,13 @@ export const numberParam = (value: string | null) => {
   return value && Number.isInteger(n) && n > 0 ? n : undefined
 }
 
-/** The department tree (GET /org/tree, kept as the organisation store's orgList). */
-export function useOrgTree() {
-  return useQuery({ queryKey: ORG_TREE_KEY, queryFn: () => useOrgStore.getState().fetchTree() })
+/** The root level of the department tree (the add form's default parent is its first department). */
+export function useOrgRoots() {
+  return useQuery({
+    queryKey: orgLevelKey('roots'),
+    queryFn: () => fetchOrgLevel('roots'),
+    staleTime: 30_000,
+  })
 }
 
 /** One department (GET /org/detail), loaded once an id is known. */

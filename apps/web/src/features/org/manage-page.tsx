@@ -9,7 +9,7 @@ import { useSession } from '../../lib/session-store'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { Screen } from '../../lib/ui/screen'
 import { ORG_TREE_KEY, orgDetailKey, type OrgNode } from './api'
-import { ADD_PATH, EDIT_PATH, numberParam, useOrgTree } from './common'
+import { ADD_PATH, EDIT_PATH, numberParam } from './common'
 import { ORG_TREE_ACTIONS, OrgTree, type OrgMenuAction } from './org-tree'
 
 /** The department tree's height on a phone, where the form comes under it. */
@@ -20,7 +20,6 @@ const ORG_TREE_PHONE_HEIGHT = 320
  * phone the tree on top, the form below).
  */
 export function OrgManagePage() {
-  const tree = useOrgTree()
   const navigate = useNavigate()
   const location = useLocation()
   const [params] = useSearchParams()
@@ -73,8 +72,6 @@ export function OrgManagePage() {
           <>
             <TreeActionsHint actions={ORG_TREE_ACTIONS} />
             <OrgTree
-              data={tree.data ?? []}
-              loading={tree.isLoading}
               selectedId={selectedId}
               onAction={onAction}
               // a phone keeps room for the form under the tree

@@ -1,8 +1,8 @@
-import { Empty, Input, Spin, Tree } from 'antd'
+import { useQuery } from '@tanstack/react-query'
+import { Empty, Input, Spin, Tree, Typography, type GetRef } from 'antd'
 import type { DataNode } from 'antd/es/tree'
-import { useCallback, useMemo, useState } from 'react'
-import { filterTree, type TreeNodeData } from '../../components'
-import { routes } from '@amg/contract'
+import { useCallback, useEffect, useMemo, useRef, useState, type Key } from 'react'
+import { ORG_SEARCH_LIMIT, routes } from '@amg/contract'
 import {
   NodeActionsButton,
   NodeActionsMenu,
@@ -12,29 +12,16 @@ import {
   type TreeActionCalls,
 } from '../../components/tree-actions'
 import { useTreeExpansion } from '../../components/tree-expansion'
-import type { OrgNode } from './api'
+import { fetchOrgPath, orgPathKey, orgSearchKey, searchOrgs, type OrgNode } from './api'
+import { indexLoaded, searchTree, toDataNodes, useOrgLevels } from '../../components/org-levels'
 
 /** Height of the tree's virtual list: only the rows in view are rendered (thousands of departments). */
 export const ORG_TREE_HEIGHT = 560
 
+/** The search asks the server once typing pauses this long. */
+const SEARCH_DELAY_MS = 300
+
 export type OrgMenuAction = 'edit' | 'addChild' | 'delete'
-
-function toDataNodes(nodes: readonly OrgNode[]): DataNode[] {
-  return nodes.map((node) => ({
-    key: node.id,
-    title: node.organizationName,
-    children: node.children?.length ? toDataNodes(node.children) : undefined,
-    isLeaf: !node.children?.length,
-  }))
-}
-
-function indexTree(nodes: readonly OrgNode[], byId = new Map<number, OrgNode>()) {
-  for (const node of nodes) {
-    byId.set(node.id, node)
-    if (node.children?.length) indexTree(node.children, byId)
-  }
-  return byId
-}
 
 /** The department tree's node actions and the calls each makes (shown only to who may make them). */
 export const ORG_TREE_ACTIONS: TreeActionCalls = {
@@ -45,45 +32,93 @@ export const ORG_TREE_ACTIONS: TreeActionCalls = {
 
 const ORG_FIELDS = { key: 'id', children: 'children', label: 'organizationName' }
 
+/** `value`, once it has stayed the same for `ms`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
+}
+
 /**
- * The department tree of the department screen (SPEC.md §2): a search box filtering by name, a
- * virtually scrolled antd Tree, and each department's actions — edit, add child and delete; the root
- * (a department without parent) offers only add child — on a right click or its "⋯" button.
+ * The department tree of the department screen (SPEC.md §2), read level by level: the roots first,
+ * a department's children as it is opened, the open departments remembered in this browser. The
+ * search asks the server and shows each hit under its path. Each department's actions — edit, add
+ * child and delete; the root (a department without parent) offers only add child — are on a right
+ * click or its "⋯" button.
  */
 export function OrgTree({
-  data,
-  loading,
   selectedId,
   onAction,
   height = ORG_TREE_HEIGHT,
 }: {
-  data: readonly OrgNode[]
-  loading: boolean
   selectedId?: number
   onAction: (action: OrgMenuAction, node: OrgNode) => void
   /** the virtual list's height (a phone keeps room for the form below) */
   height?: number
 }) {
   const [search, setSearch] = useState('')
-  const text = search.trim()
-  const byId = useMemo(() => indexTree(data), [data])
-  const nodes = data as unknown as TreeNodeData[]
-  const filtered = useMemo(
-    () => filterTree(nodes, text, { label: 'organizationName' }) as unknown as OrgNode[],
-    [nodes, text],
-  )
-  const treeData = useMemo(() => toDataNodes(filtered), [filtered])
+  const typed = search.trim()
+  const text = useDebounced(typed, SEARCH_DELAY_MS)
+  const searching = typed !== ''
 
-  // Open departments are remembered in this browser (the roots at first); a search opens the path to
-  // each hit; the selected department's path opens as it is chosen.
+  // The open departments: remembered, and kept though a folded branch hides them (lazy).
+  const [loadedTree, setLoadedTree] = useState<readonly OrgNode[]>([])
   const expansion = useTreeExpansion({
     storageKey: 'org',
-    data: nodes,
+    data: loadedTree as never,
     fields: ORG_FIELDS,
-    searchText: text,
+    searchText: '',
     initially: 'roots',
-    selectedKey: selectedId,
+    lazy: true,
   })
+  const levels = useOrgLevels(expansion.expandedKeys)
+  useEffect(() => setLoadedTree(levels.tree), [levels.tree])
+  const loaded = useMemo(() => indexLoaded(levels.tree), [levels.tree])
+
+  // The current department's path opens, so it is never hidden in a folded (or unloaded) branch.
+  const path = useQuery({
+    queryKey: orgPathKey(selectedId ?? 0),
+    queryFn: () => fetchOrgPath(selectedId!),
+    enabled: selectedId !== undefined,
+  })
+  const { expandedKeys, onExpand: rememberOpen } = expansion
+  useEffect(() => {
+    const hit = path.data?.[0]
+    if (!hit || hit.id !== selectedId) return
+    const missing = hit.path.map((step) => step.id).filter((id) => !expandedKeys.includes(id))
+    if (missing.length) rememberOpen([...expandedKeys, ...missing])
+  }, [path.data, selectedId, expandedKeys, rememberOpen])
+
+  // …and the tree scrolls to it once it is loaded (a link to a department deep in a long list)
+  const treeRef = useRef<GetRef<typeof Tree>>(null)
+  const scrolledTo = useRef<number | undefined>(undefined)
+  useEffect(() => {
+    if (searching || selectedId === undefined || scrolledTo.current === selectedId) return
+    if (!loaded.has(selectedId)) return
+    scrolledTo.current = selectedId
+    // after the virtual list has laid out the rows just loaded
+    const frame = requestAnimationFrame(() => treeRef.current?.scrollTo({ key: selectedId, align: 'auto' }))
+    return () => cancelAnimationFrame(frame)
+  }, [searching, selectedId, loaded])
+
+  const found = useQuery({
+    queryKey: orgSearchKey(text),
+    queryFn: () => searchOrgs(text),
+    enabled: text !== '',
+  })
+  const view = useMemo(() => (found.data ? searchTree(found.data) : null), [found.data])
+  // What one opens or folds while searching applies to the search's view only.
+  const [searchOpen, setSearchOpen] = useState<{ text: string; keys: Key[] } | null>(null)
+
+  const treeData = useMemo(
+    () => (searching ? (view?.treeData ?? []) : toDataNodes(levels.tree)),
+    [searching, view, levels.tree],
+  )
+  const byId = searching ? (view?.byId ?? new Map<number, OrgNode>()) : loaded
+  const loading = searching ? typed !== text || found.isFetching : levels.roots.isLoading
 
   const [menu, setMenu] = useState<ActionsMenuState<OrgNode> | null>(null)
   const closeMenu = useCallback(() => setMenu(null), [])
@@ -112,6 +147,9 @@ export function OrgTree({
     )
   }
 
+  const open = searching ? (searchOpen?.text === text ? searchOpen.keys : (view?.open ?? [])) : expandedKeys
+  const many = searching && (found.data?.length ?? 0) >= ORG_SEARCH_LIMIT
+
   return (
     <div className="amg-org-tree" data-testid="org-tree">
       <Input.Search
@@ -121,14 +159,27 @@ export function OrgTree({
         onChange={(e) => setSearch(e.target.value)}
         style={{ marginBottom: 8 }}
       />
+      {many ? (
+        <Typography.Text type="secondary" style={{ display: 'block', marginBottom: 8 }}>
+          {`匹配的部门较多，只显示前 ${ORG_SEARCH_LIMIT} 个，请输入更完整的名称`}
+        </Typography.Text>
+      ) : null}
       <Spin spinning={loading}>
         {treeData.length ? (
           <Tree
+            ref={treeRef}
             blockNode
             showLine
             height={height}
             treeData={treeData}
-            {...expansion}
+            loadData={searching ? undefined : (node) => levels.load(node.key)}
+            expandedKeys={open}
+            onExpand={(keys) => (searching ? setSearchOpen({ text, keys }) : rememberOpen(keys))}
+            // a node kept open inside a folded one must not unfold it, and (defaultExpandParent
+            // off) the first render must not drop open keys of levels not loaded yet: antd's Tree
+            // keeps only keys of nodes it holds then, and would show a remembered level folded
+            autoExpandParent={false}
+            defaultExpandParent={false}
             selectedKeys={selectedId !== undefined ? [selectedId] : []}
             onSelect={(_keys, info) => {
               const node = byId.get(Number(info.node.key))
@@ -142,7 +193,10 @@ export function OrgTree({
             }}
           />
         ) : (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={loading ? '加载中' : '没有匹配的部门'} />
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={loading ? '加载中' : searching ? '没有匹配的部门' : '暂无部门'}
+          />
         )}
       </Spin>
       {menu ? (

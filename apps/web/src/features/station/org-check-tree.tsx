@@ -1,36 +1,62 @@
 import { Empty, Input, Spin, Tree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useMemo, useState, type Key } from 'react'
-import { useQuery } from '@tanstack/react-query'
-import { filterTree, type TreeNodeData } from '../../components'
-import { useOrgStore, type Org } from '../../lib/stores/org-store'
+import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import {
+  ORG_SEARCH_DELAY_MS,
+  useDebounced,
+  useOrgPickerLevels,
+  useOrgSearch,
+} from '../../components/org-picker-levels'
 
 /** Virtual list height: only rows in view are rendered, so thousands of departments stay responsive. */
 const TREE_HEIGHT = 360
 
-function toDataNodes(nodes: readonly Org[], disabled: boolean): DataNode[] {
-  return nodes.map((node) => ({
-    key: node.id,
-    title: node.organizationName,
-    disabled,
-    children: node.children?.length ? toDataNodes(node.children, disabled) : undefined,
-  }))
+/** Loaded levels as tree nodes: a department without children is a leaf, others open on demand. */
+function levelNodes(
+  nodes: readonly OrgLevelNode[],
+  childrenOf: ReadonlyMap<number, readonly OrgLevelNode[]>,
+  disabled: boolean,
+): DataNode[] {
+  return nodes.map((node) => {
+    const kids = node.hasChildren ? childrenOf.get(node.id) : undefined
+    return {
+      key: node.id,
+      title: node.organizationName,
+      disabled,
+      isLeaf: !node.hasChildren,
+      children: kids ? levelNodes(kids, childrenOf, disabled) : undefined,
+    }
+  })
 }
 
-function allParentKeys(nodes: readonly Org[], out: Key[] = []): Key[] {
-  for (const node of nodes) {
-    if (node.children?.length) {
-      out.push(node.id)
-      allParentKeys(node.children, out)
-    }
+/** A search's view: each hit under its path from the root (shared paths once), every path open. */
+function searchNodes(hits: readonly OrgSearchHit[], disabled: boolean) {
+  const byId = new Map<number, DataNode>()
+  const roots: DataNode[] = []
+  const place = (id: number, title: string, parent: number | null) => {
+    if (byId.has(id)) return
+    const made: DataNode = { key: id, title, disabled, isLeaf: true }
+    byId.set(id, made)
+    const above = parent === null ? undefined : byId.get(parent)
+    if (above) {
+      above.isLeaf = false
+      ;(above.children ??= []).push(made)
+    } else roots.push(made)
   }
-  return out
+  for (const hit of hits) {
+    hit.path.forEach((step, i) => place(step.id, step.organizationName, i ? hit.path[i - 1].id : null))
+    place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null)
+  }
+  const open = [...byId.values()].filter((n) => n.children?.length).map((n) => n.key)
+  return { treeData: roots, open }
 }
 
 /**
  * The department tree of the job title form: a checkbox per department (each one independent —
- * checking a department links this job title to that department only), a name filter, and
- * virtual scrolling. `disabled` makes every node read-only (the view screen).
+ * checking a department links this job title to that department only), a name filter that asks the
+ * server, and virtual scrolling. It reads the tree level by level (the roots open, a department's
+ * children as it is opened). `disabled` makes every node read-only (the view screen).
  */
 export function OrgCheckTree({
   value = [],
@@ -41,22 +67,26 @@ export function OrgCheckTree({
   onChange?: (orgIds: number[]) => void
   disabled?: boolean
 }) {
-  const tree = useQuery({
-    queryKey: ['org', 'tree'],
-    queryFn: () => useOrgStore.getState().fetchTree(),
-  })
   const [search, setSearch] = useState('')
-  const text = search.trim()
-  const filtered = useMemo(
-    () =>
-      filterTree((tree.data ?? []) as unknown as TreeNodeData[], text, {
-        label: 'organizationName',
-      }) as unknown as Org[],
-    [tree.data, text],
-  )
-  const treeData = useMemo(() => toDataNodes(filtered, disabled), [filtered, disabled])
+  const typed = search.trim()
+  const text = useDebounced(typed, ORG_SEARCH_DELAY_MS)
+  const searching = typed !== ''
+  const found = useOrgSearch(text)
+
   const [expanded, setExpanded] = useState<Key[] | null>(null)
-  const expandedKeys = text || expanded === null ? allParentKeys(filtered) : expanded
+  const openIds = useMemo(() => (expanded ?? []).map(Number), [expanded])
+  const levels = useOrgPickerLevels(openIds)
+  const view = useMemo(
+    () => (text && found.data ? searchNodes(found.data, disabled) : null),
+    [text, found.data, disabled],
+  )
+  const treeData = useMemo(
+    () => (searching ? (view?.treeData ?? []) : levelNodes(levels.roots, levels.childrenOf, disabled)),
+    [searching, view, levels.roots, levels.childrenOf, disabled],
+  )
+  // the roots start open
+  const expandedKeys = searching ? (view?.open ?? []) : (expanded ?? levels.roots.map((r) => r.id))
+  const loading = searching ? typed !== text || found.isFetching : levels.loading
 
   return (
     <div data-testid="station-org-tree" style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}>
@@ -68,7 +98,7 @@ export function OrgCheckTree({
         onChange={(e) => setSearch(e.target.value)}
         style={{ marginBottom: 8 }}
       />
-      <Spin spinning={tree.isLoading}>
+      <Spin spinning={loading}>
         {treeData.length ? (
           <Tree
             checkable
@@ -76,8 +106,14 @@ export function OrgCheckTree({
             selectable={false}
             height={TREE_HEIGHT}
             treeData={treeData}
+            loadData={searching ? undefined : (node) => levels.load(Number(node.key))}
             expandedKeys={expandedKeys}
-            onExpand={(keys) => setExpanded(keys)}
+            // open keys of levels not loaded yet are kept (see the department screen's tree)
+            autoExpandParent={false}
+            defaultExpandParent={false}
+            onExpand={(keys) => {
+              if (!searching) setExpanded(keys)
+            }}
             checkedKeys={{ checked: value, halfChecked: [] }}
             onCheck={(keys) => {
               if (disabled) return
@@ -86,10 +122,7 @@ export function OrgCheckTree({
             }}
           />
         ) : (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description={tree.isLoading ? '加载中' : '没有匹配的部门'}
-          />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={loading ? '加载中' : '没有匹配的部门'} />
         )}
       </Spin>
     </div>

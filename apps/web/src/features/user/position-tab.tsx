@@ -9,7 +9,6 @@ import { mergeRowSpans } from '../../lib/row-span'
 import { CandidateTable } from '../../components/candidate-table'
 import { Popover } from '../../components/popover'
 import { toastSuccess } from '../../lib/feedback'
-import { useOrgStore, type Org } from '../../lib/stores/org-store'
 import {
   USER_POSITION_PAGE_SIZE,
   linkPositions,
@@ -32,12 +31,6 @@ const byDepartment = (rows: readonly UserPositionRow[]) =>
         a.index - b.index,
     )
     .map((x) => x.row)
-
-/** The department tree of GET /org/tree, kept in the organisation store (SPEC.md §3 orgList). */
-function useOrgTree() {
-  const fetchTree = useOrgStore((s) => s.fetchTree)
-  return useQuery({ queryKey: ['org', 'tree'], queryFn: fetchTree })
-}
 
 /** Job titles: all of them, or those linked to the chosen department. */
 function StationSelect({
@@ -78,7 +71,6 @@ function StationSelect({
 export function UserPositionTab() {
   const userId = useUserIdParam()
   const queryClient = useQueryClient()
-  const orgTree = useOrgTree()
   const [orgId, setOrgId] = useState<number>()
   const [stationId, setStationId] = useState<number>()
   const [pageNum, setPageNum] = useState(1)
@@ -142,7 +134,6 @@ export function UserPositionTab() {
       <TabHeading>关联岗位</TabHeading>
       <Space wrap style={{ marginBottom: 12 }} data-testid="user-position-filters">
         <OrgCascader
-          tree={orgTree.data ?? []}
           value={orgId}
           style={{ width: 260 }}
           onChange={(next) => {
@@ -160,7 +151,7 @@ export function UserPositionTab() {
             setPageNum(1)
           }}
         />
-        {canLink && <PositionPicker userId={userId} tree={orgTree.data ?? []} onLinked={refresh} />}
+        {canLink && <PositionPicker userId={userId} onLinked={refresh} />}
       </Space>
       <Table<UserPositionRow>
         rowKey="id"
@@ -196,15 +187,7 @@ const candidateColumns: TableColumnsType<PositionSimple> = [
  * The "link positions" popover: positions the user does not hold, filtered by department and job title;
  * positions carrying roles beyond the caller's power are shown disabled with the reason.
  */
-function PositionPicker({
-  userId,
-  tree,
-  onLinked,
-}: {
-  userId: number
-  tree: readonly Org[]
-  onLinked: () => Promise<unknown>
-}) {
+function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => Promise<unknown> }) {
   const [open, setOpen] = useState(false)
   const [orgId, setOrgId] = useState<number>()
   const [stationId, setStationId] = useState<number>()
@@ -236,7 +219,6 @@ function PositionPicker({
     <div data-testid="position-candidates">
       <Space direction="vertical" style={{ width: '100%' }} size={8}>
         <OrgCascader
-          tree={tree}
           value={orgId}
           style={{ width: '100%' }}
           onChange={(next) => {

@@ -30,7 +30,7 @@ export const useOrgStore = create<OrgState>()((set) => ({
   orginfo: null,
   orgList: [],
   async fetchTree() {
-    const list = (await request(routes.org.tree, {})) as Org[]
+    const list = (await request(routes.org.tree, { query: {} })) as Org[]
     set({ orgList: list })
     return list
   },
