@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { useBackToList } from '../../lib/list-state'
 import { antdRules, logInvalidForm } from '../../lib/validation'
 import { LIST_PATH, STATION_TYPE_OPTIONS, type StationFormValues } from './common'
-import { OrgCheckTree } from './org-check-tree'
+import { OrgCheckTree } from '../../components/org-check-tree'
 import { useFormLayout } from '../../lib/ui/form-layout'
 
 /** Name, type and the department tree; 'view' shows them read-only with only a Back button. */

@@ -7,7 +7,7 @@ import {
   useDebounced,
   useOrgPickerLevels,
   useOrgSearch,
-} from '../../components/org-picker-levels'
+} from './org-picker-levels'
 
 /** Virtual list height: only rows in view are rendered, so thousands of departments stay responsive. */
 const TREE_HEIGHT = 360
@@ -53,8 +53,8 @@ function searchNodes(hits: readonly OrgSearchHit[], disabled: boolean) {
 }
 
 /**
- * The department tree of the job title form: a checkbox per department (each one independent —
- * checking a department links this job title to that department only), a name filter that asks the
+ * A department check-tree (the job title form's departments, a role's 自定义部门): a checkbox per
+ * department, each one independent (checking a department names that department only), a name filter that asks the
  * server, and virtual scrolling. It reads the tree level by level (the roots open, a department's
  * children as it is opened). `disabled` makes every node read-only (the view screen).
  */
@@ -62,10 +62,12 @@ export function OrgCheckTree({
   value = [],
   onChange,
   disabled = false,
+  testId = 'station-org-tree',
 }: {
   value?: number[]
   onChange?: (orgIds: number[]) => void
   disabled?: boolean
+  testId?: string
 }) {
   const [search, setSearch] = useState('')
   const typed = search.trim()
@@ -89,7 +91,7 @@ export function OrgCheckTree({
   const loading = searching ? typed !== text || found.isFetching : levels.loading
 
   return (
-    <div data-testid="station-org-tree" style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}>
+    <div data-testid={testId} style={{ border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}>
       <Input
         allowClear
         size="small"
