@@ -2,12 +2,7 @@ import { Empty, Input, Spin, Tree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useMemo, useState, type Key } from 'react'
 import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
-import {
-  ORG_SEARCH_DELAY_MS,
-  useDebounced,
-  useOrgPickerLevels,
-  useOrgSearch,
-} from './org-picker-levels'
+import { ORG_SEARCH_DELAY_MS, useDebounced, useOrgPickerLevels, useOrgSearch } from './org-picker-levels'
 
 /** Virtual list height: only rows in view are rendered, so thousands of departments stay responsive. */
 const TREE_HEIGHT = 360
