@@ -23,3 +23,15 @@ CREATE TRIGGER audit_deleted AFTER DELETE ON public.role_scope_orgs REFERENCING 
 CREATE TRIGGER access_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.organizations FOR EACH STATEMENT EXECUTE FUNCTION amg_access_changed();--> statement-breakpoint
 -- The role list kept in memory shows each role's chosen departments (migration 0008).
 CREATE TRIGGER list_rows_changed AFTER INSERT OR DELETE OR TRUNCATE OR UPDATE ON "role_scope_orgs" FOR EACH STATEMENT EXECUTE FUNCTION amg_cached_rows_changed('lists');
+--> statement-breakpoint
+-- The log names a role's chosen department like the other linked records (migration 0007).
+CREATE OR REPLACE FUNCTION amg_record_name(record_type text, record_id text) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT CASE record_type
+    WHEN 'user' THEN (SELECT nick_name FROM users WHERE id = record_id::int)
+    WHEN 'role' THEN (SELECT role_name FROM roles WHERE id = record_id::int)
+    WHEN 'group' THEN (SELECT group_name FROM user_groups WHERE id = record_id::int)
+    WHEN 'auth' THEN (SELECT ch_name FROM auths WHERE code = record_id)
+    WHEN 'position' THEN (SELECT amg_position_name(to_jsonb(p)) FROM positions p WHERE p.id = record_id::int)
+    WHEN 'org' THEN (SELECT organization_name FROM organizations WHERE id = record_id::int)
+  END
+$$;

@@ -297,6 +297,11 @@ async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId:
       const codes = await checkAuthCodes(tx, input.authCodes ?? [])
       const scope = await checkScope(tx, input.type, input.dataScope ?? DATA_SCOPE.all, input.scopeOrgIds)
       await power.require(tx, operatorId, roleStake(null, codes, input.type))
+      await power.requireReach(tx, operatorId, {
+        roleId: null,
+        scope: { dataScope: scope.dataScope, scopeOrgIds: scope.orgIds },
+        codes,
+      })
       const [role] = await tx
         .insert(roles)
         .values({
@@ -314,6 +319,36 @@ async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId:
       return role.id
     })
     .catch(onNameTaken)
+}
+
+/**
+ * What a role change gives with which reach (DESIGN.md §13): when the scope changes, every permission
+ * the role will hold, with the new scope; otherwise only the permissions added, with the stored one.
+ */
+async function reachStake(
+  tx: DbOrTx,
+  roleId: number,
+  storedScope: number,
+  scope: { dataScope: number; orgIds: number[] } | undefined,
+  codes: string[] | undefined,
+) {
+  const stored = (
+    await tx.select({ code: roleAuths.authCode }).from(roleAuths).where(eq(roleAuths.roleId, roleId))
+  ).map((r) => r.code)
+  const storedOrgs = (await scopeOrgsOf(tx, [roleId])).get(roleId) ?? []
+  const changed =
+    scope !== undefined &&
+    (scope.dataScope !== storedScope ||
+      scope.orgIds.length !== storedOrgs.length ||
+      scope.orgIds.some((id) => !storedOrgs.includes(id)))
+  const after = codes ?? stored
+  return {
+    roleId,
+    scope: scope
+      ? { dataScope: scope.dataScope, scopeOrgIds: scope.orgIds }
+      : { dataScope: storedScope, scopeOrgIds: storedOrgs },
+    codes: changed ? after : after.filter((c) => !stored.includes(c)),
+  }
 }
 
 interface RoleChange {
@@ -360,6 +395,7 @@ async function changeRole(
           )
         : undefined
       await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
+      await power.requireReach(tx, operatorId, await reachStake(tx, input.id, role.dataScope, scope, codes))
       await tx
         .update(roles)
         .set({
