@@ -32,8 +32,18 @@ export interface ScopeHolding {
   /** the department tree read with the access (the same snapshot the access was resolved against) */
   depts: DeptTree
   /** scopes already computed, by the ids of the roles allowing the call: bounded by the user's role combinations */
-  scopeMemo: Map<string, { scope: DataScope; header?: string }>
+  scopeMemo: Map<string, ScopeEntry>
+  /** the entry of each call asked lately (service, method, path), so a warm call matches no pattern; bounded */
+  callMemo?: Map<string, ScopeEntry>
 }
+
+interface ScopeEntry {
+  scope: DataScope
+  header?: string
+}
+
+/** Calls remembered per user before the call memo starts afresh (paths with ids in them are endless). */
+const CALLS_REMEMBERED = 512
 
 /** The roles of the user's that allow the call in `service`'s namespace. */
 export function rolesAllowing(
@@ -47,12 +57,25 @@ export function rolesAllowing(
   )
 }
 
-function memoFor(held: ScopeHolding, roles: readonly ScopedRole[]) {
+function memoFor(held: ScopeHolding, roles: readonly ScopedRole[]): ScopeEntry {
   const key = roles.map((r) => r.id).join(',')
   let entry = held.scopeMemo.get(key)
   if (!entry) {
     entry = { scope: dataScopeOf(roles, held.ownOrgIds, held.depts) }
     held.scopeMemo.set(key, entry)
+  }
+  return entry
+}
+
+/** The entry of an allowed call, from the call memo when it was asked lately. */
+function entryOf(held: ScopeHolding, service: string, method: string, path: string): ScopeEntry {
+  const key = `${service} ${method} ${path}`
+  held.callMemo ??= new Map()
+  let entry = held.callMemo.get(key)
+  if (!entry) {
+    entry = memoFor(held, rolesAllowing(held, service, method, path))
+    if (held.callMemo.size >= CALLS_REMEMBERED) held.callMemo.clear()
+    held.callMemo.set(key, entry)
   }
   return entry
 }
@@ -63,13 +86,13 @@ function memoFor(held: ScopeHolding, roles: readonly ScopedRole[]) {
  */
 export function scopeOfCall(held: ScopeHolding, service: string, method: string, path: string): DataScope {
   if (held.superAdmin) return { ...ALL_DATA, orgIds: [] }
-  return memoFor(held, rolesAllowing(held, service, method, path)).scope
+  return entryOf(held, service, method, path).scope
 }
 
 /** The X-Auth-Data-Scope value of an allowed call (contract scope-header.ts), kept with its scope. */
 export function scopeHeaderOfCall(held: ScopeHolding, service: string, method: string, path: string): string {
   if (held.superAdmin) return 'all'
-  const entry = memoFor(held, rolesAllowing(held, service, method, path))
+  const entry = entryOf(held, service, method, path)
   entry.header ??= formatScopeHeader(entry.scope, held.depts)
   return entry.header
 }
