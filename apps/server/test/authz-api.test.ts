@@ -191,10 +191,21 @@ describe('POST /api/authz/explain', () => {
 
   it('gives the super-admin role a pseudo pattern, and nothing when denied', async () => {
     const sup = await explain(w.adminId, 'DELETE', '/any/thing')
-    expect(sup.body.data).toMatchObject({ allowed: true, superAdmin: true })
+    expect(sup.body.data).toMatchObject({
+      allowed: true,
+      superAdmin: true,
+      scope: { all: true, self: false, orgIds: [] },
+      roleScopes: [],
+    })
     expect(sup.body.data.grants[0]).toMatchObject({ node: null, pattern: { method: '*', uri: '/**' } })
     const denied = await explain(w.direct.id, 'DELETE', '/user/delete')
-    expect(denied.body.data).toEqual({ allowed: false, superAdmin: false, grants: [] })
+    expect(denied.body.data).toEqual({
+      allowed: false,
+      superAdmin: false,
+      grants: [],
+      scope: null,
+      roleScopes: [],
+    })
   })
 })
 

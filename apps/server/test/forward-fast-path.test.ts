@@ -33,6 +33,7 @@ interface Answer {
   body: string
   userId: string | null
   userName: string | null
+  dataScope: string | null
   contentType: string | null
 }
 
@@ -44,6 +45,7 @@ async function overHttp(method: string, url: string, headers: Record<string, str
       body: await res.text(),
       userId: res.headers.get('x-auth-user-id'),
       userName: res.headers.get('x-auth-user-name'),
+      dataScope: res.headers.get('x-auth-data-scope'),
       contentType: res.headers.get('content-type'),
     } satisfies Answer,
     headers: res.headers,
@@ -58,6 +60,7 @@ async function injected(method: string, url: string, headers: Record<string, str
     body: res.body,
     userId: header('x-auth-user-id'),
     userName: header('x-auth-user-name'),
+    dataScope: header('x-auth-data-scope'),
     contentType: header('content-type'),
   } satisfies Answer
 }
@@ -121,7 +124,12 @@ describe('forward auth over HTTP', () => {
       'x-auth-token': w.direct.token,
       ...nginx('POST', '/user/list'),
     })
-    expect(ok.answer).toMatchObject({ status: 200, userId: String(w.direct.id), userName: 'az_direct' })
+    expect(ok.answer).toMatchObject({
+      status: 200,
+      userId: String(w.direct.id),
+      userName: 'az_direct',
+      dataScope: 'all',
+    })
     expect(JSON.parse(ok.answer.body)).toMatchObject({ code: 200, data: null })
     const head = await overHttp('HEAD', '/api/authz/forward', {
       'x-auth-token': w.direct.token,

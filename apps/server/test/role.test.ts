@@ -333,9 +333,11 @@ describe('POST /role/listall', () => {
       [
         'createTime',
         'createUserVo',
+        'dataScope',
         'description',
         'id',
         'roleName',
+        'scopeOrgIds',
         'status',
         'type',
         'updateTime',

@@ -91,7 +91,14 @@ export const MSG = {
   serviceRootTaken: '该权限已属于其他服务',
   serviceRootFixed: '服务的根权限只能在顶级，不能移动',
   serviceRootDelete: '该权限是服务的根权限，请先删除服务',
+  // DESIGN.md §13: a role's data scope
+  dataScopeInvalid: '数据权限须为 1 全部数据、2 自定义部门、3 本部门、4 本部门及以下、5 仅本人 之一',
+  scopeOrgIdsInvalid: '自定义部门须为部门 id 的列表，最多 1000 个',
+  scopeOrgIdsRequired: '数据权限为自定义部门时，请至少选择一个部门',
 } as const
+
+/** DESIGN.md §13: a role's 自定义部门 names a department that does not exist (400, nothing changed). */
+export const unknownScopeOrgs = (ids: readonly number[]) => `部门不存在：${ids.join(', ')}`
 
 /**
  * The msg of the operation-log row that stands for a minute of anonymous writes refused with 401 from

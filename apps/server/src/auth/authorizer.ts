@@ -1,12 +1,28 @@
 import { sql } from 'drizzle-orm'
-import { AMS_SERVICE_KEY, matchesUrlPattern, ROLE_TYPE, type Power, type UrlPattern } from '@amg/contract'
+import {
+  AMS_SERVICE_KEY,
+  deptTree,
+  matchesUrlPattern,
+  ROLE_TYPE,
+  type DataScope,
+  type DeptTree,
+  type Power,
+  type UrlPattern,
+} from '@amg/contract'
 import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
-import { auths, services } from '../db/schema'
+import { auths, organizations, services } from '../db/schema'
 import { rolesReached } from './reach'
+import {
+  scopeHeaderOfCall,
+  scopeOfCall,
+  scopePartsOfCall,
+  type ScopedRole,
+  type ScopeHolding,
+} from './data-scope'
 import { AccessCache } from '../cache/access-cache'
 import type { CacheHost } from '../cache/watched-cache'
 
-export interface EffectiveAccess {
+export interface EffectiveAccess extends ScopeHolding {
   roles: { id: number; roleName: string; type: number }[]
   superAdmin: boolean
   /** codes of enabled nodes (every ancestor enabled too) held by the user's enabled roles, every service's */
@@ -47,6 +63,8 @@ export interface TreeSnapshot {
   serviceOf: ReadonlyMap<string, string>
   /** every service's key and root code (null for ams) */
   services: ReadonlyMap<string, string | null>
+  /** the department tree, for data scopes (DESIGN.md §13) */
+  depts: DeptTree
 }
 
 const NO_POWER: Power = { frontEnd: [], backEnd: [] }
@@ -124,6 +142,39 @@ export class Authorizer {
     return access === undefined ? undefined : allows(access, service, method, path)
   }
 
+  /**
+   * The data scope of a call (DESIGN.md §13) for the product's own enforcement and for other systems:
+   * null when the user may not make the call, else `{ all, self, orgIds }`, the union over the user's
+   * enabled roles that allow it (super admin: all). From memory once warm, cached per (user, allowing
+   * roles) with the user's access and dropped with it.
+   */
+  async scopeOf(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): Promise<DataScope | null> {
+    const access = await this.resolve(userId)
+    return allows(access, service, method, path) ? scopeOfCall(access, service, method, path) : null
+  }
+
+  /** The X-Auth-Data-Scope value of a call (contract scope-header.ts); null when the call is refused. */
+  async scopeHeaderOf(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): Promise<string | null> {
+    const access = await this.resolve(userId)
+    return allows(access, service, method, path) ? scopeHeaderOfCall(access, service, method, path) : null
+  }
+
+  /** Each allowing role's own part of a call's scope (explain); empty for a super admin or a refused call. */
+  async scopeParts(userId: number, method: string, path: string, service: string = AMS_SERVICE_KEY) {
+    const access = await this.resolve(userId)
+    return allows(access, service, method, path) ? scopePartsOfCall(access, service, method, path) : []
+  }
+
   /** Whether a service with this key exists. */
   async hasService(key: string): Promise<boolean> {
     return (await this.loadTree()).services.has(key)
@@ -135,22 +186,26 @@ export class Authorizer {
   }
 
   private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
-    const roleRows = await queryRows<{ id: number; role_name: string; type: number }>(
+    const roleRows = await queryRows<{ id: number; role_name: string; type: number; data_scope: number }>(
       db,
-      sql`select r.id, r.role_name, r.type from roles r
+      sql`select r.id, r.role_name, r.type, r.data_scope from roles r
         where r.status = 1 and r.id in (${rolesReached({ users: sql`= ${userId}` })})
         order by r.id`,
     )
     const roles = roleRows.map((r) => ({ id: Number(r.id), roleName: r.role_name, type: Number(r.type) }))
     const roleIds = roles.map((r) => r.id)
+    const inRoles = sql.join(roleIds, sql`, `)
     const codeRows = roleIds.length
-      ? await queryRows<{ auth_code: string }>(
+      ? await queryRows<{ role_id: number; auth_code: string }>(
           db,
-          sql`select distinct auth_code from role_auths where role_id in (${sql.join(roleIds, sql`, `)})`,
+          sql`select role_id, auth_code from role_auths where role_id in (${inRoles})`,
         )
       : []
-    const tree = await this.loadEnabledTree(db === this.db ? undefined : db)
-    const nodes = codeRows.map((r) => tree.get(r.auth_code)).filter((n): n is TreeNode => !!n)
+    const snapshot = await this.loadTree(db === this.db ? undefined : db)
+    const tree = snapshot.enabled
+    const nodes = [...new Set(codeRows.map((r) => r.auth_code))]
+      .map((code) => tree.get(code))
+      .filter((n): n is TreeNode => !!n)
     const power = new Map<string, { frontEnd: Set<string>; backEnd: UrlPattern[] }>()
     for (const n of nodes) {
       const held = power.get(n.service) ?? { frontEnd: new Set<string>(), backEnd: [] }
@@ -169,6 +224,60 @@ export class Authorizer {
       auths: [...ams.frontEnd],
       backEnd: [...ams.backEnd],
       power: byService,
+      ...(await this.loadScopeHolding(db, userId, roleRows, codeRows, snapshot)),
+    }
+  }
+
+  /**
+   * What the data scope of the user's calls is computed from (DESIGN.md §13): each enabled role's
+   * scope and live patterns, the departments of the user's enabled positions, and the department tree.
+   */
+  private async loadScopeHolding(
+    db: DbOrTx,
+    userId: number,
+    roleRows: readonly { id: number; role_name: string; type: number; data_scope: number }[],
+    codeRows: readonly { role_id: number; auth_code: string }[],
+    snapshot: TreeSnapshot,
+  ): Promise<Omit<ScopeHolding, 'superAdmin'>> {
+    const scoped = roleRows.filter((r) => Number(r.type) !== ROLE_TYPE.superAdmin).map((r) => Number(r.id))
+    const orgRows = scoped.length
+      ? await queryRows<{ role_id: number; org_id: number }>(
+          db,
+          sql`select role_id, org_id from role_scope_orgs where role_id in (${sql.join(scoped, sql`, `)})`,
+        )
+      : []
+    const ownRows = await queryRows<{ org_id: number }>(
+      db,
+      sql`select distinct p.org_id from position_users pu
+        join positions p on p.id = pu.position_id and p.status = 1
+        where pu.user_id = ${userId}`,
+    )
+    const patternsOf = new Map<number, Map<string, UrlPattern[]>>()
+    for (const c of codeRows) {
+      const node = snapshot.enabled.get(c.auth_code)
+      if (!node) continue
+      const byService = patternsOf.get(Number(c.role_id)) ?? new Map<string, UrlPattern[]>()
+      byService.set(node.service, [...(byService.get(node.service) ?? []), ...node.urlPatternInfos])
+      patternsOf.set(Number(c.role_id), byService)
+    }
+    const scopedRoles: ScopedRole[] = roleRows
+      .filter((r) => Number(r.type) !== ROLE_TYPE.superAdmin)
+      .map((r) => {
+        const id = Number(r.id)
+        const patterns = patternsOf.get(id) ?? new Map<string, UrlPattern[]>()
+        return {
+          id,
+          roleName: r.role_name,
+          dataScope: Number(r.data_scope),
+          scopeOrgIds: orgRows.filter((o) => Number(o.role_id) === id).map((o) => Number(o.org_id)),
+          patterns,
+        }
+      })
+    return {
+      scopedRoles,
+      ownOrgIds: ownRows.map((o) => Number(o.org_id)).sort((a, b) => a - b),
+      depts: snapshot.depts,
+      scopeMemo: new Map(),
     }
   }
 
@@ -202,7 +311,13 @@ export class Authorizer {
       })
       .from(auths)
     const serviceRows = await db.select({ key: services.key, rootCode: services.rootCode }).from(services)
-    const snapshot = buildSnapshot(rows, serviceRows)
+    const orgRows = await db
+      .select({ id: organizations.id, parent: organizations.parent })
+      .from(organizations)
+    const snapshot = {
+      ...buildSnapshot(rows, serviceRows),
+      depts: deptTree(orgRows.map((o) => [o.id, o.parent] as const)),
+    }
     if (!tx) this.cache.keepTree(token, snapshot)
     return snapshot
   }
@@ -214,7 +329,7 @@ type NodeRow = Omit<TreeNode, 'service'>
 function buildSnapshot(
   rows: readonly NodeRow[],
   serviceRows: readonly { key: string; rootCode: string | null }[],
-): TreeSnapshot {
+): Omit<TreeSnapshot, 'depts'> {
   const byCode = new Map(rows.map((r) => [r.code, r]))
   const ownerOfRoot = new Map<string, string>()
   for (const s of serviceRows) if (s.rootCode !== null) ownerOfRoot.set(s.rootCode, s.key)

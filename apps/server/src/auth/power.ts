@@ -4,6 +4,7 @@ import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { rolesReached } from './reach'
+import { requireScopeReach, type ScopeStake } from './scope-guard'
 
 /**
  * A permission node's power as it will be after a change (not yet stored), in the service whose
@@ -81,6 +82,14 @@ export class PowerGuard {
   async require(tx: DbOrTx, callerId: number, stake: Stake): Promise<void> {
     const missing = await this.missing(tx, callerId, stake)
     if (missing.length) throw forbidden(beyondPowerMessage(missing))
+  }
+
+  /**
+   * Throws 403 unless the caller's reach covers the data scope a role's permissions are given with
+   * (DESIGN.md §13: no escalation covers reach; auth/scope-guard.ts). Run it beside `require`.
+   */
+  async requireReach(tx: DbOrTx, callerId: number, stake: ScopeStake): Promise<void> {
+    await requireScopeReach(tx, this.authz, callerId, stake)
   }
 
   /**

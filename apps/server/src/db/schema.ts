@@ -61,6 +61,8 @@ export const roles = pgTable(
     type: smallint('type').notNull().default(3),
     status: smallint('status').notNull().default(1),
     description: varchar('description', { length: 500 }),
+    /** DESIGN.md §13: 1 全部数据, 2 自定义部门 (role_scope_orgs), 3 本部门, 4 本部门及以下, 5 仅本人 */
+    dataScope: smallint('data_scope').notNull().default(1),
     ...times,
     ...operators,
   },
@@ -149,6 +151,20 @@ export const organizations = pgTable(
     index('organizations_parent_idx').on(t.parent),
     uniqueIndex('organizations_parent_name_key').on(t.parent, t.organizationName),
   ],
+)
+
+/** A 自定义部门 role's chosen departments, each reaching everything below it (DESIGN.md §13). */
+export const roleScopeOrgs = pgTable(
+  'role_scope_orgs',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.orgId] }), index('role_scope_orgs_org_id_idx').on(t.orgId)],
 )
 
 export const stations = pgTable(

@@ -10,6 +10,7 @@ import {
   positionUsers,
   roleAuths,
   roles,
+  roleScopeOrgs,
   services,
   stations,
   userGroupRoles,
@@ -52,7 +53,8 @@ export const RECORDS: Record<RecordType, RecordTable> = {
   group: record('group', userGroups, userGroups.id, userGroups.groupName, true),
   position: record('position', positions, positions.id, null, true),
   auth: record('auth', auths, auths.code, auths.chName, true),
-  org: record('org', organizations, organizations.id, organizations.organizationName, false),
+  // a department's place in the tree decides data scopes (DESIGN.md §13: a move changes subtrees)
+  org: record('org', organizations, organizations.id, organizations.organizationName, true),
   station: record('station', stations, stations.id, stations.stationName, false),
   file: record('file', files, files.id, files.fileName, false),
   service: record('service', services, services.id, services.name, true),
@@ -84,7 +86,7 @@ const link = (table: PgTable, a: [RecordType, PgColumn], b: [RecordType, PgColum
 /**
  * The seven links of DESIGN.md §6a (user–role, user–group, user–position, group–role, group–user,
  * position–role, position–user) live in five tables, seen from either side; the sixth table holds a
- * role's permissions.
+ * role's permissions, the seventh a 自定义部门 role's departments (DESIGN.md §13).
  */
 export const LINKS: readonly LinkTable[] = [
   link(userRoles, ['user', userRoles.userId], ['role', userRoles.roleId]),
@@ -93,6 +95,7 @@ export const LINKS: readonly LinkTable[] = [
   link(positionUsers, ['position', positionUsers.positionId], ['user', positionUsers.userId]),
   link(positionRoles, ['position', positionRoles.positionId], ['role', positionRoles.roleId]),
   link(roleAuths, ['role', roleAuths.roleId], ['auth', roleAuths.authCode]),
+  link(roleScopeOrgs, ['role', roleScopeOrgs.roleId], ['org', roleScopeOrgs.orgId]),
 ]
 
 const recordsByTable = new Map(Object.values(RECORDS).map((r) => [getTableName(r.table), r]))

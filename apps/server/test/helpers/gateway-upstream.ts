@@ -44,6 +44,7 @@ export async function startStaticUpstream() {
       JSON.stringify({
         userId: req.headers['x-auth-user-id'] ?? null,
         userName: req.headers['x-auth-user-name'] ?? null,
+        dataScope: req.headers['x-auth-data-scope'] ?? null,
         path: req.url,
       }),
     )

@@ -158,17 +158,20 @@ export function gatewayCases(ctx: () => { baseUrl: string; t: TestApp; w: AuthzW
     expect((await get('/user/detail', { 'x-auth-token': 'forged' })).status).toBe(401)
   })
 
-  it('lets an allowed user through, naming them to the upstream (forged headers are replaced)', async () => {
+  it('lets an allowed user through, naming them and the data scope to the upstream (forged headers are replaced)', async () => {
     const { w } = ctx()
     const res = await get('/user/detail?userId=5', {
       authorization: `Bearer ${w.direct.token}`,
       'x-auth-user-id': '1',
       'x-auth-user-name': 'admin',
+      'x-auth-data-scope': 'tree:1',
     })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
       userId: String(w.direct.id),
       userName: 'az_direct',
+      // the user's role is 全部数据 (the default): the forged narrower value is replaced too
+      dataScope: 'all',
       path: '/user/detail?userId=5',
     })
     const post = await get('/user/list', { 'x-auth-token': w.direct.token }, 'POST')

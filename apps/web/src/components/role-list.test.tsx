@@ -25,6 +25,8 @@ const role = (id: number): RoleListRow => ({
   updateTime: '2026-01-01T00:00:00Z',
   createUserVo: null,
   updateUserVo: null,
+  dataScope: 1,
+  scopeOrgIds: [],
 })
 const noop = () => {}
 

@@ -28,19 +28,52 @@ const Call = { method: CallMethod, path: CallPath }
  * an unknown key is refused with 400. Without `userId` a check is about the caller and needs only a
  * session; another user's needs a permission matching the check call itself (node `authz:check`).
  */
-export const AuthzCheckBody = Type.Object({ ...Call, userId: Type.Optional(Id), service: ServiceParam })
+/** `withScope: true` asks for the data scope of each allowed call too (DESIGN.md §13). */
+const WithScope = Type.Optional(
+  withMessage(Type.Boolean({ description: '同时返回数据权限范围' }), '参数 withScope 应为布尔值'),
+)
+
+/**
+ * The data scope of an allowed call (DESIGN.md §13): `all`, or the user's own records (`self`)
+ * and/or those of the departments in `orgIds` (sorted, subtrees resolved). contract data-scope.ts.
+ */
+export const DataScopeResult = Type.Object({
+  all: Type.Boolean(),
+  self: Type.Boolean(),
+  orgIds: Type.Array(Type.Integer()),
+})
+
+export const AuthzCheckBody = Type.Object({
+  ...Call,
+  userId: Type.Optional(Id),
+  service: ServiceParam,
+  withScope: WithScope,
+})
 export type AuthzCheckBody = Static<typeof AuthzCheckBody>
-export const AuthzCheckResult = Type.Object({ allowed: Type.Boolean(), userId: Type.Integer() })
+/** `scope` only with `withScope: true` and only when allowed. */
+export const AuthzCheckResult = Type.Object({
+  allowed: Type.Boolean(),
+  userId: Type.Integer(),
+  scope: Type.Optional(DataScopeResult),
+})
 export type AuthzCheckResult = Static<typeof AuthzCheckResult>
 
 export const AuthzCheckBatchBody = Type.Object({
   userId: Type.Optional(Id),
   service: ServiceParam,
+  withScope: WithScope,
   // The server refuses more than MAX_BATCH_CHECKS with `batchTooLarge` before validation.
   checks: Type.Array(Type.Object(Call), { maxItems: MAX_BATCH_CHECKS }),
 })
 export type AuthzCheckBatchBody = Static<typeof AuthzCheckBatchBody>
-export const AuthzCheckBatchResult = Type.Object({ results: Type.Array(Type.Boolean()) })
+/**
+ * `results` in the order asked. With `withScope: true`, `scopes` in the same order: each allowed
+ * call's scope, null for a refused one (a refused call has no scope).
+ */
+export const AuthzCheckBatchResult = Type.Object({
+  results: Type.Array(Type.Boolean()),
+  scopes: Type.Optional(Type.Array(Type.Union([DataScopeResult, Type.Null()]))),
+})
 
 export const VIA_KINDS = ['direct', 'group', 'position'] as const
 export type ViaKind = (typeof VIA_KINDS)[number]
@@ -69,10 +102,23 @@ export const AuthzGrant = Type.Object({
   pattern: Type.Object({ method: Type.String(), uri: Type.String() }),
 })
 export type AuthzGrant = Static<typeof AuthzGrant>
+/** One allowing role's part of the call's scope: its data scope and what it reaches for this user. */
+export const AuthzRoleScope = Type.Object({
+  role: RoleRef,
+  dataScope: Type.Integer({ description: '1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人' }),
+  scope: DataScopeResult,
+})
+export type AuthzRoleScope = Static<typeof AuthzRoleScope>
+/**
+ * `scope`: the call's data scope (the union of `roleScopes`; all for a super admin), null when the
+ * call is refused. `roleScopes`: each allowing role's part (none for a super admin, whose scope is all).
+ */
 export const AuthzExplainResult = Type.Object({
   allowed: Type.Boolean(),
   superAdmin: Type.Boolean(),
   grants: Type.Array(AuthzGrant),
+  scope: Type.Union([DataScopeResult, Type.Null()]),
+  roleScopes: Type.Array(AuthzRoleScope),
 })
 export type AuthzExplainResult = Static<typeof AuthzExplainResult>
 

@@ -33,6 +33,32 @@ const AuthCodes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
 })
 
 /**
+ * DESIGN.md §13: the role's data scope (1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人)
+ * and, for 2, the chosen departments (each with everything below it; ignored for the other scopes).
+ */
+const DataScopeField = Type.Integer({
+  minimum: 1,
+  maximum: 5,
+  description: '数据权限：1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人',
+  [MESSAGE_KEYWORD]: MSG.dataScopeInvalid,
+})
+const ScopeOrgIds = Type.Array(Id, {
+  maxItems: 1000,
+  description: '自定义部门的部门 id（数据权限为 2 时有效，各含其下级部门）',
+  [MESSAGE_KEYWORD]: MSG.scopeOrgIdsInvalid,
+})
+/** On insert: absent means 1 (全部数据). */
+const InsertScope = {
+  dataScope: Type.Optional({ ...DataScopeField, default: 1 }),
+  scopeOrgIds: Type.Optional(ScopeOrgIds),
+}
+/** On update: absent leaves the stored scope as it is (older clients keep working). */
+const UpdateScope = {
+  dataScope: Type.Optional(DataScopeField),
+  scopeOrgIds: Type.Optional(ScopeOrgIds),
+}
+
+/**
  * POST /role/namelist. With userGroupId, positionId or userId it answers the roles not yet
  * linked to that group, position or user (the candidates of the "link roles" popover).
  */
@@ -75,6 +101,10 @@ export const RoleRow = Type.Object({
   updateTime: DateTime,
   createUserVo: OperatorVo,
   updateUserVo: OperatorVo,
+  dataScope: Type.Integer({
+    description: '数据权限：1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人',
+  }),
+  scopeOrgIds: Type.Array(Type.Integer(), { description: '自定义部门的部门 id（数据权限为 2 时）' }),
 })
 export type RoleRow = Static<typeof RoleRow>
 
@@ -85,6 +115,7 @@ export const RoleIdQuery = Type.Object({ id: Id })
 
 export const RoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
+  ...InsertScope,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
 })
@@ -93,6 +124,7 @@ export type RoleInsertBody = Static<typeof RoleInsertBody>
 export const RoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
+  ...UpdateScope,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,
@@ -102,6 +134,7 @@ export type RoleUpdateBody = Static<typeof RoleUpdateBody>
 /** POST /role/admin/insert: a new built-in role defaults to type 2, status 1. */
 export const AdminRoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
+  ...InsertScope,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   type: Type.Optional({ ...AdminType, default: 2 }),
@@ -112,6 +145,7 @@ export type AdminRoleInsertBody = Static<typeof AdminRoleInsertBody>
 export const AdminRoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
+  ...UpdateScope,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,

@@ -36,7 +36,7 @@ export class ForwardFastPath {
   private log: FastifyBaseLogger | undefined
   /**
    * Of the API's security headers (lib/security-headers.ts) only `nosniff` means anything here: the
-   * answer is read by a gateway, which passes on at most the X-Auth-User-* headers or the JSON refusal.
+   * answer is read by a gateway, which passes on at most the X-Auth-User-* and X-Auth-Data-Scope headers or the JSON refusal.
    */
   private readonly fixedHeaders: [string, string][] = [
     ['x-content-type-options', API_SECURITY_HEADERS['x-content-type-options']],
@@ -82,9 +82,9 @@ export class ForwardFastPath {
     let userId: number | undefined
     const headers = [...this.fixedHeaders]
     try {
-      const user = await forwardedUser(this.ctx!.sessions, this.ctx!.authz, req.headers, service)
-      userId = user.id
-      headers.push(...forwardUserHeaders(user))
+      const answer = await forwardedUser(this.ctx!.sessions, this.ctx!.authz, req.headers, service)
+      userId = answer.user.id
+      headers.push(...forwardUserHeaders(answer))
     } catch (error) {
       if (error instanceof AppError) {
         status = error.status

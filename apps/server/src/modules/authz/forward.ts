@@ -5,6 +5,7 @@ import {
   AMS_SERVICE_KEY,
   API_PREFIX,
   AUTH_HEADER,
+  DATA_SCOPE_HEADER,
   canonicalPath,
   isPathRefusal,
   MSG,
@@ -141,30 +142,42 @@ export function forwardedCall(headers: IncomingHttpHeaders): { method: string; p
   return { method: normalizeMethod(method), path }
 }
 
+/** An allowed forwarded call: the end user, and the call's data scope as X-Auth-Data-Scope says it. */
+export interface ForwardAnswer {
+  user: SessionUser
+  scopeHeader: string
+}
+
 /**
  * The one answer to a gateway's question: the end user whose session the forwarded headers carry,
- * when that user may make the forwarded call in `service`'s namespace; otherwise the AppError to
- * answer (401 without a valid session, 404 for a service that does not exist — a gateway fails
- * closed on it — 400 for a missing or malformed call, 403 when no permission of that service
- * matches). From memory once warm.
+ * when that user may make the forwarded call in `service`'s namespace, with the call's data scope
+ * (DESIGN.md §13); otherwise the AppError to answer (401 without a valid session, 404 for a service
+ * that does not exist — a gateway fails closed on it — 400 for a missing or malformed call, 403 when
+ * no permission of that service matches). From memory once warm: the decision and the scope come
+ * from one look at the user's cached access.
  */
 export async function forwardedUser(
   sessions: Pick<SessionCache, 'find'>,
-  authz: Pick<Authorizer, 'can' | 'hasService'>,
+  authz: Pick<Authorizer, 'scopeHeaderOf' | 'hasService'>,
   headers: IncomingHttpHeaders,
   service: string = AMS_SERVICE_KEY,
-): Promise<SessionUser> {
+): Promise<ForwardAnswer> {
   const token = forwardedToken(headers)
   const user = token ? await sessions.find(token) : null
   if (!user) throw unauthorized(MSG.unauthorized)
   if (!(await authz.hasService(service))) throw notFound(unknownService(service))
   const call = forwardedCall(headers)
-  if (!(await authz.can(user.id, call.method, call.path, service))) throw forbidden(MSG.forbidden)
-  return user
+  const scopeHeader = await authz.scopeHeaderOf(user.id, call.method, call.path, service)
+  if (scopeHeader === null) throw forbidden(MSG.forbidden)
+  return { user, scopeHeader }
 }
 
-/** What a 200 tells the gateway about the user. Header values must be ASCII: the name travels percent-encoded. */
-export const forwardUserHeaders = (user: SessionUser): [string, string][] => [
+/**
+ * What a 200 tells the gateway about the user and the call's data scope. Header values must be
+ * ASCII: the name travels percent-encoded; the scope is ASCII by construction (contract scope-header.ts).
+ */
+export const forwardUserHeaders = ({ user, scopeHeader }: ForwardAnswer): [string, string][] => [
   ['X-Auth-User-Id', String(user.id)],
   ['X-Auth-User-Name', encodeURIComponent(user.nickName)],
+  [DATA_SCOPE_HEADER, scopeHeader],
 ]

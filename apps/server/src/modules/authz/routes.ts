@@ -17,15 +17,15 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // the server answers this path before Fastify sees the request (forward-fast-path.ts); this route
   // gives the same answer to everything else (injected requests) and documents the call.
   route(app, authzApi.forward, async (req, reply) => {
-    const user = await forwardedUser(app.ctx.sessions, authz, req.headers)
-    for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
+    const answer = await forwardedUser(app.ctx.sessions, authz, req.headers)
+    for (const [name, value] of forwardUserHeaders(answer)) reply.header(name, value)
     return ok(null)
   })
 
   // DESIGN.md §10a: the same question in one service's namespace (the bare URL above is ams's).
   route(app, authzApi.forwardService, async (req, reply) => {
-    const user = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
-    for (const [name, value] of forwardUserHeaders(user)) reply.header(name, value)
+    const answer = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
+    for (const [name, value] of forwardUserHeaders(answer)) reply.header(name, value)
     return ok(null)
   })
 

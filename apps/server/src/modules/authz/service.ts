@@ -13,6 +13,7 @@ import {
   type AuthzExplainBody,
   type AuthzExplainResult,
   type AuthzGrant,
+  type DataScope,
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
@@ -76,8 +77,11 @@ export async function check(db: Db, authz: Authorizer, callerId: number, body: A
   const service = await serviceOfCall(authz, body.service)
   // the caller's own session proves them active: no query for a check of oneself
   const active = userId === callerId || (await userStatus(db, userId)) === 1
-  const allowed = active && (await authz.can(userId, normalizeMethod(body.method), path, service))
-  return { allowed, userId }
+  const method = normalizeMethod(body.method)
+  const allowed = active && (await authz.can(userId, method, path, service))
+  // DESIGN.md §13: an allowed call's data scope on request; a refused call has none
+  const scope = allowed && body.withScope ? await authz.scopeOf(userId, method, path, service) : null
+  return scope ? { allowed, userId, scope } : { allowed, userId }
 }
 
 export async function checkBatch(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBatchBody) {
@@ -86,9 +90,14 @@ export async function checkBatch(db: Db, authz: Authorizer, callerId: number, bo
   const service = await serviceOfCall(authz, body.service)
   const active = userId === callerId || (await userStatus(db, userId)) === 1
   const results: boolean[] = []
-  for (const [i, c] of body.checks.entries())
-    results.push(active && (await authz.can(userId, normalizeMethod(c.method), paths[i], service)))
-  return { results }
+  const scopes: (DataScope | null)[] = []
+  for (const [i, c] of body.checks.entries()) {
+    const method = normalizeMethod(c.method)
+    const allowed = active && (await authz.can(userId, method, paths[i], service))
+    results.push(allowed)
+    if (body.withScope) scopes.push(allowed ? await authz.scopeOf(userId, method, paths[i], service) : null)
+  }
+  return body.withScope ? { results, scopes } : { results }
 }
 
 /**
@@ -131,7 +140,15 @@ export async function explain(
   }
   const superAdmin = (await authz.resolve(body.userId)).superAdmin
   const allowed = status === 1 && (await authz.can(body.userId, method, path, service))
-  return { allowed, superAdmin, grants: status === 1 ? grants : [] }
+  // DESIGN.md §13: the call's data scope, and each allowing role's part of it
+  const scope = allowed ? await authz.scopeOf(body.userId, method, path, service) : null
+  const parts = allowed ? await authz.scopeParts(body.userId, method, path, service) : []
+  const roleById = new Map(sources.map((s) => [s.role.id, s.role]))
+  const roleScopes = parts.flatMap((p) => {
+    const role = roleById.get(p.roleId)
+    return role ? [{ role, dataScope: p.dataScope, scope: p.scope }] : []
+  })
+  return { allowed, superAdmin, grants: status === 1 ? grants : [], scope, roleScopes }
 }
 
 /**

@@ -1,7 +1,10 @@
 import { and, asc, count, eq, ilike, inArray, notExists, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import {
+  DATA_SCOPE,
+  MSG,
   ROLE_TYPE,
+  unknownScopeOrgs,
   type AdminRoleInsertBody,
   type AdminRoleUpdateBody,
   type PageResult,
@@ -14,7 +17,17 @@ import {
   type RoleUpdateBody,
 } from '@amg/contract'
 import type { Db, DbOrTx, Tx } from '../../db/connection'
-import { auths, positionRoles, roleAuths, roles, userGroupRoles, userRoles, users } from '../../db/schema'
+import {
+  auths,
+  organizations,
+  positionRoles,
+  roleAuths,
+  roles,
+  roleScopeOrgs,
+  userGroupRoles,
+  userRoles,
+  users,
+} from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
@@ -88,6 +101,19 @@ export async function roleNameList(
   return markGrantable(db, power, callerId, candidates, async (ids) => new Map(ids.map((id) => [id, [id]])))
 }
 
+/** Each role's chosen departments (自定义部门, DESIGN.md §13), ascending. */
+async function scopeOrgsOf(db: DbOrTx, roleIds: readonly number[]): Promise<Map<number, number[]>> {
+  const byRole = new Map<number, number[]>()
+  if (!roleIds.length) return byRole
+  const rows = await db
+    .select({ roleId: roleScopeOrgs.roleId, orgId: roleScopeOrgs.orgId })
+    .from(roleScopeOrgs)
+    .where(inArray(roleScopeOrgs.roleId, [...roleIds]))
+    .orderBy(asc(roleScopeOrgs.orgId))
+  for (const r of rows) byRole.set(r.roleId, [...(byRole.get(r.roleId) ?? []), r.orgId])
+  return byRole
+}
+
 const createUser = alias(users, 'create_user')
 const updateUser = alias(users, 'update_user')
 
@@ -101,6 +127,7 @@ function selectRoleRows(db: DbOrTx, extra: { total?: SQL<number> } = {}) {
       type: roles.type,
       status: roles.status,
       description: roles.description,
+      dataScope: roles.dataScope,
       createTime: roles.createTime,
       updateTime: roles.updateTime,
       createUserId: createUser.id,
@@ -115,13 +142,15 @@ function selectRoleRows(db: DbOrTx, extra: { total?: SQL<number> } = {}) {
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectRoleRows>['execute']>>[number]
 
-function toRoleRow(r: JoinedRow): RoleRow {
+function toRoleRow(r: JoinedRow, scopeOrgIds: ReadonlyMap<number, number[]>): RoleRow {
   return {
     id: r.id,
     roleName: r.roleName,
     type: r.type,
     status: r.status,
     description: r.description,
+    dataScope: r.dataScope,
+    scopeOrgIds: scopeOrgIds.get(r.id) ?? [],
     createTime: r.createTime,
     updateTime: r.updateTime,
     createUserVo: r.createUserId !== null ? { id: r.createUserId, nickName: r.createUserNickName! } : null,
@@ -159,7 +188,11 @@ export async function listRoles(
     const total = rows.length
       ? Number(rows[0].total)
       : Number((await db.select({ total: count() }).from(roles).where(condition))[0].total)
-    return { list: rows.map(toRoleRow), total }
+    const orgs = await scopeOrgsOf(
+      db,
+      rows.map((r) => r.id),
+    )
+    return { list: rows.map((r) => toRoleRow(r, orgs)), total }
   })
 }
 
@@ -171,7 +204,7 @@ export async function roleDetail(db: Db, id: number): Promise<RoleDetail> {
     .from(roleAuths)
     .where(eq(roleAuths.roleId, id))
     .orderBy(asc(roleAuths.authCode))
-  return { ...toRoleRow(row), authCodes: codes.map((c) => c.code) }
+  return { ...toRoleRow(row, await scopeOrgsOf(db, [id])), authCodes: codes.map((c) => c.code) }
 }
 
 /** Unique, trimmed codes that all exist in the tree; unknown ones are refused by name. */
@@ -198,10 +231,49 @@ async function replaceAuthCodes(tx: Tx, roleId: number, codes: string[]) {
   if (codes.length) await tx.insert(roleAuths).values(codes.map((authCode) => ({ roleId, authCode })))
 }
 
+/**
+ * The scope a role will be stored with (DESIGN.md §13): 自定义部门 needs at least one department and
+ * every one must exist (else 400, nothing changed); the other scopes keep no departments.
+ */
+async function checkScope(
+  tx: DbOrTx,
+  type: number,
+  dataScope: number,
+  input: readonly number[] | undefined,
+): Promise<{ dataScope: number; orgIds: number[] }> {
+  // a super-admin role passes everything: its data is all the company's, whatever was asked
+  if (type === ROLE_TYPE.superAdmin) return { dataScope: DATA_SCOPE.all, orgIds: [] }
+  if (dataScope !== DATA_SCOPE.custom) return { dataScope, orgIds: [] }
+  const orgIds = [...new Set(input ?? [])].sort((a, b) => a - b)
+  if (!orgIds.length) throw badRequest(MSG.scopeOrgIdsRequired)
+  const found = await tx
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(inArray(organizations.id, orgIds))
+  const known = new Set(found.map((f) => f.id))
+  const missing = orgIds.filter((id) => !known.has(id))
+  if (missing.length) throw badRequest(unknownScopeOrgs(missing))
+  return { dataScope, orgIds }
+}
+
+/** Stores the chosen departments, touching only the rows that change (the operation log shows just those). */
+async function replaceScopeOrgs(tx: Tx, roleId: number, orgIds: readonly number[]) {
+  const held = (await scopeOrgsOf(tx, [roleId])).get(roleId) ?? []
+  const gone = held.filter((id) => !orgIds.includes(id))
+  const added = orgIds.filter((id) => !held.includes(id))
+  if (gone.length)
+    await tx
+      .delete(roleScopeOrgs)
+      .where(and(eq(roleScopeOrgs.roleId, roleId), inArray(roleScopeOrgs.orgId, gone)))
+  if (added.length) await tx.insert(roleScopeOrgs).values(added.map((orgId) => ({ roleId, orgId })))
+}
+
 interface NewRole {
   roleName: string
   description?: string | null
   authCodes?: string[]
+  dataScope?: number
+  scopeOrgIds?: number[]
   type: number
   status: number
 }
@@ -223,12 +295,19 @@ async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId:
     .transaction(async (tx) => {
       await checkNameFree(tx, roleName, null)
       const codes = await checkAuthCodes(tx, input.authCodes ?? [])
+      const scope = await checkScope(tx, input.type, input.dataScope ?? DATA_SCOPE.all, input.scopeOrgIds)
       await power.require(tx, operatorId, roleStake(null, codes, input.type))
+      await power.requireReach(tx, operatorId, {
+        roleId: null,
+        scope: { dataScope: scope.dataScope, scopeOrgIds: scope.orgIds },
+        codes,
+      })
       const [role] = await tx
         .insert(roles)
         .values({
           roleName,
           description: trimmedOrNull(input.description),
+          dataScope: scope.dataScope,
           type: input.type,
           status: input.status,
           createUserId: operatorId,
@@ -236,9 +315,40 @@ async function createRole(db: Db, power: PowerGuard, input: NewRole, operatorId:
         })
         .returning({ id: roles.id })
       await replaceAuthCodes(tx, role.id, codes)
+      await replaceScopeOrgs(tx, role.id, scope.orgIds)
       return role.id
     })
     .catch(onNameTaken)
+}
+
+/**
+ * What a role change gives with which reach (DESIGN.md §13): when the scope changes, every permission
+ * the role will hold, with the new scope; otherwise only the permissions added, with the stored one.
+ */
+async function reachStake(
+  tx: DbOrTx,
+  roleId: number,
+  storedScope: number,
+  scope: { dataScope: number; orgIds: number[] } | undefined,
+  codes: string[] | undefined,
+) {
+  const stored = (
+    await tx.select({ code: roleAuths.authCode }).from(roleAuths).where(eq(roleAuths.roleId, roleId))
+  ).map((r) => r.code)
+  const storedOrgs = (await scopeOrgsOf(tx, [roleId])).get(roleId) ?? []
+  const changed =
+    scope !== undefined &&
+    (scope.dataScope !== storedScope ||
+      scope.orgIds.length !== storedOrgs.length ||
+      scope.orgIds.some((id) => !storedOrgs.includes(id)))
+  const after = codes ?? stored
+  return {
+    roleId,
+    scope: scope
+      ? { dataScope: scope.dataScope, scopeOrgIds: scope.orgIds }
+      : { dataScope: storedScope, scopeOrgIds: storedOrgs },
+    codes: changed ? after : after.filter((c) => !stored.includes(c)),
+  }
 }
 
 interface RoleChange {
@@ -246,6 +356,9 @@ interface RoleChange {
   roleName: string
   description?: string | null
   authCodes?: string[]
+  /** absent: the stored scope stays; `scopeOrgIds` alone replaces the departments of a 自定义部门 role */
+  dataScope?: number
+  scopeOrgIds?: number[]
   status: number
   type?: number
 }
@@ -262,7 +375,7 @@ async function changeRole(
   await db
     .transaction(async (tx) => {
       const [role] = await tx
-        .select({ type: roles.type })
+        .select({ type: roles.type, dataScope: roles.dataScope })
         .from(roles)
         .where(eq(roles.id, input.id))
         .for('update')
@@ -270,7 +383,19 @@ async function changeRole(
       guard(role.type)
       await checkNameFree(tx, roleName, input.id)
       const codes = input.authCodes === undefined ? undefined : await checkAuthCodes(tx, input.authCodes)
+      const type = input.type ?? role.type
+      const scopeChanges =
+        input.dataScope !== undefined || input.scopeOrgIds !== undefined || type !== role.type
+      const scope = scopeChanges
+        ? await checkScope(
+            tx,
+            type,
+            input.dataScope ?? role.dataScope,
+            input.scopeOrgIds ?? (await scopeOrgsOf(tx, [input.id])).get(input.id),
+          )
+        : undefined
       await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
+      await power.requireReach(tx, operatorId, await reachStake(tx, input.id, role.dataScope, scope, codes))
       await tx
         .update(roles)
         .set({
@@ -278,11 +403,13 @@ async function changeRole(
           description: trimmedOrNull(input.description),
           status: input.status,
           ...(input.type !== undefined ? { type: input.type } : {}),
+          ...(scope ? { dataScope: scope.dataScope } : {}),
           updateUserId: operatorId,
           updateTime: new Date(),
         })
         .where(eq(roles.id, input.id))
       if (codes) await replaceAuthCodes(tx, input.id, codes)
+      if (scope) await replaceScopeOrgs(tx, input.id, scope.orgIds)
     })
     .catch(onNameTaken)
 }
