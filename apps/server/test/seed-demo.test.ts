@@ -203,6 +203,44 @@ describe('seedDemo', () => {
     expect(me.body.data.auths).toEqual([])
   })
 
+  it('gives demo_orders her own orders to create (仅本人) and her department’s to read (本部门)', async () => {
+    const token = await t.login('demo_orders', TEST_USER_PASSWORD)
+    const [own] = await queryRows<{ org_id: number }>(
+      t.db,
+      sql`select p.org_id from position_users pu join positions p on p.id = pu.position_id
+        join users u on u.id = pu.user_id where u.nick_name = 'demo_orders' and p.status = 1 order by p.org_id`,
+    )
+    const check = async (method: string, path: string) => {
+      const res = await t.call('POST', '/api/authz/check', {
+        token,
+        body: { method, path, service: 'orders', withScope: true },
+      })
+      expect(res.status, res.body.msg).toBe(200)
+      return res.body.data.scope
+    }
+    expect(await check('POST', '/api/orders')).toEqual({ all: false, self: true, orgIds: [] })
+    const read = await check('GET', '/api/orders/1024')
+    expect(read.all).toBe(false)
+    expect(read.self).toBe(false)
+    expect(read.orgIds).toContain(Number(own.org_id))
+  })
+
+  it('makes demo_rd_admin and demo_sales_admin administrators of their own department and below', async () => {
+    for (const [nickName, dept] of [
+      ['demo_rd_admin', DEMO_MARKER_ORG],
+      ['demo_sales_admin', '销售部'],
+    ] as const) {
+      const token = await t.login(nickName, TEST_USER_PASSWORD)
+      const me = await t.call('GET', '/api/user/current', { token })
+      expect(me.status).toBe(200)
+      expect(me.body.data.superAdmin).toBe(false)
+      expect(me.body.data.manageScope).toEqual({
+        self: false,
+        roots: [expect.objectContaining({ name: dept, withSubtree: true })],
+      })
+    }
+  })
+
   it('refuses a second run with a clear message and writes nothing', async () => {
     const before = await count(users)
     await expect(seedDemo(t.db, { users: 5, password: TEST_USER_PASSWORD })).rejects.toThrow(

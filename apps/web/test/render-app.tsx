@@ -23,6 +23,7 @@ export const adminUser: CurrentUser = {
   calls: [],
   superAdmin: true,
   passwordIsInitial: false,
+  manageScope: null,
 }
 
 /** The whole console's route table rendered at `url` (the test file mocks lib/http). */

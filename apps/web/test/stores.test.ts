@@ -302,6 +302,7 @@ describe('session store', () => {
     calls: [],
     superAdmin: false,
     passwordIsInitial: true,
+    manageScope: null,
   }
 
   beforeEach(() => useSession.setState({ token: null, user: null, auths: [], isAms: false }))

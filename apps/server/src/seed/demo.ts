@@ -30,6 +30,7 @@ import {
 import { ADMIN_NICK_NAME, flattenSeedTree } from './base'
 import { SEED_AUTH_TREE, type SeedAuthNode } from '../db/seed-auth-tree'
 import { hashPassword } from '../auth/password'
+import { DATA_SCOPE, type DataScopeValue } from '@amg/contract'
 
 export const DEMO_MARKER_ORG = '研发中心'
 export const DEFAULT_DEMO_USERS = 300
@@ -37,13 +38,36 @@ export const MAX_DEMO_USERS = 1_000_000
 const BATCH = 1000
 
 /** Accounts with a known role, created first so the README can name them. */
-export const DEMO_ACCOUNTS = [
-  { nickName: 'demo_hr', realName: '林晓雯', role: '人事专员' },
-  { nickName: 'demo_audit', realName: '周建国', role: '只读审计' },
-  { nickName: 'demo_org', realName: '陈思远', role: '组织架构管理员' },
-  { nickName: 'demo_staff', realName: '张小北', role: '普通员工' },
-  { nickName: 'demo_orders', realName: '吴佳怡', role: '订单专员' },
-] as const
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { nickName: 'demo_hr', realName: '林晓雯', roles: ['人事专员'] },
+  { nickName: 'demo_audit', realName: '周建国', roles: ['只读审计'] },
+  { nickName: 'demo_org', realName: '陈思远', roles: ['组织架构管理员'] },
+  { nickName: 'demo_staff', realName: '张小北', roles: ['普通员工'] },
+  // DESIGN.md §13: creates orders as herself only (仅本人) and reads her department's (本部门)
+  { nickName: 'demo_orders', realName: '吴佳怡', roles: ['订单专员', '订单查看'] },
+  // DESIGN.md §13: department administrators, one role reaching each holder's department and below
+  {
+    nickName: 'demo_rd_admin',
+    realName: '郑宇航',
+    roles: ['部门管理员'],
+    home: { dept: '研发中心', title: '技术总监' },
+  },
+  {
+    nickName: 'demo_sales_admin',
+    realName: '何雅琴',
+    roles: ['部门管理员'],
+    home: { dept: '销售部', title: '销售总监' },
+  },
+]
+
+interface DemoAccount {
+  nickName: string
+  realName: string
+  /** roles linked to the account directly */
+  roles: readonly string[]
+  /** the department and job title of the account's position (else a random team) */
+  home?: { dept: string; title: string }
+}
 
 /**
  * The demo service behind a gateway (DESIGN.md §10a): its own permission subtree, whose patterns
@@ -212,6 +236,8 @@ interface RoleSpec {
   description: string
   status?: 1 | 2
   codes: string[]
+  /** DESIGN.md §13 (1 全部数据 when absent) */
+  dataScope?: DataScopeValue
 }
 
 /** Ordinary roles (type 3) with codes of the seeded tree; ancestors are added as the role form does. */
@@ -288,7 +314,39 @@ const ROLES: RoleSpec[] = [
     codes: ['auth', 'auth:add', 'auth:edit', 'auth:delete', 'role', 'role:edit', 'user', 'user:role'],
   },
   { roleName: '普通员工', description: '上传与下载文件', codes: ['file:upload', 'file:download'] },
-  { roleName: '订单专员', description: '订单服务：查看与创建订单', codes: ['orders:view', 'orders:create'] },
+  {
+    roleName: '订单专员',
+    description: '订单服务：创建订单，只及本人的订单',
+    codes: ['orders:create'],
+    dataScope: DATA_SCOPE.self,
+  },
+  {
+    roleName: '订单查看',
+    description: '订单服务：查看本部门的订单',
+    codes: ['orders:view'],
+    dataScope: DATA_SCOPE.ownOrg,
+  },
+  {
+    roleName: '部门管理员',
+    description: '管理本部门及以下的员工与部门',
+    codes: [
+      'user',
+      'user:add',
+      'user:edit',
+      'user:delete',
+      'user:group',
+      'user:position',
+      'usergroup',
+      'position',
+      'org',
+      'org:add',
+      'org:edit',
+      'org:delete',
+      'file:upload',
+      'file:download',
+    ],
+    dataScope: DATA_SCOPE.ownOrgTree,
+  },
   {
     roleName: '订单主管',
     description: '订单服务：全部订单操作',
@@ -457,7 +515,7 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     log(`职位 ${titleNames.length} 个`)
 
     // Departments, level by level, then their positions.
-    const deptTitles: { orgId: number; titles: string[]; leaf: boolean }[] = []
+    const deptTitles: { orgId: number; name: string; titles: string[]; leaf: boolean }[] = []
     let level: { spec: DeptSpec; parent: number }[] = COMPANY.map((spec) => ({ spec, parent: root.id }))
     let orgCount = 0
     while (level.length) {
@@ -478,6 +536,7 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
         const orgId = inserted[i].id
         deptTitles.push({
           orgId,
+          name: spec.name,
           titles: [...new Set([...(spec.stations ?? []), ...EVERYWHERE])],
           leaf: !spec.children?.length,
         })
@@ -540,6 +599,7 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
           description: r.description,
           type: 3,
           status: r.status ?? 1,
+          dataScope: r.dataScope ?? DATA_SCOPE.all,
           ...ops,
         })),
       )
@@ -562,7 +622,7 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     const twoYears = 2 * 365 * 86_400_000
     const people: (typeof users.$inferInsert)[] = []
     const leafDepts = deptTitles.filter((d) => d.leaf)
-    const homeOf: { orgId: number; direct?: string }[] = []
+    const homeOf: { orgId: number; title?: string; direct?: readonly string[] }[] = []
     for (let i = 0; i < total; i++) {
       const known = DEMO_ACCOUNTS[i]
       let realName: string
@@ -592,7 +652,12 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
         updateTime: created,
         ...ops,
       })
-      homeOf.push({ orgId: rnd.pick(leafDepts).orgId, direct: known?.role })
+      const home = known?.home && deptTitles.find((d) => d.name === known.home!.dept)
+      homeOf.push({
+        orgId: home ? home.orgId : rnd.pick(leafDepts).orgId,
+        title: home ? known.home!.title : undefined,
+        direct: known?.roles,
+      })
     }
     const userIds: number[] = []
     for (let i = 0; i < people.length; i += BATCH) {
@@ -610,7 +675,8 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     const everywherePositions = deptTitles.flatMap((d) => positionsOf.get(d.orgId) ?? [])
     userIds.forEach((userId, i) => {
       const own = (positionsOf.get(homeOf[i].orgId) ?? []).filter((p) => !EVERYWHERE.includes(p.title))
-      const first = own.length ? rnd.pick(own) : rnd.pick(everywherePositions)
+      const titled = own.find((p) => p.title === homeOf[i].title)
+      const first = titled ?? (own.length ? rnd.pick(own) : rnd.pick(everywherePositions))
       positionUserRows.push({ positionId: first.id, userId })
       if (rnd.next() < 0.1) {
         const second = rnd.pick(everywherePositions)
@@ -648,8 +714,8 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
     // Direct user → role: the demo accounts, and a few dozen others.
     const userRoleRows: { userId: number; roleId: number }[] = []
     userIds.forEach((userId, i) => {
-      const direct = homeOf[i].direct
-      if (direct && roleId.has(direct)) userRoleRows.push({ userId, roleId: roleId.get(direct)! })
+      for (const direct of homeOf[i].direct ?? [])
+        if (roleId.has(direct)) userRoleRows.push({ userId, roleId: roleId.get(direct)! })
     })
     const extra = Math.min(60, Math.floor(userIds.length / 10))
     const directRoles = ROLES.filter((r) => r.roleName !== '普通员工').map((r) => r.roleName)
@@ -799,7 +865,7 @@ async function main() {
     console.log(`完成，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒：`, summary)
     console.log(
       `演示账号：${DEMO_ACCOUNTS.slice(0, args.users)
-        .map((a) => `${a.nickName}（${a.role}）`)
+        .map((a) => `${a.nickName}（${a.roles.join('、')}）`)
         .join('、')}；所有演示用户的密码都是初始密码（INITIAL_USER_PASSWORD）。`,
     )
   } catch (err) {

@@ -7,6 +7,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { scopeLineText } from '@amg/contract'
 import { Alert, Button, Layout, Space, Spin, Tooltip, theme } from 'antd'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router'
@@ -158,6 +159,19 @@ function SignedInLayout() {
                 {user.nickName}
               </span>
             </Space>
+            {user.manageScope ? (
+              // DESIGN.md §13: a scoped administrator sees how far their user screens reach
+              <span
+                data-testid="manage-scope"
+                style={{
+                  color: colors.colorTextSecondary,
+                  wordBreak: 'break-word',
+                  lineHeight: colors.lineHeight,
+                }}
+              >
+                管理范围：{scopeLineText(user.manageScope.roots, user.manageScope.self)}
+              </span>
+            ) : null}
             <AppearanceSwitch compact={mobile} />
             <Button
               type="link"

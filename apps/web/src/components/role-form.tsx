@@ -1,8 +1,9 @@
 import { Form, Input, Space } from 'antd'
-import { ROLE_TYPE, ROLE_TYPE_LABEL, STATUS, STATUS_LABEL } from '@amg/contract'
+import { DATA_SCOPE, ROLE_TYPE, ROLE_TYPE_LABEL, STATUS, STATUS_LABEL } from '@amg/contract'
 import { useState } from 'react'
 import { antdRules, logInvalidForm } from '../lib/validation'
 import { Button } from './button'
+import { DataScopeFields } from './data-scope-fields'
 import { PermissionTreeChecker } from './permission-tree-checker'
 import { RadioGroup } from './radio-group'
 import {
@@ -31,6 +32,16 @@ export interface RoleFormValues {
   status?: number
   description?: string | null
   authCodes: string[]
+  /** DESIGN.md §13: 1 全部数据 … 5 仅本人; a super-admin role always reaches all data */
+  dataScope?: number
+  /** the departments of 自定义部门 (2), each with everything below it */
+  scopeOrgIds?: number[]
+}
+
+/** The scope fields a role call sends: the departments only for 自定义部门. */
+export const roleScopeBody = (v: RoleFormValues) => {
+  const dataScope = v.dataScope ?? DATA_SCOPE.all
+  return { dataScope, scopeOrgIds: dataScope === DATA_SCOPE.custom ? (v.scopeOrgIds ?? []) : [] }
 }
 
 export interface RoleFormProps {
@@ -71,6 +82,8 @@ export function RoleForm({
   onBack,
 }: RoleFormProps) {
   const [form] = Form.useForm<RoleFormValues>()
+  // a super-admin role reaches all data: no scope to choose
+  const type = Form.useWatch('type', form)
   const layout = useFormLayout(110, true)
   const [checking, setChecking] = useState(false)
   // the values waiting for the impact to be confirmed, and what the dialog shows
@@ -98,7 +111,7 @@ export function RoleForm({
       form={form}
       {...layout}
       style={{ maxWidth: 880 }}
-      initialValues={{ authCodes: [], ...initialValues }}
+      initialValues={{ authCodes: [], dataScope: DATA_SCOPE.all, scopeOrgIds: [], ...initialValues }}
       onFinish={(values) => submit({ ...values, authCodes: values.authCodes ?? [] })}
       onFinishFailed={logInvalidForm('角色')}
     >
@@ -126,6 +139,7 @@ export function RoleForm({
           <RadioGroup options={ROLE_STATUS_OPTIONS} disabled={disabled} />
         </Form.Item>
       ) : null}
+      {type === ROLE_TYPE.superAdmin ? null : <DataScopeFields disabled={disabled} />}
       <Form.Item label="描述" name="description">
         <TextArea
           autoSize={{ minRows: 3, maxRows: 5 }}

@@ -35,6 +35,22 @@ export const CurrentUser = Type.Object({
       "the user's back-end patterns of this API: the console shows an action only when one matches its call",
   }),
   superAdmin: Type.Boolean(),
+  manageScope: Type.Union(
+    [
+      Type.Null(),
+      Type.Object({
+        self: Type.Boolean({ description: "the scope holds the user's own records" }),
+        roots: Type.Array(
+          Type.Object({ id: Type.Integer(), name: Type.String(), withSubtree: Type.Boolean() }),
+          { description: 'the top departments of the scope; withSubtree: everything below is in it too' },
+        ),
+      }),
+    ],
+    {
+      description:
+        'DESIGN.md §13: the reach of the user list call (管理范围) for a scoped administrator; null when the user may not list users or reaches all data',
+    },
+  ),
   passwordIsInitial: Type.Boolean({
     description: 'true while the password is still the configured initial one',
   }),

@@ -82,7 +82,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(null, '已退出登录')
   })
 
-  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(authz, currentUser(req))))
+  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(db, authz, currentUser(req))))
 
   route(
     app,

@@ -1,7 +1,15 @@
-import { and, eq } from 'drizzle-orm'
-import { checkPassword, MSG, type ChangePasswordBody, type CurrentUser, type UrlPattern } from '@amg/contract'
+import { and, eq, inArray } from 'drizzle-orm'
+import {
+  checkPassword,
+  MSG,
+  scopeRoots,
+  userApi,
+  type ChangePasswordBody,
+  type CurrentUser,
+  type UrlPattern,
+} from '@amg/contract'
 import type { Db } from '../../db/connection'
-import { users } from '../../db/schema'
+import { organizations, users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
@@ -15,7 +23,7 @@ const distinctPatterns = (patterns: readonly UrlPattern[]): UrlPattern[] => [
   ...new Map(patterns.map((p) => [`${p.method.toUpperCase()} ${p.uri}`, p])).values(),
 ]
 
-export async function getCurrentUser(authz: Authorizer, user: SessionUser): Promise<CurrentUser> {
+export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUser): Promise<CurrentUser> {
   const access = await authz.resolve(user.id)
   return {
     id: user.id,
@@ -28,6 +36,37 @@ export async function getCurrentUser(authz: Authorizer, user: SessionUser): Prom
     authCodes: access.authCodes,
     calls: distinctPatterns(access.backEnd),
     superAdmin: access.superAdmin,
+    manageScope: await manageScopeOf(db, authz, user.id),
+  }
+}
+
+/**
+ * 管理范围 (DESIGN.md §13): the reach of the user list call, the one every user screen starts from,
+ * named by its top departments; null when the user may not list users or reaches all data.
+ */
+async function manageScopeOf(db: Db, authz: Authorizer, userId: number): Promise<CurrentUser['manageScope']> {
+  const { method, path } = userApi.list.route
+  const scope = await authz.scopeOf(userId, [method].flat()[0], path)
+  if (!scope || scope.all) return null
+  const roots = scopeRoots(scope, (await authz.resolve(userId)).depts)
+  const names = roots.length
+    ? await db
+        .select({ id: organizations.id, name: organizations.organizationName })
+        .from(organizations)
+        .where(
+          inArray(
+            organizations.id,
+            roots.map((r) => r.id),
+          ),
+        )
+    : []
+  const nameOf = new Map(names.map((n) => [n.id, n.name]))
+  return {
+    self: scope.self,
+    roots: roots.flatMap((r) => {
+      const name = nameOf.get(r.id)
+      return name === undefined ? [] : [{ ...r, name }]
+    }),
   }
 }
 

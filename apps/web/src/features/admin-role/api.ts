@@ -1,6 +1,6 @@
 import { routes } from '@amg/contract'
 import { request } from '../../lib/route-call'
-import type { RoleFormValues } from '../../components/role-form'
+import { roleScopeBody, type RoleFormValues } from '../../components/role-form'
 
 /** The role's fields and its permission codes. */
 export const fetchAdminRole = (id: number) => request(routes.role.detail, { query: { id } })
@@ -13,6 +13,7 @@ export const insertAdminRole = (v: RoleFormValues) =>
       roleName: v.roleName,
       type: v.type ?? 2,
       status: v.status ?? 1,
+      ...roleScopeBody(v),
     },
   })
 
@@ -26,6 +27,7 @@ export const updateAdminRole = (id: number, v: RoleFormValues) =>
       roleName: v.roleName,
       status: v.status!,
       type: v.type!,
+      ...roleScopeBody(v),
     },
   })
 

@@ -5,6 +5,7 @@ import { Alert, Flex, Typography } from 'antd'
 import { explainCall, type CallQuestion } from './api'
 import { CALL_HINT, CallForm } from './call-form'
 import { ChainList } from './chain-list'
+import { ScopeSummary } from './scope-summary'
 
 function Verdict({
   call,
@@ -63,6 +64,7 @@ export function CallTester({ userId, frozen }: { userId: number; frozen: boolean
       {explain.data && explain.variables ? (
         <>
           <Verdict call={explain.variables} result={explain.data} frozen={frozen} />
+          <ScopeSummary result={explain.data} />
           {explain.data.grants.length ? <ChainList grants={explain.data.grants} /> : null}
         </>
       ) : null}

@@ -1,6 +1,6 @@
 import { routes } from '@amg/contract'
 import { request } from '../../lib/route-call'
-import type { RoleFormValues } from '../../components/role-form'
+import { roleScopeBody, type RoleFormValues } from '../../components/role-form'
 
 /** The role's fields and its permission codes. */
 export const fetchRole = (id: number) => request(routes.role.detail, { query: { id } })
@@ -8,7 +8,12 @@ export const fetchRole = (id: number) => request(routes.role.detail, { query: { 
 /** Answers the new id. */
 export const insertRole = (v: RoleFormValues) =>
   request(routes.role.insert, {
-    body: { authCodes: v.authCodes, description: v.description ?? '', roleName: v.roleName },
+    body: {
+      authCodes: v.authCodes,
+      description: v.description ?? '',
+      roleName: v.roleName,
+      ...roleScopeBody(v),
+    },
   })
 
 // the edit form always holds the status
@@ -20,6 +25,7 @@ export const updateRole = (id: number, v: RoleFormValues) =>
       id,
       roleName: v.roleName,
       status: v.status!,
+      ...roleScopeBody(v),
     },
   })
 
