@@ -97,19 +97,15 @@ describe('data scope in the console (DESIGN.md §13)', () => {
     await page.getByLabel('角色名称').fill(NAMES.customRole)
     // 全部数据 by default, and no department field until 自定义部门 is chosen
     await expect.poll(() => page.getByTestId('data-scope-select').textContent()).toContain('全部数据')
-    expect(await page.getByTestId('scope-org-select').count()).toBe(0)
+    expect(await page.getByTestId('scope-org-tree').count()).toBe(0)
     await page.getByTestId('data-scope-select').click()
     await page.locator('.ant-select-dropdown:visible').getByTitle('自定义部门', { exact: true }).click()
     // saving without a department is refused with the rule's message
     await page.getByRole('button', { name: /保\s*存/ }).click()
     await page.getByText('数据权限为自定义部门时，请至少选择一个部门').waitFor()
-    await page.getByTestId('scope-org-select').click()
-    await page.keyboard.type(NAMES.other)
-    await page
-      .locator('.ant-select-tree-treenode', { hasText: NAMES.other })
-      .locator('.ant-select-tree-checkbox')
-      .click()
-    await page.keyboard.press('Escape')
+    const tree = page.getByTestId('scope-org-tree')
+    await tree.getByPlaceholder('输入部门名称进行过滤').fill(NAMES.other)
+    await tree.locator('.ant-tree-treenode', { hasText: NAMES.other }).locator('.ant-tree-checkbox').click()
     await screenshot(page, 'data-scope-role-form')
     await page.getByRole('button', { name: /保\s*存/ }).click()
     await page.waitForURL('**/rolemanage')
@@ -127,7 +123,11 @@ describe('data scope in the console (DESIGN.md §13)', () => {
       `/rolemanage/roleinfo?id=${list.list[0].id}&title=${encodeURIComponent(NAMES.customRole)}`,
     )
     await expect.poll(() => page.getByTestId('data-scope-select').textContent()).toContain('自定义部门')
-    await expect.poll(() => page.getByTestId('scope-org-select').textContent()).toContain(NAMES.other)
+    // the chosen department is ticked where the tree shows it (under the root, which starts open)
+    await page
+      .getByTestId('scope-org-tree')
+      .locator('.ant-tree-treenode-checkbox-checked', { hasText: NAMES.other })
+      .waitFor()
   })
 
   it('a scoped administrator sees 管理范围 with their department and everything below it', async () => {

@@ -9,7 +9,7 @@ import {
   type AuthzExplainResult,
   type DataScope,
 } from '@amg/contract'
-import { ORG_TREE_QUERY_KEY } from '../../components/org-cascader'
+import { ORG_TREE_KEY } from '../../lib/org-parts'
 import { useOrgStore, type Org } from '../../lib/stores/org-store'
 
 /** Each department's parent and name, from the department tree. */
@@ -31,7 +31,8 @@ function flatten(
  */
 export function ScopeSummary({ result }: { result: AuthzExplainResult }) {
   const tree = useQuery<Org[]>({
-    queryKey: ORG_TREE_QUERY_KEY,
+    // the whole tree (served cached and precompressed): a scope's tops are found from every department's parent
+    queryKey: [...ORG_TREE_KEY, 'whole'],
     queryFn: () => useOrgStore.getState().fetchTree(),
     enabled: !!result.scope && !result.scope.all,
   })
