@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { measureThroughput } from './throughput'
 import { measureDecision } from './decision'
+import { measureScope } from './scope'
 import { measureGatewayLatency } from './gateway-latency'
 import { measureSignInLoad } from './sign-in-load'
 import { measureAudit } from '../measure-audit'
@@ -110,6 +111,17 @@ async function main() {
           `${decision.timesFaster}×`,
         ],
       ],
+    ),
+  )
+
+  const scope = await measureScope()
+  out(
+    `### Data scope of a call in process (${scope.departments.toLocaleString()} departments; goal < 10 µs warm)`,
+  )
+  out(
+    table(
+      ['scope, warm', 'decision alone, warm', 'scope, first call for a user'],
+      [[`${scope.warmUs} µs`, `${scope.decisionUs} µs`, `${scope.coldMs} ms`]],
     ),
   )
 
