@@ -184,13 +184,19 @@ export async function insertGroup(
     .catch(onNameTaken)
 }
 
-export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> {
+/** `userIds`: the members in the caller's scope only (DESIGN.md §13). */
+export async function groupDetail(db: Db, id: number, caller: Caller): Promise<UserGroupDetail> {
   const [row] = await selectRows(db).where(eq(userGroups.id, id))
   if (!row) throw notFound(GROUP_NOT_FOUND)
-  const [roleIds, userIds] = await Promise.all([
+  const [roleIds, members] = await Promise.all([
     linkedIds(db, 'group', id, 'role'),
-    linkedIds(db, 'group', id, 'user'),
+    db
+      .select({ id: userGroupUsers.userId })
+      .from(userGroupUsers)
+      .where(and(eq(userGroupUsers.groupId, id), visibleUser(caller, userGroupUsers.userId)))
+      .orderBy(asc(userGroupUsers.userId)),
   ])
+  const userIds = members.map((m) => m.id)
   return { ...toRow(row), roleIds, userIds }
 }
 
