@@ -38,7 +38,9 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ok(await insertGroup(db, power, req.body, await caller(req)), MSG.created),
   )
 
-  route(app, userGroupApi.detail, async (req) => ok(await groupDetail(db, req.query.userGroupsId, await caller(req))))
+  route(app, userGroupApi.detail, async (req) =>
+    ok(await groupDetail(db, req.query.userGroupsId, await caller(req))),
+  )
 
   route(app, userGroupApi.update, async (req) => {
     await updateGroup(db, power, req.body, currentUser(req).id)
