@@ -139,6 +139,21 @@ describe('reads show only users in scope', () => {
     expect(seen).toContain(c.inside)
     expect(seen).not.toContain(c.outside)
     expect(seen).not.toContain(c.adminId)
+    // ending a session manages its user: only users wholly in scope
+    const all = await asAdmin('POST', '/api/session/online/list', { body: { pageSize: 100 } })
+    const sessionOf = (userId: number) =>
+      all.body.data.list.find((r: { userId: number }) => r.userId === userId).id as number
+    const refused = await asScoped('DELETE', '/api/session/online/revoke', {
+      query: { id: sessionOf(c.outside) },
+    })
+    expect(refused.status).toBe(403)
+    expect(refused.body.msg).toBe(MSG.userOutOfScope)
+    const after = await asAdmin('POST', '/api/session/online/list', { body: { pageSize: 100 } })
+    expect(after.body.data.list.map((r: { userId: number }) => r.userId)).toContain(c.outside)
+    const allowed = await asScoped('DELETE', '/api/session/online/revoke', {
+      query: { id: sessionOf(c.inside) },
+    })
+    expect(allowed.status).toBe(200)
   })
 
   it('operation log: rows about users outside scope are left out', async () => {
