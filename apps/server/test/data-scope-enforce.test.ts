@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
 import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
 import { seedScopedCompany, type ScopedCompany } from './helpers/scoped-company'
@@ -356,5 +357,30 @@ describe('departments: only strictly below the roots of the scope', () => {
     await expectRefused(['DELETE', '/api/org/delete', { query: { orgId: c.orgA } }], MSG.orgOutOfScope)
     await expectRefused(['DELETE', '/api/org/delete', { query: { orgId: c.orgB } }], MSG.orgOutOfScope)
     await expectAllowed(['DELETE', '/api/org/delete', { query: { orgId: created } }])
+  })
+})
+
+describe('仅本人: the administrator sees and writes only themselves', () => {
+  it('lists only the caller, opens only the caller, writes only the caller', async () => {
+    await t.db.execute(sql`update roles set data_scope = 5 where id = ${c.scoped.roleId}`)
+    t.app.ctx.changes.dropAll()
+    const list = await asScoped('POST', '/api/user/list', { body: { pageSize: 100 } })
+    expect(ids(list.body.data.list)).toEqual([c.scoped.id])
+    expect((await asScoped('GET', '/api/user/detail', { query: { userId: c.straddler } })).status).toBe(403)
+    await expectRefused([
+      'PUT',
+      '/api/user/update',
+      { body: { id: c.straddler, nickName: 'straddler', status: 1 } },
+    ])
+    await expectAllowed([
+      'PUT',
+      '/api/user/update',
+      { body: { id: c.scoped.id, nickName: 'dept_admin', status: 1 } },
+    ])
+    // no department is in a 仅本人 scope: no department changes
+    await expectRefused(
+      ['POST', '/api/org/insert', { body: { organizationName: '本人部门', parent: c.orgA } }],
+      MSG.orgOutOfScope,
+    )
   })
 })
