@@ -42,11 +42,8 @@ export function callerOf(authz: Authorizer, req: FastifyRequest): Promise<Caller
 /** A caller who reaches everything (seed work, tests of the unscoped paths). */
 export const unscoped = (id: number): Caller => ({ id, scope: { all: true, self: false, orgIds: [] } })
 
-const idList = (ids: readonly number[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )
+/** Ids as ONE array parameter, however many (a scope can hold thousands of departments). */
+const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`
 
 /** Whether a department is in the caller's scope. */
 export const orgInScope = (caller: Caller, orgId: number | null): boolean =>
@@ -64,7 +61,7 @@ export function visibleUser(caller: Caller, userId: SQL | SQL.Aliased | unknown)
   if (scope.orgIds.length)
     parts.push(sql`exists (select 1 from position_users scope_pu
       join positions scope_p on scope_p.id = scope_pu.position_id
-      where scope_pu.user_id = ${userId} and scope_p.org_id in (${idList(scope.orgIds)}))`)
+      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${idArray(scope.orgIds)}))`)
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`
 }
 
@@ -73,7 +70,7 @@ async function departmentsOf(tx: DbOrTx, userIds: readonly number[]): Promise<Ma
   const rows = await queryRows<{ user_id: number; org_id: number }>(
     tx,
     sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-        where pu.user_id in (${idList(userIds)})`,
+        where pu.user_id = any(${idArray(userIds)})`,
   )
   const byUser = new Map<number, number[]>()
   for (const r of rows) {
@@ -124,7 +121,7 @@ export async function requirePositionsInScope(
   if (caller.scope.all || positionIds.length === 0) return
   const rows = await queryRows<{ org_id: number }>(
     tx,
-    sql`select org_id from positions where id in (${idList(positionIds)})`,
+    sql`select org_id from positions where id = any(${idArray(positionIds)})`,
   )
   if (rows.some((r) => !orgInScope(caller, Number(r.org_id)))) throw forbidden(MSG.positionOutOfScope)
 }
@@ -132,5 +129,5 @@ export async function requirePositionsInScope(
 /** The condition "the position's department is in scope" on a positions org-id column (undefined: all). */
 export function visibleOrg(caller: Caller, orgId: unknown): SQL | undefined {
   if (caller.scope.all) return undefined
-  return caller.scope.orgIds.length ? sql`${orgId} in (${idList(caller.scope.orgIds)})` : sql`false`
+  return caller.scope.orgIds.length ? sql`${orgId} = any(${idArray(caller.scope.orgIds)})` : sql`false`
 }
