@@ -63,6 +63,14 @@ export const MSG = {
   oldPasswordWrong: '原密码不正确',
   /** DESIGN.md §6a: one's own password changes only with the old one (PUT /api/user/password) */
   ownPasswordViaChange: '不能在此修改自己的密码，请使用“修改密码”并输入原密码',
+  /** DESIGN.md §13: the user (or one of their departments) lies outside the caller's data scope */
+  userOutOfScope: '该用户不在您的管理范围内',
+  /** DESIGN.md §13: a position whose department lies outside the caller's data scope */
+  positionOutOfScope: '该岗位不在您的管理范围内',
+  /** DESIGN.md §13: a department outside the caller's scope, or one of its roots */
+  orgOutOfScope: '该部门不在您的管理范围内',
+  /** DESIGN.md §13: a scoped administrator creates a user only into a position within scope */
+  positionRequiredInScope: '请选择您管理范围内的岗位',
   payloadTooLarge: '请求内容过大',
   // DESIGN.md §10: the call a check, explain or who-can asks about
   callMethodInvalid: '请求方法不正确',

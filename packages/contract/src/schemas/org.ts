@@ -34,6 +34,9 @@ export const OrgTreeNode = Type.Recursive(
       parent: Type.Union([Type.Integer(), Type.Null()]),
       organizationCompleteName: Type.String({ description: "从根部门起的名称路径，以 '-' 连接" }),
       childCount: Type.Integer(),
+      inScope: Type.Optional(
+        Type.Boolean({ description: 'false：不在调用者数据权限范围内，仅作为上级显示（灰色，不可选）' }),
+      ),
       children: Type.Array(Self),
     }),
   { $id: 'OrgTreeNode' },
@@ -45,6 +48,8 @@ export interface OrgTreeNode {
   parent: number | null
   organizationCompleteName: string
   childCount: number
+  /** false: outside the caller's data scope, shown only as a greyed ancestor (DESIGN.md §13) */
+  inScope?: boolean
   children: OrgTreeNode[]
 }
 
@@ -73,6 +78,9 @@ export const OrgLevelNode = Type.Object({
   parent: Type.Union([Type.Integer(), Type.Null()]),
   childCount: Type.Integer(),
   hasChildren: Type.Boolean(),
+  inScope: Type.Optional(
+    Type.Boolean({ description: 'false：不在调用者数据权限范围内，仅作为上级显示（灰色，不可选）' }),
+  ),
 })
 export type OrgLevelNode = Static<typeof OrgLevelNode>
 

@@ -97,7 +97,12 @@ export const RelUserRow = Type.Object({
   realName: Type.Union([Type.String(), Type.Null()]),
   status: Type.Integer({ description: '1 正常, 2 冻结' }),
 })
-export const RelUserPage = Page(RelUserRow)
+export const RelUserPage = Type.Object({
+  ...Page(RelUserRow).properties,
+  outsideCount: Type.Optional(
+    Type.Integer({ description: '不在调用者数据权限范围内、未列出的成员数（DESIGN.md §13）' }),
+  ),
+})
 
 /** A role as the link tabs list it. */
 export const RelRoleRow = Type.Object({

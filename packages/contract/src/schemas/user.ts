@@ -63,6 +63,9 @@ export type UserRow = Static<typeof UserRow>
 export const UserListRow = Type.Object({
   ...UserRow.properties,
   positions: Type.Array(Type.String(), { description: "岗位，'部门-职位'，按部门、职位排序" }),
+  hiddenPositions: Type.Optional(
+    Type.Integer({ description: '部门不在调用者数据权限范围内、未列出的岗位数（DESIGN.md §13）' }),
+  ),
   roles: Type.Array(Type.String(), { description: '直接关联的角色名称' }),
 })
 export type UserListRow = Static<typeof UserListRow>
@@ -103,6 +106,13 @@ export const UserInsertBody = Type.Object({
   password: PasswordInput,
   mobile: MobileInput,
   realName: RealNameInput,
+  positionIds: Type.Optional(
+    Type.Array(Id, {
+      maxItems: 100,
+      description:
+        '新用户在同一事务中关联的岗位；限定数据权限的管理员必须至少给出一个其范围内的岗位（DESIGN.md §13）',
+    }),
+  ),
 })
 export type UserInsertBody = Static<typeof UserInsertBody>
 
@@ -187,4 +197,9 @@ export const UserPositionRow = Type.Object({
   type: Type.Integer(),
 })
 export type UserPositionRow = Static<typeof UserPositionRow>
-export const UserPositionPage = Page(UserPositionRow)
+export const UserPositionPage = Type.Object({
+  ...Page(UserPositionRow).properties,
+  hiddenPositions: Type.Optional(
+    Type.Integer({ description: '部门不在调用者数据权限范围内、未列出的岗位数（DESIGN.md §13）' }),
+  ),
+})

@@ -6,6 +6,7 @@ import { currentUser } from '../../lib/context'
 import { badRequest } from '../../lib/errors'
 import { check, checkBatch, effective, explain } from './service'
 import { whoCan } from './who-can'
+import { callerOf } from '../../auth/user-scope'
 import { roleImpact } from './role-impact'
 import { forwardUserHeaders, forwardedUser } from './forward'
 
@@ -51,7 +52,9 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ok(await effective(db, authz, req.query.userId, req.query.service)),
   )
 
-  route(app, authzApi.whoCan, async (req) => ok(await whoCan(db, authz, req.body)))
+  route(app, authzApi.whoCan, async (req) =>
+    ok(await whoCan(db, authz, req.body, await callerOf(authz, req))),
+  )
 
   route(app, authzApi.roleImpact, async (req) => ok(await roleImpact(db, authz, req.body)))
 }

@@ -11,6 +11,7 @@ import type { Authorizer } from '../../auth/authorizer'
 import { usersReaching } from '../../auth/reach'
 import { distinctVia, loadSources } from './sources'
 import { callPath, normalizeMethod, serviceOfCall } from './service'
+import { visibleUser, type Caller } from '../../auth/user-scope'
 
 /**
  * Who may make a call in a service's namespace, without resolving every user: the enabled nodes of
@@ -22,6 +23,7 @@ export async function whoCan(
   db: Db,
   authz: Authorizer,
   body: AuthzWhoCanBody,
+  caller: Caller,
 ): Promise<PageResult<AuthzWhoCanRow>> {
   const service = await serviceOfCall(authz, body.service)
   const method = normalizeMethod(body.method)
@@ -45,18 +47,20 @@ export async function whoCan(
   const roleFilter = sql`in (${sql.join(roleIds, sql`, `)})`
   // the roles are enabled ones already, so who reaches them is who holds them
   const holders = sql`(${usersReaching({ roles: roleFilter })})`
+  // only users in the caller's scope are answered (DESIGN.md §13)
+  const visible = visibleUser(caller, sql`u.id`) ?? sql`true`
   // the page and the total in one pass over the holders (at 100,000 users, each pass is most of the cost)
   const page = await queryRows<{ id: number; nick_name: string; total: number | string }>(
     db,
     sql`select u.id, u.nick_name, count(*) over () as total from users u
-        where u.status = 1 and u.id in ${holders}
+        where u.status = 1 and u.id in ${holders} and ${visible}
         order by u.id limit ${pageSize} offset ${(pageNum - 1) * pageSize}`,
   )
   if (page.length === 0) {
     // past the last page: the total alone
     const [{ total }] = await queryRows<{ total: number }>(
       db,
-      sql`select count(*)::int as total from users u where u.status = 1 and u.id in ${holders}`,
+      sql`select count(*)::int as total from users u where u.status = 1 and u.id in ${holders} and ${visible}`,
     )
     return { list: [], total: Number(total) }
   }

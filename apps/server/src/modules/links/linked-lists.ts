@@ -1,7 +1,7 @@
-import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm'
-import type { SelectedFields } from 'drizzle-orm/pg-core'
+import { and, asc, count, eq, ilike, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn, SelectedFields } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
-import type { Db } from '../../db/connection'
+import type { Db, DbOrTx } from '../../db/connection'
 import { roles, users } from '../../db/schema'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { containsPattern } from '../../lib/like'
@@ -24,6 +24,11 @@ export interface LinkedPageQuery<F extends SelectedFields> {
   where?: SQL
   /** the call's page arguments */
   page: PageArgs
+  /**
+   * data scope (DESIGN.md §13): only linked records meeting it are listed, and the answer says how many
+   * linked records it leaves out (`outsideCount`); undefined: no restriction
+   */
+  visible?: (id: PgColumn) => SQL | undefined
 }
 
 /**
@@ -40,9 +45,17 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
     eq(link.ownerColumn, q.ownerId),
     name && target.nameColumn ? ilike(target.nameColumn, containsPattern(name)) : undefined,
     q.where,
+    q.visible?.(target.keyColumn),
   )
   const on = eq(target.keyColumn, link.targetColumn)
-  const [list, [{ total }]] = await Promise.all([
+  const visibleLink = q.visible?.(link.targetColumn)
+  const outside = visibleLink
+    ? db
+        .select({ n: count() })
+        .from(link.table)
+        .where(and(eq(link.ownerColumn, q.ownerId), sql`not ${visibleLink}`))
+    : undefined
+  const [list, [{ total }], outsideRows] = await Promise.all([
     db
       .select(q.fields as SelectedFields)
       .from(link.table)
@@ -52,9 +65,14 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
       .limit(pageSize)
       .offset(offset),
     db.select({ total: count() }).from(link.table).innerJoin(target.table, on).where(where),
+    outside,
   ])
   // the builder cannot follow a generic selection through a join; the rows are exactly `fields`
-  return { list: list as SelectResultFields<F>[], total: Number(total) }
+  return {
+    list: list as SelectResultFields<F>[],
+    total: Number(total),
+    ...(outsideRows ? { outsideCount: Number(outsideRows[0].n) } : {}),
+  }
 }
 
 /** What the 关联用户 and 关联角色 tabs of a group or a position show of each record (RelUserRow, RelRoleRow). */
@@ -70,7 +88,7 @@ export const linkedTab = <T extends keyof typeof TAB_FIELDS>(
 ) => linkedPage(db, { ...q, fields: TAB_FIELDS[q.target] })
 
 /** The ids of every record linked to one owner, ascending. */
-export async function linkedIds(db: Db, owner: LinkEntity, ownerId: number, target: LinkEntity) {
+export async function linkedIds(db: DbOrTx, owner: LinkEntity, ownerId: number, target: LinkEntity) {
   const link = linkBetween(owner, target)
   const rows = await db
     .select({ id: link.targetColumn })

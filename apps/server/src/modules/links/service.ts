@@ -6,6 +6,7 @@ import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
 import { requireExisting } from './existing'
+import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
 
 /**
  * The seven links of DESIGN.md §6a (user–role, user–group, user–position, group–role, group–user,
@@ -62,9 +63,27 @@ export interface LinkChange {
   ownerId: number
   target: LinkEntity
   targetIds: readonly number[]
-  operatorId: number
+  /** who makes the change, with the data scope of the call (DESIGN.md §13) */
+  caller: Caller
   /** unlink: also 404 when a target does not exist (the user tabs name one target) */
   requireTargets?: boolean
+}
+
+/** The ids of one kind among the two sides of a change. */
+const sideIds = (change: LinkChange, kind: LinkEntity): number[] => [
+  ...(change.owner === kind ? [change.ownerId] : []),
+  ...(change.target === kind ? change.targetIds : []),
+]
+
+/**
+ * Data scope (DESIGN.md §13), checked in the change's transaction before it: every user on either side
+ * must lie wholly in the caller's scope, and a position is linked to or unlinked from anything only
+ * when its department is in scope (ids from outside the scope are refused, not only hidden). Groups
+ * and roles are company-wide: a group–role or a role's own links carry no department.
+ */
+async function requireInScope(tx: DbOrTx, change: LinkChange): Promise<void> {
+  await requirePositionsInScope(tx, change.caller, sideIds(change, 'position'))
+  await requireWritableUsers(tx, change.caller, sideIds(change, 'user'))
 }
 
 export class Links {
@@ -108,15 +127,16 @@ export class Links {
     await guardedChange(this.db, async (tx) => {
       await requireExisting(tx, change.owner, [change.ownerId], false)
       if (targetsMustExist) await requireExisting(tx, change.target, change.targetIds, !change.requireTargets)
+      await requireInScope(tx, change)
       await this.power.require(
         tx,
-        change.operatorId,
+        change.caller.id,
         linkStake(change.owner, [change.ownerId], change.target, change.targetIds),
       )
       await apply(tx, table)
       if (TOUCHES_OWNER.has(change.owner))
         await tx.execute(
-          sql`update ${RECORDS[change.owner].table} set update_user_id = ${change.operatorId}, update_time = now()
+          sql`update ${RECORDS[change.owner].table} set update_user_id = ${change.caller.id}, update_time = now()
           where id = ${change.ownerId}`,
         )
     })

@@ -9,6 +9,8 @@ import { mayReadUsers } from '../../audit/personal-fields'
 import { exportOperations, listLogins, listOperations, operationDetail, sweepLogs } from './service'
 
 /** The operation and login logs (DESIGN.md §9): read and export only; no route edits or deletes a row. */
+import { callerOf } from '../../auth/user-scope'
+
 export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
   // users' personal fields in the changes show only to a reader who may read users (personal-fields.ts)
@@ -29,15 +31,24 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   route(app, monitorApi.operationList, async (req) =>
-    ok(await listOperations(db, req.body ?? {}, config.timeZone)),
+    ok(await listOperations(db, req.body ?? {}, config.timeZone, await callerOf(app.ctx.authz, req))),
   )
 
   route(app, monitorApi.operationDetail, async (req) =>
-    ok(await operationDetail(db, req.query.id, await readerOf(req), config.timeZone)),
+    ok(
+      await operationDetail(
+        db,
+        req.query.id,
+        await readerOf(req),
+        config.timeZone,
+        await callerOf(app.ctx.authz, req),
+      ),
+    ),
   )
 
   route(app, monitorApi.operationExport, async (req, reply) => {
     const reader = await readerOf(req)
+    const caller = await callerOf(app.ctx.authz, req)
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
     const name = encodeURIComponent(`操作日志-${stamp}.csv`)
     return reply
@@ -46,7 +57,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'content-disposition',
         `attachment; filename="operation-log-${stamp}.csv"; filename*=UTF-8''${name}`,
       )
-      .send(Readable.from(exportOperations(db, req.query, reader, config.timeZone)))
+      .send(Readable.from(exportOperations(db, req.query, reader, config.timeZone, caller)))
   })
 
   route(app, monitorApi.loginList, async (req) => ok(await listLogins(db, req.body ?? {}, config.timeZone)))

@@ -7,6 +7,7 @@ import type { PowerGuard } from '../../auth/power'
 import { recordLogin } from '../../audit/login-log'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
+import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 
 export const SESSION_NOT_FOUND = '会话不存在或已结束'
 export const SESSION_REVOKED = '已强制下线'
@@ -19,10 +20,13 @@ export async function listOnline(
   db: Db,
   q: OnlineSessionListBody,
   callerToken: string | null,
+  caller: Caller,
   timeZone: string,
 ): Promise<PageResult<OnlineSessionRow>> {
   const where = and(
     gt(sessions.expiresAt, sql`now()`),
+    // only the sessions of users in the caller's scope (DESIGN.md §13)
+    visibleUser(caller, users.id),
     eq(users.status, 1),
     q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
   )
@@ -69,7 +73,7 @@ export async function listOnline(
 export async function revokeSession(
   db: Db,
   power: PowerGuard,
-  caller: { id: number; ip: string | null; userAgent: string | null },
+  caller: { id: number; ip: string | null; userAgent: string | null; scoped: Caller },
   sessionId: number,
 ): Promise<void> {
   const [target] = await db
@@ -78,6 +82,7 @@ export async function revokeSession(
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sessionId))
   if (!target) throw notFound(SESSION_NOT_FOUND)
+  await requireWritableUsers(db, caller.scoped, [target.userId])
   await power.require(db, caller.id, { userIds: [target.userId] })
   await db.delete(sessions).where(eq(sessions.id, sessionId))
   await recordLogin(db, {

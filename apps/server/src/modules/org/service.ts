@@ -12,7 +12,9 @@ import { queryRows, type Db, type DbOrTx } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
-import { badRequest, conflict, notFound } from '../../lib/errors'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
+import { orgInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
+import { MSG } from '@amg/contract'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { orgCompleteNames } from '../position/org-paths'
 
@@ -60,6 +62,59 @@ export async function orgTree(db: Db): Promise<OrgTreeNode[]> {
     }
   }
   return roots
+}
+
+/**
+ * The tree as a scoped administrator sees it (DESIGN.md §13): branches holding nothing in scope are
+ * dropped, and departments outside the scope that lead to ones inside stay as greyed ancestors
+ * (`inScope: false`). Builds new nodes; the full tree given is left as it is.
+ */
+export function scopedTree(roots: readonly OrgTreeNode[], caller: Caller): OrgTreeNode[] {
+  if (caller.scope.all) return [...roots]
+  const inScope = new Set(caller.scope.orgIds)
+  // post-order without recursion: a node is kept when it is in scope or a kept child is below it
+  const kept = new Map<OrgTreeNode, OrgTreeNode>()
+  const stack: { node: OrgTreeNode; done: boolean }[] = roots.map((node) => ({ node, done: false }))
+  while (stack.length) {
+    const top = stack.pop()!
+    if (!top.done) {
+      stack.push({ node: top.node, done: true })
+      for (const child of top.node.children) stack.push({ node: child, done: false })
+      continue
+    }
+    const children = top.node.children.flatMap((c) => kept.get(c) ?? [])
+    const mine = inScope.has(top.node.id)
+    if (!mine && children.length === 0) continue
+    kept.set(top.node, {
+      ...top.node,
+      childCount: children.length,
+      children,
+      ...(mine ? {} : { inScope: false }),
+    })
+  }
+  return roots.flatMap((r) => kept.get(r) ?? [])
+}
+
+/**
+ * A scoped administrator changes departments only strictly below the roots of their scope (a root: a
+ * department in scope whose parent is not): the department and its parent must both be in scope.
+ */
+function requireBelowScopeRoot(caller: Caller, org: { id: number; parent: number | null }) {
+  if (!orgInScope(caller, org.id) || !orgInScope(caller, org.parent)) throw forbidden(MSG.orgOutOfScope)
+}
+
+/** Positions that go take their holders' links: every holder must lie wholly in scope. */
+async function requireHoldersInScope(tx: DbOrTx, caller: Caller, positionIds: number[]) {
+  if (caller.scope.all || positionIds.length === 0) return
+  const rows = await queryRows<{ user_id: number }>(
+    tx,
+    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+  )
+  await requireWritableUsers(
+    tx,
+    caller,
+    rows.map((r) => Number(r.user_id)),
+  )
 }
 
 export async function orgDetail(db: Db, orgId: number): Promise<OrgDetail> {
@@ -126,7 +181,8 @@ async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: str
   if (dup) throw conflict(ORG_MSG.siblingExists)
 }
 
-export async function insertOrg(db: Db, body: OrgInsertBody, operatorId: number): Promise<number> {
+export async function insertOrg(db: Db, body: OrgInsertBody, caller: Caller): Promise<number> {
+  const operatorId = caller.id
   const name = validName(body.organizationName)
   const stationIds = parseStationIds(body.stationIds)
   return db
@@ -136,6 +192,8 @@ export async function insertOrg(db: Db, body: OrgInsertBody, operatorId: number)
         .from(organizations)
         .where(eq(organizations.id, body.parent))
       if (!parent) throw notFound(ORG_MSG.parentNotFound)
+      // a new department under one in scope lies strictly below a root of the scope
+      if (!orgInScope(caller, body.parent)) throw forbidden(MSG.orgOutOfScope)
       await requireUniqueSibling(tx, body.parent, name)
       await requireStations(tx, stationIds)
       const [org] = await tx
@@ -177,8 +235,9 @@ export async function updateOrg(
   db: Db,
   power: PowerGuard,
   body: OrgUpdateBody,
-  operatorId: number,
+  caller: Caller,
 ): Promise<void> {
+  const operatorId = caller.id
   const name = validName(body.organizationName)
   const wanted = body.positionSimpleDTOS
     ? [...new Set(body.positionSimpleDTOS.map((p) => p.stationId))]
@@ -189,6 +248,7 @@ export async function updateOrg(
       .from(organizations)
       .where(eq(organizations.id, body.id))
     if (!org) throw notFound(ORG_MSG.notFound)
+    requireBelowScopeRoot(caller, org)
     let parent = org.parent
     if (body.parent !== undefined && body.parent !== null && body.parent !== org.parent) {
       if (org.parent === null) throw conflict(ORG_MSG.rootMove)
@@ -198,6 +258,8 @@ export async function updateOrg(
         .where(eq(organizations.id, body.parent))
       if (!target) throw notFound(ORG_MSG.parentNotFound)
       if (await isSelfOrDescendant(tx, org.id, body.parent)) throw badRequest(ORG_MSG.moveIntoSelf)
+      // never out of the scope
+      if (!orgInScope(caller, body.parent)) throw forbidden(MSG.orgOutOfScope)
       parent = body.parent
     }
     await requireUniqueSibling(tx, parent, name, org.id)
@@ -213,9 +275,10 @@ export async function updateOrg(
       })
       .where(eq(organizations.id, org.id))
     if (wanted)
-      await syncOrgPositions(tx, org.id, wanted, (gone) =>
-        power.require(tx, operatorId, { positionIds: gone }),
-      )
+      await syncOrgPositions(tx, org.id, wanted, async (gone) => {
+        await requireHoldersInScope(tx, caller, gone)
+        await power.require(tx, operatorId, { positionIds: gone })
+      })
   }).catch(onSiblingTaken)
 }
 
@@ -250,7 +313,8 @@ async function syncOrgPositions(
 }
 
 /** Deleting a department deletes its positions: their holders lose the positions' roles (DESIGN.md §6a). */
-export async function deleteOrg(db: Db, power: PowerGuard, orgId: number, operatorId: number): Promise<void> {
+export async function deleteOrg(db: Db, power: PowerGuard, orgId: number, caller: Caller): Promise<void> {
+  const operatorId = caller.id
   await guardedChange(db, async (tx) => {
     const [org] = await tx
       .select({ id: organizations.id, parent: organizations.parent })
@@ -258,6 +322,7 @@ export async function deleteOrg(db: Db, power: PowerGuard, orgId: number, operat
       .where(eq(organizations.id, orgId))
     if (!org) throw notFound(ORG_MSG.notFound)
     if (org.parent === null) throw conflict(ORG_MSG.rootDelete)
+    requireBelowScopeRoot(caller, org)
     const [child] = await tx
       .select({ id: organizations.id })
       .from(organizations)
@@ -265,6 +330,11 @@ export async function deleteOrg(db: Db, power: PowerGuard, orgId: number, operat
       .limit(1)
     if (child) throw conflict(ORG_MSG.hasChildren)
     const held = await tx.select({ id: positions.id }).from(positions).where(eq(positions.orgId, orgId))
+    await requireHoldersInScope(
+      tx,
+      caller,
+      held.map((p) => p.id),
+    )
     await power.require(tx, operatorId, { positionIds: held.map((p) => p.id) })
     // positions go first; their user and role links go with them (ON DELETE CASCADE)
     await tx.delete(positions).where(eq(positions.orgId, orgId))

@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm'
-import { ORG_SEARCH_LIMIT, type OrgLevelNode, type OrgPathStep, type OrgSearchHit } from '@amg/contract'
+import {
+  MSG,
+  ORG_SEARCH_LIMIT,
+  type OrgLevelNode,
+  type OrgPathStep,
+  type OrgSearchHit,
+  type OrgTreeQuery,
+} from '@amg/contract'
+import { badRequest } from '../../lib/errors'
 import { queryRows, type Db } from '../../db/connection'
 import { containsPattern } from '../../lib/like'
 
@@ -8,6 +16,29 @@ import { containsPattern } from '../../lib/like'
  * department tree by levels"): a level, or the departments found by name with their paths. Each is a
  * few indexed queries (organizations_parent_idx), whatever the tree's size.
  */
+
+/** What a GET /org/tree query asks for: one part at most (400 otherwise), the whole tree by default. */
+export type AskedPart =
+  | { kind: 'level'; parentId: number }
+  | { kind: 'roots' }
+  | { kind: 'path'; id: number }
+  | { kind: 'search'; text: string }
+  | { kind: 'tree' }
+
+export function askedPart(query: OrgTreeQuery): AskedPart {
+  const asked = (['parentId', 'roots', 'keyword', 'pathTo'] as const).filter((k) => query[k] !== undefined)
+  if (asked.length > 1) throw badRequest(MSG.orgTreeOneQuery)
+  const { parentId, roots, keyword, pathTo } = query
+  if (parentId !== undefined) return { kind: 'level', parentId }
+  if (roots !== undefined) return { kind: 'roots' }
+  if (pathTo !== undefined) return { kind: 'path', id: pathTo }
+  if (keyword !== undefined) {
+    const text = keyword.trim()
+    if (!text) throw badRequest(MSG.orgTreeKeywordInvalid)
+    return { kind: 'search', text }
+  }
+  return { kind: 'tree' }
+}
 
 interface LevelRow {
   id: number

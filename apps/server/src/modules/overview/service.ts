@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { routes, type RouteSpec, type SystemOverview } from '@amg/contract'
+import { NO_DATA, routes, type RouteSpec, type SystemOverview } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
 import { countActiveSuperAdmins } from '../../auth/super-admin-guard'
@@ -75,7 +75,13 @@ export async function overviewFor(
   if (positions) overview.positions = await count(db, 'positions')
   if (services) overview.services = await count(db, 'services')
   if (operations) {
-    const page = await listOperations(db, { operatorId: userId, pageSize: RECENT_OPERATIONS }, timeZone)
+    // the rows about users obey the scope of the operation log's list call (DESIGN.md §13)
+    const { method, path } = routes.monitor.operationList
+    const scope = await authz.scopeOf(userId, typeof method === 'string' ? method : method[0], path)
+    const page = await listOperations(db, { operatorId: userId, pageSize: RECENT_OPERATIONS }, timeZone, {
+      id: userId,
+      scope: scope ?? { ...NO_DATA },
+    })
     overview.recentOperations = page.list.map(({ id, time, summary, resourceName, result }) => ({
       id,
       time,

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { MSG, positionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
-import { currentUser } from '../../lib/context'
 import { VersionedCache } from '../../cache/versioned-cache'
 import {
   batchInsert,
@@ -19,56 +18,64 @@ import {
   unlinkUsers,
   type PositionCaches,
 } from './service'
+import { callerOf } from '../../auth/user-scope'
 
 export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power, links } = app.ctx
+  const { db, power, links, authz } = app.ctx
+  const caller = (req: Parameters<typeof callerOf>[1]) => callerOf(authz, req)
   // the department tree and the position counts the lists are paged by, kept until they change
   const caches: PositionCaches = {
     org: new VersionedCache(app.ctx, 'org'),
     lists: new VersionedCache(app.ctx, 'lists'),
   }
 
-  route(app, positionApi.list, async (req) => ok(await listPositions(db, caches, req.body)))
+  route(app, positionApi.list, async (req) =>
+    ok(await listPositions(db, caches, req.body, await caller(req))),
+  )
 
-  route(app, positionApi.listForOrg, async (req) => ok(await listForOrg(db, req.body)))
+  route(app, positionApi.listForOrg, async (req) => ok(await listForOrg(db, req.body, await caller(req))))
 
   route(app, positionApi.delete, async (req) => {
-    await deletePositions(db, power, req.query.positionIds, currentUser(req).id)
+    await deletePositions(db, power, req.query.positionIds, await caller(req))
     return ok(null, MSG.deleted)
   })
 
-  route(app, positionApi.batchInsert, async (req) => ok(await batchInsert(db, req.body)))
+  route(app, positionApi.batchInsert, async (req) => ok(await batchInsert(db, req.body, await caller(req))))
 
   route(app, positionApi.enable, async (req) => {
-    await setPositionEnabled(db, power, req.query.positionId, req.query.enable, currentUser(req).id)
+    await setPositionEnabled(db, power, req.query.positionId, req.query.enable, await caller(req))
     return ok(null)
   })
 
   route(app, positionApi.linkRoles, async (req) => {
-    await linkRoles(links, req.body, currentUser(req).id)
+    await linkRoles(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, positionApi.unlinkRoles, async (req) => {
-    await unlinkRoles(links, req.body, currentUser(req).id)
+    await unlinkRoles(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, positionApi.linkUsers, async (req) => {
-    await linkUsers(links, req.body, currentUser(req).id)
+    await linkUsers(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, positionApi.unlinkUsers, async (req) => {
-    await unlinkUsers(links, req.body, currentUser(req).id)
+    await unlinkUsers(links, req.body, await caller(req))
     return ok(null)
   })
 
-  route(app, positionApi.roleList, async (req) => ok(await positionRoleList(db, req.query)))
+  route(app, positionApi.roleList, async (req) =>
+    ok(await positionRoleList(db, req.query, await caller(req))),
+  )
 
-  route(app, positionApi.userList, async (req) => ok(await positionUserList(db, req.query)))
+  route(app, positionApi.userList, async (req) =>
+    ok(await positionUserList(db, req.query, await caller(req))),
+  )
 
   route(app, positionApi.nameList, async (req) =>
-    ok(await positionNameList(db, caches, power, currentUser(req).id, req.body)),
+    ok(await positionNameList(db, caches, power, await caller(req), req.body)),
   )
 }

@@ -16,9 +16,17 @@ import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import {
+  orgInScope,
+  requirePositionsInScope,
+  requireWritableUsers,
+  visibleUser,
+  type Caller,
+} from '../../auth/user-scope'
+import { MSG } from '@amg/contract'
 import { requireExisting } from '../links/existing'
 import { linkedTab } from '../links/linked-lists'
-import { notFound } from '../../lib/errors'
+import { forbidden, notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../links/ids'
 import type { VersionedCache } from '../../cache/versioned-cache'
@@ -117,11 +125,13 @@ export async function listPositions(
   db: Db,
   caches: PositionCaches,
   body: PositionListBody,
+  caller: Caller,
 ): Promise<PageResult<PositionRow>> {
   const { pageSize, offset } = paging(body)
   const tree = await keptTree(caches, db)
   const counts = await positionsPerOrg(caches, db, body.stationId || null)
-  const scope = body.orgId ? subtreeOf(tree, body.orgId) : tree.order
+  // a scoped administrator lists the positions of departments within scope only (DESIGN.md §13)
+  const scope = (body.orgId ? subtreeOf(tree, body.orgId) : tree.order).filter((id) => orgInScope(caller, id))
   let total = 0
   let before = 0 // positions ahead of the page's first department
   const pageOrgs: number[] = []
@@ -147,30 +157,51 @@ export async function positionNameList(
   db: Db,
   caches: PositionCaches,
   power: PowerGuard,
-  callerId: number,
+  caller: Caller,
   body: PositionNameListBody,
 ) {
   const tree = await keptTree(caches, db)
+  const orgIds = body.orgId ? subtreeOf(tree, body.orgId) : caller.scope.all ? undefined : tree.order
   const candidates = await selectPositions(db, tree, {
-    orgIds: body.orgId ? subtreeOf(tree, body.orgId) : undefined,
+    orgIds: orgIds?.filter((id) => orgInScope(caller, id)),
     stationId: body.stationId,
     userId: body.userId,
   })
-  return markGrantable(db, power, callerId, candidates, (ids) => rolesCarried(db, 'position_roles', ids))
+  return markGrantable(db, power, caller.id, candidates, (ids) => rolesCarried(db, 'position_roles', ids))
 }
 
-async function requireOrg(db: DbOrTx, orgId: number) {
+/** 404 for an unknown department; 403 for one outside the caller's scope (DESIGN.md §13). */
+async function requireOrg(db: DbOrTx, orgId: number, caller: Caller) {
   const [org] = await db
     .select({ id: organizations.id })
     .from(organizations)
     .where(eq(organizations.id, orgId))
   if (!org) throw notFound(ORG_NOT_FOUND)
+  if (!orgInScope(caller, orgId)) throw forbidden(MSG.orgOutOfScope)
+}
+
+/**
+ * Deleting positions takes them from their holders: the positions must lie in scope, and so must every
+ * holder wholly (a straddler's other departments are beyond the caller).
+ */
+async function requireRemovableInScope(tx: DbOrTx, caller: Caller, positionIds: number[]) {
+  if (caller.scope.all || positionIds.length === 0) return
+  await requirePositionsInScope(tx, caller, positionIds)
+  const holders = await queryRows<{ user_id: number }>(
+    tx,
+    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+  )
+  await requireWritableUsers(
+    tx,
+    caller,
+    holders.map((h) => Number(h.user_id)),
+  )
 }
 
 /** The positions of exactly one department, searchable by job title. */
-export async function listForOrg(db: Db, body: PositionForOrgBody) {
+export async function listForOrg(db: Db, body: PositionForOrgBody, caller: Caller) {
   const { pageSize, offset } = paging(body)
-  await requireOrg(db, body.orgId)
+  await requireOrg(db, body.orgId, caller)
   const where = and(
     eq(positions.orgId, body.orgId),
     body.stationName?.trim()
@@ -199,10 +230,11 @@ export async function listForOrg(db: Db, body: PositionForOrgBody) {
 }
 
 /** Positions and their role and user links go together (ON DELETE CASCADE), all or nothing. */
-export async function deletePositions(db: Db, power: PowerGuard, positionIds: string, operatorId: number) {
+export async function deletePositions(db: Db, power: PowerGuard, positionIds: string, caller: Caller) {
   const ids = nonEmptyIdList(positionIds, 'positionIds', '要删除的岗位')
   await guardedChange(db, async (tx) => {
-    await power.require(tx, operatorId, { positionIds: ids })
+    await requireRemovableInScope(tx, caller, ids)
+    await power.require(tx, caller.id, { positionIds: ids })
     const deleted = await tx
       .delete(positions)
       .where(inArray(positions.id, ids))
@@ -213,10 +245,10 @@ export async function deletePositions(db: Db, power: PowerGuard, positionIds: st
 }
 
 /** Creates the (department, job title) pairs that do not exist yet; answers the new position ids. */
-export async function batchInsert(db: Db, body: PositionBatchInsertBody): Promise<number[]> {
+export async function batchInsert(db: Db, body: PositionBatchInsertBody, caller: Caller): Promise<number[]> {
   const stationIds = nonEmptyIdList(body.stationIds, 'stationIds', '职位')
   return db.transaction(async (tx) => {
-    await requireOrg(tx, body.orgId)
+    await requireOrg(tx, body.orgId, caller)
     const found = await tx.select({ id: stations.id }).from(stations).where(inArray(stations.id, stationIds))
     const missing = stationIds.filter((id) => !found.some((f) => f.id === id))
     if (missing.length) throw notFound(`职位不存在：${missing.join(',')}`)
@@ -235,11 +267,12 @@ export async function setPositionEnabled(
   power: PowerGuard,
   positionId: number,
   enable: boolean,
-  operatorId: number,
+  caller: Caller,
 ) {
   const updated = await guardedChange(db, async (tx) => {
     await requireExisting(tx, 'position', [positionId])
-    await power.require(tx, operatorId, { positionIds: [positionId] })
+    await requirePositionsInScope(tx, caller, [positionId])
+    await power.require(tx, caller.id, { positionIds: [positionId] })
     return tx
       .update(positions)
       .set({ status: enable ? 1 : 2, updateTime: new Date() })
@@ -250,52 +283,65 @@ export async function setPositionEnabled(
 }
 
 /** The position's links, served by the shared link module (power check and last-super-admin guard included). */
-export const linkRoles = (links: Links, body: PositionRoleLinkBody, operatorId: number) =>
+export const linkRoles = (links: Links, body: PositionRoleLinkBody, caller: Caller) =>
   links.link({
     owner: 'position',
     ownerId: body.positionId,
     target: 'role',
     targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色'),
-    operatorId,
+    caller,
   })
 
-export const unlinkRoles = (links: Links, body: PositionRoleLinkBody, operatorId: number) =>
+export const unlinkRoles = (links: Links, body: PositionRoleLinkBody, caller: Caller) =>
   links.unlink({
     owner: 'position',
     ownerId: body.positionId,
     target: 'role',
     targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色'),
-    operatorId,
+    caller,
   })
 
-export const linkUsers = (links: Links, body: PositionUserLinkBody, operatorId: number) =>
+export const linkUsers = (links: Links, body: PositionUserLinkBody, caller: Caller) =>
   links.link({
     owner: 'position',
     ownerId: body.positionId,
     target: 'user',
     targetIds: nonEmptyIdList(body.userIds, 'userIds', '要关联的用户'),
-    operatorId,
+    caller,
   })
 
-export const unlinkUsers = (links: Links, body: PositionUserLinkBody, operatorId: number) =>
+export const unlinkUsers = (links: Links, body: PositionUserLinkBody, caller: Caller) =>
   links.unlink({
     owner: 'position',
     ownerId: body.positionId,
     target: 'user',
     targetIds: nonEmptyIdList(body.userIds, 'userIds', '要移除的用户'),
-    operatorId,
+    caller,
   })
 
 /** The position's roles, as its 关联角色 tab lists them. */
-export const positionRoleList = (db: Db, q: PositionRoleListQuery) =>
-  linkedTab(db, {
+export const positionRoleList = async (db: Db, q: PositionRoleListQuery, caller: Caller) => {
+  await requireExisting(db, 'position', [q.positionId])
+  await requirePositionsInScope(db, caller, [q.positionId])
+  return linkedTab(db, {
     owner: 'position',
     ownerId: q.positionId,
     target: 'role',
     nameContains: q.roleName,
     page: q,
   })
+}
 
 /** The position's holders, as its 关联用户 tab lists them. */
-export const positionUserList = (db: Db, q: PositionUserListQuery) =>
-  linkedTab(db, { owner: 'position', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })
+export const positionUserList = async (db: Db, q: PositionUserListQuery, caller: Caller) => {
+  await requireExisting(db, 'position', [q.id])
+  await requirePositionsInScope(db, caller, [q.id])
+  return linkedTab(db, {
+    owner: 'position',
+    ownerId: q.id,
+    target: 'user',
+    nameContains: q.nickName,
+    page: q,
+    visible: (id) => visibleUser(caller, id),
+  })
+}

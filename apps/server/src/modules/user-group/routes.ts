@@ -19,9 +19,11 @@ import {
   unlinkUsers,
   updateGroup,
 } from './service'
+import { callerOf } from '../../auth/user-scope'
 
 export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power, links } = app.ctx
+  const { db, power, links, authz } = app.ctx
+  const caller = (req: Parameters<typeof callerOf>[1]) => callerOf(authz, req)
   // what the list reads once and keeps (totals, the ids of a filter's matches) until a group changes
   const listCache = new VersionedCache(app.ctx, 'lists')
 
@@ -33,10 +35,12 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   route(app, userGroupApi.insert, async (req) =>
-    ok(await insertGroup(db, power, req.body, currentUser(req).id), MSG.created),
+    ok(await insertGroup(db, power, req.body, await caller(req)), MSG.created),
   )
 
-  route(app, userGroupApi.detail, async (req) => ok(await groupDetail(db, req.query.userGroupsId)))
+  route(app, userGroupApi.detail, async (req) =>
+    ok(await groupDetail(db, req.query.userGroupsId, await caller(req))),
+  )
 
   route(app, userGroupApi.update, async (req) => {
     await updateGroup(db, power, req.body, currentUser(req).id)
@@ -44,31 +48,31 @@ export const userGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   route(app, userGroupApi.delete, async (req) => {
-    await deleteGroup(db, power, req.query.userGroupsId, currentUser(req).id)
+    await deleteGroup(db, power, req.query.userGroupsId, await caller(req))
     return ok(null, MSG.deleted)
   })
 
-  route(app, userGroupApi.userList, async (req) => ok(await groupUsers(db, req.query)))
+  route(app, userGroupApi.userList, async (req) => ok(await groupUsers(db, req.query, await caller(req))))
 
   route(app, userGroupApi.roleList, async (req) => ok(await groupRoles(db, req.query)))
 
   route(app, userGroupApi.linkRoles, async (req) => {
-    await linkRoles(links, req.body, currentUser(req).id)
+    await linkRoles(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, userGroupApi.unlinkRoles, async (req) => {
-    await unlinkRoles(links, req.body, currentUser(req).id)
+    await unlinkRoles(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, userGroupApi.linkUsers, async (req) => {
-    await linkUsers(links, req.body, currentUser(req).id)
+    await linkUsers(links, req.body, await caller(req))
     return ok(null)
   })
 
   route(app, userGroupApi.unlinkUsers, async (req) => {
-    await unlinkUsers(links, req.body, currentUser(req).id)
+    await unlinkUsers(links, req.body, await caller(req))
     return ok(null)
   })
 

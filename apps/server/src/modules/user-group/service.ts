@@ -19,6 +19,7 @@ import { guardedChange } from '../../auth/super-admin-guard'
 import { userGroupRoles, userGroupUsers, userGroups, users } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 import { requireExisting } from '../links/existing'
 import { linkedIds, linkedTab } from '../links/linked-lists'
 import { conflict, notFound } from '../../lib/errors'
@@ -150,8 +151,9 @@ export async function insertGroup(
   db: Db,
   power: PowerGuard,
   body: UserGroupInsertBody,
-  operatorId: number,
+  caller: Caller,
 ): Promise<number> {
+  const operatorId = caller.id
   const groupName = body.groupName.trim()
   const roleIds = idList(body.roleIds, 'roleIds')
   const userIds = idList(body.userIds, 'userIds')
@@ -160,6 +162,7 @@ export async function insertGroup(
       await assertNameFree(tx, groupName)
       await requireExisting(tx, 'role', roleIds, true)
       await requireExisting(tx, 'user', userIds, true)
+      await requireWritableUsers(tx, caller, userIds)
       // the new members get the new roles: both sides' power is at stake
       await power.require(tx, operatorId, { roleIds, userIds })
       const [group] = await tx
@@ -181,13 +184,19 @@ export async function insertGroup(
     .catch(onNameTaken)
 }
 
-export async function groupDetail(db: Db, id: number): Promise<UserGroupDetail> {
+/** `userIds`: the members in the caller's scope only (DESIGN.md §13). */
+export async function groupDetail(db: Db, id: number, caller: Caller): Promise<UserGroupDetail> {
   const [row] = await selectRows(db).where(eq(userGroups.id, id))
   if (!row) throw notFound(GROUP_NOT_FOUND)
-  const [roleIds, userIds] = await Promise.all([
+  const [roleIds, members] = await Promise.all([
     linkedIds(db, 'group', id, 'role'),
-    linkedIds(db, 'group', id, 'user'),
+    db
+      .select({ id: userGroupUsers.userId })
+      .from(userGroupUsers)
+      .where(and(eq(userGroupUsers.groupId, id), visibleUser(caller, userGroupUsers.userId)))
+      .orderBy(asc(userGroupUsers.userId)),
   ])
+  const userIds = members.map((m) => m.id)
   return { ...toRow(row), roleIds, userIds }
 }
 
@@ -214,58 +223,68 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
 }
 
 /** The links go with the group (ON DELETE CASCADE): its members lose the power of its roles. */
-export async function deleteGroup(db: Db, power: PowerGuard, id: number, operatorId: number) {
+/** Groups are company-wide, but deleting one removes every member: all of them must lie in scope (DESIGN.md §13). */
+export async function deleteGroup(db: Db, power: PowerGuard, id: number, caller: Caller) {
   const deleted = await guardedChange(db, async (tx) => {
     await requireExisting(tx, 'group', [id])
-    await power.require(tx, operatorId, { groupIds: [id] })
+    await requireWritableUsers(tx, caller, await linkedIds(tx, 'group', id, 'user'))
+    await power.require(tx, caller.id, { groupIds: [id] })
     return tx.delete(userGroups).where(eq(userGroups.id, id)).returning({ id: userGroups.id })
   })
   if (deleted.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
 
 /** The group's members, as its 关联用户 tab lists them. */
-export const groupUsers = (db: Db, q: GroupUserListQuery) =>
-  linkedTab(db, { owner: 'group', ownerId: q.id, target: 'user', nameContains: q.nickName, page: q })
+/** Members outside the caller's scope are not listed; `outsideCount` says how many there are (DESIGN.md §13). */
+export const groupUsers = (db: Db, q: GroupUserListQuery, caller: Caller) =>
+  linkedTab(db, {
+    owner: 'group',
+    ownerId: q.id,
+    target: 'user',
+    nameContains: q.nickName,
+    page: q,
+    visible: (id) => visibleUser(caller, id),
+  })
 
 /** The group's roles, as its 关联角色 tab lists them. */
 export const groupRoles = (db: Db, q: GroupRoleListQuery) =>
   linkedTab(db, { owner: 'group', ownerId: q.userGroupId, target: 'role', nameContains: q.roleName, page: q })
 
 /** The group's links, served by the shared link module (power check and last-super-admin guard included). */
-export const linkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>
+export const linkRoles = (links: Links, body: GroupRoleLinkBody, caller: Caller) =>
   links.link({
     owner: 'group',
     ownerId: body.userGroupsId,
     target: 'role',
     targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要关联的角色'),
-    operatorId,
+    caller,
   })
 
-export const unlinkRoles = (links: Links, body: GroupRoleLinkBody, operatorId: number) =>
+export const unlinkRoles = (links: Links, body: GroupRoleLinkBody, caller: Caller) =>
   links.unlink({
     owner: 'group',
     ownerId: body.userGroupsId,
     target: 'role',
     targetIds: nonEmptyIdList(body.roleIds, 'roleIds', '要移除的角色'),
-    operatorId,
+    caller,
   })
 
-export const linkUsers = (links: Links, body: GroupUserLinkBody, operatorId: number) =>
+export const linkUsers = (links: Links, body: GroupUserLinkBody, caller: Caller) =>
   links.link({
     owner: 'group',
     ownerId: body.userGroupsId,
     target: 'user',
     targetIds: nonEmptyIdList(body.userIds, 'userIds', '要关联的用户'),
-    operatorId,
+    caller,
   })
 
-export const unlinkUsers = (links: Links, body: GroupUserLinkBody, operatorId: number) =>
+export const unlinkUsers = (links: Links, body: GroupUserLinkBody, caller: Caller) =>
   links.unlink({
     owner: 'group',
     ownerId: body.userGroupsId,
     target: 'user',
     targetIds: nonEmptyIdList(body.userIds, 'userIds', '要移除的用户'),
-    operatorId,
+    caller,
   })
 
 /**

@@ -22,18 +22,16 @@ import {
   prepareNewUser,
   prepareUserUpdate,
   updateUser,
-  type Operator,
 } from './service'
 import { beforeTransaction } from '../../lib/before-transaction'
+import { callerOf } from '../../auth/user-scope'
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, power, links } = app.ctx
+  const { db, config, power, links, authz } = app.ctx
   // what the list reads once and keeps (totals, the ids of a filter's matches) until a user changes
   const listCache = new VersionedCache(app.ctx, 'lists')
-  const operator = (req: Parameters<typeof currentUser>[0] & { token: string | null }): Operator => ({
-    id: currentUser(req).id,
-    token: req.token,
-  })
+  // the caller with the data scope of the call being made (DESIGN.md §13)
+  const caller = (req: Parameters<typeof callerOf>[1]) => callerOf(authz, req)
   // password hashing runs before the write's transaction opens (lib/before-transaction.ts)
   const newUser = beforeTransaction((req) =>
     prepareNewUser(config.initialUserPassword, req.body as UserInsertBody),
@@ -42,71 +40,76 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     prepareUserUpdate(req.body as UserUpdateBody, currentUser(req).id),
   )
 
-  route(app, userApi.list, async (req) => ok(await listUsers(db, listCache, req.body)))
+  route(app, userApi.list, async (req) => ok(await listUsers(db, listCache, req.body, await caller(req))))
 
-  route(app, userApi.nameList, async (req) => ok(await listUserCandidates(db, req.body ?? {})))
+  route(app, userApi.nameList, async (req) =>
+    ok(await listUserCandidates(db, req.body ?? {}, await caller(req))),
+  )
 
   route(
     app,
     userApi.insert,
-    async (req) => ok(await insertUser(db, newUser.resultFor(req), operator(req), req.body), MSG.created),
+    async (req) =>
+      ok(await insertUser(db, power, newUser.resultFor(req), await caller(req), req.body), MSG.created),
     { preHandler: newUser.preHandler },
   )
 
-  route(app, userApi.detail, async (req) => ok(await getUser(db, req.query.userId)))
+  route(app, userApi.detail, async (req) => ok(await getUser(db, req.query.userId, await caller(req))))
 
   route(
     app,
     userApi.update,
     async (req) => {
-      await updateUser(db, power, operator(req), req.body, userUpdate.resultFor(req))
+      await updateUser(db, power, await caller(req), req.body, userUpdate.resultFor(req))
       return ok(null, MSG.updated)
     },
     { preHandler: userUpdate.preHandler },
   )
 
   route(app, userApi.delete, async (req) => {
-    await deleteUser(db, power, operator(req), req.query.userId)
+    await deleteUser(db, power, await caller(req), req.query.userId)
     return ok(null, MSG.deleted)
   })
 
   // -- links -----------------------------------------------------------------------------------
 
   route(app, userApi.linkRoles, async (req) => {
-    await linkRoles(links, operator(req), req.body.id, req.body.roleIds)
+    await linkRoles(links, await caller(req), req.body.id, req.body.roleIds)
     return ok(null)
   })
 
   route(app, userApi.unlinkRole, async (req) => {
-    await unlinkRole(links, operator(req), req.body.userId, req.body.roleId)
+    await unlinkRole(links, await caller(req), req.body.userId, req.body.roleId)
     return ok(null)
   })
 
   route(app, userApi.linkGroups, async (req) => {
-    await linkGroups(links, operator(req), req.body.id, req.body.greoupIds ?? req.body.groupIds)
+    await linkGroups(links, await caller(req), req.body.id, req.body.greoupIds ?? req.body.groupIds)
     return ok(null)
   })
 
   route(app, userApi.unlinkGroup, async (req) => {
-    await unlinkGroup(links, operator(req), req.body.userId, req.body.groupId)
+    await unlinkGroup(links, await caller(req), req.body.userId, req.body.groupId)
     return ok(null)
   })
 
   route(app, userApi.linkPositions, async (req) => {
-    await linkPositions(links, operator(req), req.body.id, req.body.positionIds)
+    await linkPositions(links, await caller(req), req.body.id, req.body.positionIds)
     return ok(null)
   })
 
   route(app, userApi.unlinkPosition, async (req) => {
-    await unlinkPosition(links, operator(req), req.body.userId, req.body.positionId)
+    await unlinkPosition(links, await caller(req), req.body.userId, req.body.positionId)
     return ok(null)
   })
 
   // -- tab lists (reads, though POST: they change nothing) --------------------------------------
 
-  route(app, userApi.roleList, async (req) => ok(await listUserRoles(db, req.query)))
+  route(app, userApi.roleList, async (req) => ok(await listUserRoles(db, req.query, await caller(req))))
 
-  route(app, userApi.groupList, async (req) => ok(await listUserGroups(db, req.query)))
+  route(app, userApi.groupList, async (req) => ok(await listUserGroups(db, req.query, await caller(req))))
 
-  route(app, userApi.positionList, async (req) => ok(await listUserPositions(db, req.query)))
+  route(app, userApi.positionList, async (req) =>
+    ok(await listUserPositions(db, req.query, await caller(req))),
+  )
 }

@@ -38,7 +38,17 @@ import { hashPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
+import {
+  orgInScope,
+  requirePositionsInScope,
+  requireReadableUser,
+  requireWritableUsers,
+  visibleOrg,
+  visibleUser,
+  type Caller,
+} from '../../auth/user-scope'
 import { linkedPage } from '../links/linked-lists'
+import { requireExisting } from '../links/existing'
 import { orgCompleteNames } from '../position/org-paths'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
@@ -130,6 +140,7 @@ export async function listUsers(
   db: Db,
   listCache: VersionedCache,
   q: UserListBody,
+  caller: Caller,
 ): Promise<PageResult<UserListRow>> {
   const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
   const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
@@ -145,8 +156,12 @@ export async function listUsers(
   }
   if (orgId != null) filters.push(holdsPositionUnder(orgId))
   if (status != null) filters.push(eq(users.status, status))
+  // data scope (DESIGN.md §13): who is visible depends on positions and departments, which the list
+  // cache does not hear of, so a scoped list is read afresh each time
+  const inScope = visibleUser(caller, users.id)
+  if (inScope) filters.push(inScope)
   const { limit, offset } = page(q)
-  const watched = keyword === null && orgId === null
+  const watched = keyword === null && orgId === null && inScope === undefined
   const { ids, ...total } = await newestFirstPage(
     db,
     watched ? listCache : READ_AFRESH,
@@ -160,12 +175,13 @@ export async function listUsers(
   if (!ids.length) return { list: [], ...total }
   const [rows, held] = await Promise.all([
     db.select(userRowColumns).from(users).where(inArray(users.id, ids)),
-    heldByUsers(db, ids),
+    heldByUsers(db, ids, caller),
   ])
   return {
     list: inIdOrder(rows, ids).map((row) => ({
       ...isoTimes(row),
       positions: held.positions.get(row.id) ?? [],
+      ...(held.hidden.has(row.id) ? { hiddenPositions: held.hidden.get(row.id) } : {}),
       roles: held.roles.get(row.id) ?? [],
     })),
     ...total,
@@ -189,11 +205,12 @@ const holdsPositionUnder = (orgId: number): SQL => sql`exists (
  * The positions ('部门-职位', the department's own name) and the directly linked roles of a page of
  * users: one query each for the whole page.
  */
-async function heldByUsers(db: Db, userIds: number[]) {
+async function heldByUsers(db: Db, userIds: number[], caller: Caller) {
   const [positionRows, roleRows] = await Promise.all([
     db
       .select({
         userId: positionUsers.userId,
+        orgId: positions.orgId,
         orgName: organizations.organizationName,
         stationName: stations.stationName,
       })
@@ -215,8 +232,16 @@ async function heldByUsers(db: Db, userIds: number[]) {
     for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), text(r)])
     return byUser
   }
+  // positions in departments outside the caller's scope are not shown, only counted (DESIGN.md §13)
+  const hidden = new Map<number, number>()
+  for (const r of positionRows)
+    if (!orgInScope(caller, r.orgId)) hidden.set(r.userId, (hidden.get(r.userId) ?? 0) + 1)
   return {
-    positions: group(positionRows, (r) => `${r.orgName}-${r.stationName}`),
+    hidden,
+    positions: group(
+      positionRows.filter((r) => orgInScope(caller, r.orgId)),
+      (r) => `${r.orgName}-${r.stationName}`,
+    ),
     roles: group(roleRows, (r) => r.roleName),
   }
 }
@@ -226,8 +251,14 @@ async function heldByUsers(db: Db, userIds: number[]) {
  * or position id, the users already in that group / holding that position are left out, so the
  * picker never offers what is linked (as /role/namelist does for roles).
  */
-export async function listUserCandidates(db: Db, q: UserNameListBody): Promise<PageResult<UserSimple>> {
+export async function listUserCandidates(
+  db: Db,
+  q: UserNameListBody,
+  caller: Caller,
+): Promise<PageResult<UserSimple>> {
   const filters: SQL[] = []
+  const inScope = visibleUser(caller, users.id)
+  if (inScope) filters.push(inScope)
   if (!isBlank(q.nickName)) filters.push(ilike(users.nickName, containsPattern(q.nickName!.trim())))
   if (q.userGroupId)
     filters.push(
@@ -262,12 +293,14 @@ export async function listUserCandidates(db: Db, q: UserNameListBody): Promise<P
   return { list, total: Number(total) }
 }
 
-export async function getUser(db: Db, userId: number): Promise<UserDetail> {
+/** A user outside the caller's scope is answered 403 '该用户不在您的管理范围内' (docs/decisions.md). */
+export async function getUser(db: Db, userId: number, caller: Caller): Promise<UserDetail> {
   const [user] = await db
     .select({ ...userRowColumns, passwordIsInitial: users.passwordIsInitial })
     .from(users)
     .where(eq(users.id, userId))
   if (!user) throw notFound(USER_MSG.notFound)
+  await requireReadableUser(db, caller, userId)
   return { ...isoTimes(user), passwordIsInitial: user.passwordIsInitial === 1 }
 }
 
@@ -316,14 +349,42 @@ export async function prepareUserUpdate(
   return isBlank(body.password) ? undefined : hashPassword(body.password!)
 }
 
+/**
+ * POST /user/insert. `positionIds`: the positions the new user holds, linked in the same transaction;
+ * a scoped administrator (DESIGN.md §13) must give at least one, each in a department within scope.
+ * Holding a position gives its roles, so the power check names them (DESIGN.md §6a).
+ */
 export async function insertUser(
   db: Db,
+  power: PowerGuard,
   password: PreparedPassword,
-  operator: Operator,
+  caller: Caller,
   body: UserInsertBody,
 ): Promise<number> {
   const nickName = checkNewUser(body)
+  const positionIds = [...new Set(body.positionIds ?? [])]
+  if (!caller.scope.all && positionIds.length === 0) throw forbidden(MSG.positionRequiredInScope)
   await ensureNickNameFree(db, nickName)
+  return db.transaction(async (tx) => {
+    if (positionIds.length) {
+      await requireExisting(tx, 'position', positionIds, true)
+      await requirePositionsInScope(tx, caller, positionIds)
+      await power.require(tx, caller.id, { positionIds })
+    }
+    const id = await insertUserRow(tx, nickName, password, caller.id, body)
+    if (positionIds.length)
+      await tx.insert(positionUsers).values(positionIds.map((positionId) => ({ positionId, userId: id })))
+    return id
+  })
+}
+
+async function insertUserRow(
+  db: DbOrTx,
+  nickName: string,
+  password: PreparedPassword,
+  operatorId: number,
+  body: UserInsertBody,
+): Promise<number> {
   const [row] = await db
     .insert(users)
     .values({
@@ -333,8 +394,8 @@ export async function insertUser(
       status: body.status ?? 1,
       passwordHash: password.hash,
       passwordIsInitial: password.initial ? 1 : 0,
-      createUserId: operator.id,
-      updateUserId: operator.id,
+      createUserId: operatorId,
+      updateUserId: operatorId,
     })
     .returning({ id: users.id })
     .catch(onNickNameTaken)
@@ -348,7 +409,7 @@ export async function insertUser(
 export async function updateUser(
   db: Db,
   power: PowerGuard,
-  operator: Operator,
+  operator: Caller,
   body: UserUpdateBody,
   passwordHash: string | undefined,
 ): Promise<void> {
@@ -358,6 +419,7 @@ export async function updateUser(
   if (self && body.status === 2) throw conflict(USER_MSG.freezeSelf)
   await ensureNickNameFree(db, nickName, body.id)
   await guardedChange(db, async (tx) => {
+    await requireWritableUsers(tx, operator, [body.id])
     await power.require(tx, operator.id, { userIds: [body.id] })
     await tx
       .update(users)
@@ -376,15 +438,11 @@ export async function updateUser(
   }).catch(onNickNameTaken)
 }
 
-export async function deleteUser(
-  db: Db,
-  power: PowerGuard,
-  operator: Operator,
-  userId: number,
-): Promise<void> {
+export async function deleteUser(db: Db, power: PowerGuard, operator: Caller, userId: number): Promise<void> {
   if (userId === operator.id) throw conflict(MSG.deleteSelf)
   await requireUser(db, userId)
   await guardedChange(db, async (tx) => {
+    await requireWritableUsers(tx, operator, [userId])
     await power.require(tx, operator.id, { userIds: [userId] })
     await tx.delete(users).where(eq(users.id, userId))
   })
@@ -402,65 +460,60 @@ function idsOf(input: IdListInput | undefined, what: string): number[] {
 }
 
 /** One user's links, served by the shared link module (power check and last-super-admin guard included). */
-export const linkRoles = (links: Links, operator: Operator, userId: number, roleIds: IdListInput) =>
+export const linkRoles = (links: Links, caller: Caller, userId: number, roleIds: IdListInput) =>
   links.link({
     owner: 'user',
     ownerId: userId,
     target: 'role',
     targetIds: idsOf(roleIds, '角色'),
-    operatorId: operator.id,
+    caller,
   })
 
-export const unlinkRole = (links: Links, operator: Operator, userId: number, roleId: number) =>
+export const unlinkRole = (links: Links, caller: Caller, userId: number, roleId: number) =>
   links.unlink({
     owner: 'user',
     ownerId: userId,
     target: 'role',
     targetIds: [roleId],
-    operatorId: operator.id,
+    caller,
     requireTargets: true,
   })
 
-export const linkGroups = (
-  links: Links,
-  operator: Operator,
-  userId: number,
-  groupIds: IdListInput | undefined,
-) =>
+export const linkGroups = (links: Links, caller: Caller, userId: number, groupIds: IdListInput | undefined) =>
   links.link({
     owner: 'user',
     ownerId: userId,
     target: 'group',
     targetIds: idsOf(groupIds, '用户组'),
-    operatorId: operator.id,
+    caller,
   })
 
-export const unlinkGroup = (links: Links, operator: Operator, userId: number, groupId: number) =>
+export const unlinkGroup = (links: Links, caller: Caller, userId: number, groupId: number) =>
   links.unlink({
     owner: 'user',
     ownerId: userId,
     target: 'group',
     targetIds: [groupId],
-    operatorId: operator.id,
+    caller,
     requireTargets: true,
   })
 
-export const linkPositions = (links: Links, operator: Operator, userId: number, positionIds: IdListInput) =>
+export const linkPositions = (links: Links, caller: Caller, userId: number, positionIds: IdListInput) =>
   links.link({
     owner: 'user',
     ownerId: userId,
     target: 'position',
     targetIds: idsOf(positionIds, '岗位'),
-    operatorId: operator.id,
+    caller,
   })
 
-export const unlinkPosition = (links: Links, operator: Operator, userId: number, positionId: number) =>
+export const unlinkPosition = (links: Links, caller: Caller, userId: number, positionId: number) =>
   links.unlink({
     owner: 'user',
     ownerId: userId,
     target: 'position',
     targetIds: [positionId],
-    operatorId: operator.id,
+    caller,
     requireTargets: true,
   })
 
@@ -468,8 +521,13 @@ export const unlinkPosition = (links: Links, operator: Operator, userId: number,
 // Tab lists of one user
 // ---------------------------------------------------------------------------------------------
 
-export const listUserRoles = (db: Db, q: UserRoleListQuery): Promise<PageResult<UserRoleRow>> =>
-  linkedPage(db, {
+export const listUserRoles = async (
+  db: Db,
+  q: UserRoleListQuery,
+  caller: Caller,
+): Promise<PageResult<UserRoleRow>> => {
+  await requireVisible(db, caller, q.userId)
+  return linkedPage(db, {
     owner: 'user',
     ownerId: q.userId,
     target: 'role',
@@ -483,9 +541,15 @@ export const listUserRoles = (db: Db, q: UserRoleListQuery): Promise<PageResult<
     nameContains: q.roleName,
     page: q,
   })
+}
 
-export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResult<UserGroupRow>> =>
-  linkedPage(db, {
+export const listUserGroups = async (
+  db: Db,
+  q: UserGroupListQuery,
+  caller: Caller,
+): Promise<PageResult<UserGroupRow>> => {
+  await requireVisible(db, caller, q.userId)
+  return linkedPage(db, {
     owner: 'user',
     ownerId: q.userId,
     target: 'group',
@@ -498,6 +562,7 @@ export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResul
     nameContains: q.groupName,
     page: q,
   })
+}
 
 /**
  * Positions a user holds, in a department (or below it) and of a job title when given, each with its
@@ -506,8 +571,13 @@ export const listUserGroups = (db: Db, q: UserGroupListQuery): Promise<PageResul
 export async function listUserPositions(
   db: Db,
   q: UserPositionListQuery,
-): Promise<PageResult<UserPositionRow>> {
+  caller: Caller,
+): Promise<PageResult<UserPositionRow> & { hiddenPositions?: number }> {
+  await requireVisible(db, caller, q.userId)
   const where: SQL[] = []
+  // positions in departments outside the scope are counted, not listed (DESIGN.md §13)
+  const inScope = visibleOrg(caller, positions.orgId)
+  if (inScope) where.push(inScope)
   if (q.stationId != null) where.push(eq(positions.stationId, q.stationId))
   if (q.orgId != null)
     where.push(sql`${positions.orgId} in (with recursive subtree(id) as (
@@ -545,5 +615,22 @@ export async function listUserPositions(
       type: p.type,
     })),
     total,
+    ...(inScope ? { hiddenPositions: await hiddenPositionsOf(db, q.userId, inScope) } : {}),
   }
+}
+
+/** How many of the user's positions lie in departments outside the caller's scope. */
+async function hiddenPositionsOf(db: Db, userId: number, inScope: SQL): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(positionUsers)
+    .innerJoin(positions, eq(positions.id, positionUsers.positionId))
+    .where(and(eq(positionUsers.userId, userId), sql`not ${inScope}`))
+  return Number(n)
+}
+
+/** A user's tab lists: 404 when the user does not exist, 403 when outside the caller's scope. */
+async function requireVisible(db: Db, caller: Caller, userId: number) {
+  await requireExisting(db, 'user', [userId])
+  await requireReadableUser(db, caller, userId)
 }

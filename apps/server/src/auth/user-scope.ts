@@ -1,0 +1,133 @@
+import { sql, type SQL } from 'drizzle-orm'
+import type { FastifyRequest } from 'fastify'
+import { API_PREFIX, MSG, NO_DATA, type DataScope } from '@amg/contract'
+import { queryRows, type DbOrTx } from '../db/connection'
+import { currentUser } from '../lib/context'
+import { forbidden } from '../lib/errors'
+import type { Authorizer } from './authorizer'
+
+/**
+ * This product obeys data scope (DESIGN.md §13). The scope that applies to a request is the scope of
+ * the call being made (its method and path) for the signed-in caller; every user list, lookup and
+ * write of the modules asks here, so the rule lives in one place:
+ * - read: a user is visible when ONE of their departments (departments of the positions they hold,
+ *   whatever the position's status) is in scope; `self` shows the caller; users with no position
+ *   only under `all`;
+ * - write: ALL of the target user's departments must be in scope (a straddler stays out of reach
+ *   of an administrator of one side); `self` writes only oneself.
+ */
+export interface Caller {
+  id: number
+  scope: DataScope
+}
+
+const callers = new WeakMap<FastifyRequest, Promise<Caller>>()
+
+/**
+ * The caller of a request with the scope of the call, read once per request. A route that needs only a
+ * session has no permission to draw a scope from: it sees no one's data but the caller's own.
+ */
+export function callerOf(authz: Authorizer, req: FastifyRequest): Promise<Caller> {
+  let caller = callers.get(req)
+  if (!caller) {
+    const { id } = currentUser(req)
+    const method = req.method === 'HEAD' ? 'GET' : req.method
+    const path = req.url.split('?')[0].slice(API_PREFIX.length)
+    caller = authz.scopeOf(id, method, path).then((scope) => ({ id, scope: scope ?? { ...NO_DATA } }))
+    callers.set(req, caller)
+  }
+  return caller
+}
+
+/** A caller who reaches everything (seed work, tests of the unscoped paths). */
+export const unscoped = (id: number): Caller => ({ id, scope: { all: true, self: false, orgIds: [] } })
+
+/** Ids as ONE array parameter, however many (a scope can hold thousands of departments). */
+const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`
+
+/** Whether a department is in the caller's scope. */
+export const orgInScope = (caller: Caller, orgId: number | null): boolean =>
+  caller.scope.all || (orgId !== null && caller.scope.orgIds.includes(orgId))
+
+/**
+ * The SQL condition "the user `userId` is visible to the caller" (undefined: no restriction), for
+ * any query that lists or looks up users. `userId` is the column or expression holding the user's id.
+ */
+export function visibleUser(caller: Caller, userId: SQL | SQL.Aliased | unknown): SQL | undefined {
+  const { scope } = caller
+  if (scope.all) return undefined
+  const parts: SQL[] = []
+  if (scope.self) parts.push(sql`${userId} = ${caller.id}`)
+  if (scope.orgIds.length)
+    parts.push(sql`exists (select 1 from position_users scope_pu
+      join positions scope_p on scope_p.id = scope_pu.position_id
+      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${idArray(scope.orgIds)}))`)
+  return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`
+}
+
+/** The departments of each user's positions, whatever the position's status (stored reach counts). */
+async function departmentsOf(tx: DbOrTx, userIds: readonly number[]): Promise<Map<number, number[]>> {
+  const rows = await queryRows<{ user_id: number; org_id: number }>(
+    tx,
+    sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
+        where pu.user_id = any(${idArray(userIds)})`,
+  )
+  const byUser = new Map<number, number[]>()
+  for (const r of rows) {
+    const list = byUser.get(Number(r.user_id)) ?? []
+    list.push(Number(r.org_id))
+    byUser.set(Number(r.user_id), list)
+  }
+  return byUser
+}
+
+/** Whether the caller may read the user (one department in scope, or themselves under `self`). */
+export async function mayReadUser(tx: DbOrTx, caller: Caller, userId: number): Promise<boolean> {
+  if (caller.scope.all || (caller.scope.self && userId === caller.id)) return true
+  const orgs = (await departmentsOf(tx, [userId])).get(userId) ?? []
+  return orgs.some((org) => orgInScope(caller, org))
+}
+
+/** 403 '该用户不在您的管理范围内' unless the caller may read the user. */
+export async function requireReadableUser(tx: DbOrTx, caller: Caller, userId: number): Promise<void> {
+  if (!(await mayReadUser(tx, caller, userId))) throw forbidden(MSG.userOutOfScope)
+}
+
+/**
+ * 403 '该用户不在您的管理范围内' unless every department of every target user is in scope (users with
+ * no position: only under `all`; `self`: only the caller). Run it inside the write's transaction,
+ * before writing, so a refusal changes nothing.
+ */
+export async function requireWritableUsers(
+  tx: DbOrTx,
+  caller: Caller,
+  userIds: readonly number[],
+): Promise<void> {
+  if (caller.scope.all || userIds.length === 0) return
+  const byUser = await departmentsOf(tx, userIds)
+  for (const userId of userIds) {
+    if (caller.scope.self && userId === caller.id) continue
+    const orgs = byUser.get(userId) ?? []
+    if (orgs.length === 0 || orgs.some((org) => !orgInScope(caller, org))) throw forbidden(MSG.userOutOfScope)
+  }
+}
+
+/** 403 '该岗位不在您的管理范围内' unless every position's department is in scope (unknown ids are left to the caller's 404). */
+export async function requirePositionsInScope(
+  tx: DbOrTx,
+  caller: Caller,
+  positionIds: readonly number[],
+): Promise<void> {
+  if (caller.scope.all || positionIds.length === 0) return
+  const rows = await queryRows<{ org_id: number }>(
+    tx,
+    sql`select org_id from positions where id = any(${idArray(positionIds)})`,
+  )
+  if (rows.some((r) => !orgInScope(caller, Number(r.org_id)))) throw forbidden(MSG.positionOutOfScope)
+}
+
+/** The condition "the position's department is in scope" on a positions org-id column (undefined: all). */
+export function visibleOrg(caller: Caller, orgId: unknown): SQL | undefined {
+  if (caller.scope.all) return undefined
+  return caller.scope.orgIds.length ? sql`${orgId} = any(${idArray(caller.scope.orgIds)})` : sql`false`
+}
