@@ -7,6 +7,8 @@ import type { PowerGuard } from '../../auth/power'
 import { recordLogin } from '../../audit/login-log'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
+import { stageEvents } from '../../events/stage'
+import { sessionRevoked } from '../../auth/sessions'
 
 export const SESSION_NOT_FOUND = '会话不存在或已结束'
 export const SESSION_REVOKED = '已强制下线'
@@ -76,6 +78,7 @@ export async function revokeSession(
   if (!target) throw notFound(SESSION_NOT_FOUND)
   await power.require(db, caller.id, { userIds: [target.userId] })
   await db.delete(sessions).where(eq(sessions.id, sessionId))
+  await stageEvents(db, [sessionRevoked(sessionId, target.userId)])
   await recordLogin(db, {
     nickName: target.nickName,
     userId: target.userId,
