@@ -333,6 +333,43 @@ describe('the outbox', () => {
     ).toContain(userId)
   })
 
+  it("names a disabled group's members in user.access.changed, though their links did not change", async () => {
+    const members = [
+      await newUser(`hook_member_a_${Date.now()}`),
+      await newUser(`hook_member_b_${Date.now()}`),
+    ]
+    const role = await t.call<number>('POST', '/api/role/insert', {
+      ...admin(),
+      body: { roleName: `hook_group_role_${Date.now()}`, status: 1 },
+    })
+    const group = await t.call<number>('POST', '/api/user_groups/insert', {
+      ...admin(),
+      body: {
+        groupName: `hook_group_${Date.now()}`,
+        status: 1,
+        roleIds: String(role.body.data),
+        userIds: members.join(','),
+      },
+    })
+    expect(group.status, group.body.msg).toBe(200)
+    const [last] = await queryRows<{ id: number }>(
+      t.db,
+      sql`select coalesce(max(id), 0)::int as id from events`,
+    )
+    const off = await t.call('PATCH', '/api/user_groups/enable', {
+      ...admin(),
+      query: { userGroupsId: group.body.data, enable: false },
+    })
+    expect(off.status, off.body.msg).toBe(200)
+    const pulled = await t.call('GET', '/api/events', { ...admin(), query: { after: last.id } })
+    expect(pulled.body.data.list.map((e: { type: string }) => e.type).sort()).toEqual([
+      'group.updated',
+      'user.access.changed',
+    ])
+    const access = pulled.body.data.list.find((e: { type: string }) => e.type === 'user.access.changed')
+    expect(access.payload.userIds).toEqual([...members].sort((a, b) => a - b))
+  })
+
   it('writes session.revoked when a session is ended', async () => {
     const u = await t.userWithCodes(['user'])
     const online = await t.call('POST', '/api/session/online/list', { ...admin(), body: { pageSize: 100 } })
@@ -447,5 +484,29 @@ describe('private targets (WEBHOOK_ALLOW_PRIVATE off)', () => {
       return d?.last_response === WEBHOOK_MSG.urlPrivate
     })
     expect(receiver.received.length).toBe(from)
+  })
+})
+
+describe('closing the app', () => {
+  it('stops the worker: nothing is sent once the app has closed', async () => {
+    const own = await createTestApp({
+      webhookAllowPrivate: true,
+      webhookWorkerIntervalMs: 30,
+      webhookRetryScale: 0.002,
+    })
+    const res = await own.call('POST', '/api/webhook/insert', {
+      token: own.adminToken,
+      body: { name: 'closing', url: receiver.url, eventTypes: ['*'] },
+    })
+    expect(res.status).toBe(200)
+    await own.app.close()
+    const from = receiver.received.length
+    // a delivery due now, written after the close: no worker is left to send it
+    await own.db.execute(sql`
+      insert into webhook_deliveries (endpoint_id, event_type, payload, webhook_id, next_attempt_at)
+      values (${res.body.data.id}, 'webhook.test', '{}', 'msg_after_close', now())`)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(receiver.received.length).toBe(from)
+    await own.close()
   })
 })
