@@ -251,6 +251,7 @@ const ROLES: RoleSpec[] = [
       'operlog',
       'loginlog',
       'online',
+      'webhook',
       'authz',
     ],
   },
