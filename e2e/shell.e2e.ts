@@ -96,6 +96,13 @@ const MENU_SCREENS: { group?: string; label: string; url: string; crumbs: string
     crumbs: ['系统监控', '在线用户'],
     heading: '在线用户',
   },
+  {
+    group: '系统监控',
+    label: 'Webhook 管理',
+    url: '/webhookmanage',
+    crumbs: ['系统监控', 'Webhook 管理'],
+    heading: 'Webhook 管理',
+  },
 ]
 
 /** The lists the sub-screens lead back to, by their crumb. */
@@ -287,6 +294,7 @@ describe('console shell as admin', () => {
       '操作日志',
       '登录日志',
       '在线用户',
+      'Webhook 管理',
       '权限分析',
     ])
     for (const screen of MENU_SCREENS) {

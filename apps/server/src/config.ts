@@ -44,6 +44,12 @@ export interface Config {
    * CSV export show them in it, with its offset, whatever the reader's own zone
    */
   timeZone: string
+  /** webhooks may target loopback, private and link-local addresses (tests, closed networks); off by default */
+  webhookAllowPrivate: boolean
+  /** how often each instance's webhook worker looks for due deliveries, in ms */
+  webhookWorkerIntervalMs: number
+  /** every wait between delivery attempts is multiplied by this (tests shrink it; 1 in production) */
+  webhookRetryScale: number
 }
 
 /** off, trust every proxy, trust this many hops, or trust these addresses / CIDRs */
@@ -125,6 +131,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fileSweepSeconds: int(env.FILE_SWEEP_SECONDS, 300),
     auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365),
     timeZone: timeZoneOf(env.TZ),
+    webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE),
+    webhookWorkerIntervalMs: int(env.WEBHOOK_WORKER_INTERVAL_MS, 2000),
+    webhookRetryScale: 1,
     ...overrides,
   }
 }

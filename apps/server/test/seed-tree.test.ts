@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { matchesUrlPattern } from '@amg/contract'
+import { matchesUrlPattern, routes, type Route } from '@amg/contract'
 import { flattenSeedTree } from '../src/seed/base'
 import { SEED_AUTH_TREE } from '../src/db/seed-auth-tree'
 import { createTestApp, type TestApp } from './helpers/app'
@@ -9,6 +9,14 @@ beforeAll(async () => {
   t = await createTestApp()
 })
 afterAll(async () => t.close())
+
+/** Reads sent as POST, as the contract marks them. */
+const READ_ONLY = new Set(
+  Object.values(routes)
+    .flatMap((resource) => Object.values(resource) as Route[])
+    .filter((r) => r.readOnly)
+    .map((r) => `${String(r.method)} ${r.path}`),
+)
 
 const PUBLIC_OR_SESSION = new Set([
   'GET /health',
@@ -105,8 +113,9 @@ describe('the seeded permission tree (DESIGN.md §5)', () => {
       (e) =>
         e.method !== 'GET' &&
         !PUBLIC_OR_SESSION.has(`${e.method} ${e.url}`) &&
-        // every /authz route is a read sent as POST (DESIGN.md §10)
-        !/list|tree|namelist|^\/authz\//.test(e.url),
+        // every /authz route is a read sent as POST (DESIGN.md §10), as is every route marked read-only
+        !/list|tree|namelist|^\/authz\//.test(e.url) &&
+        !READ_ONLY.has(`${e.method} ${e.url}`),
     )
     const buttons = rows.filter((r) => r.type === 3)
     const missing = writes

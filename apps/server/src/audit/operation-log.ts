@@ -10,6 +10,7 @@ import type { StagedChange } from '../db/audit-schema'
 import { AnonymousRefusals } from './anonymous-refusals'
 import { actionName, mayRename } from './action-name'
 import { describeChanges } from './changes'
+import { readStaged, writeEvents } from '../events/outbox'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -76,10 +77,13 @@ async function writeRow(
   },
 ) {
   const facts = routeFacts(req)
-  const summary =
-    row.result === 'success' && mayRename(facts.summary)
-      ? await preciseName(db, facts.summary, facts.resourceType)
-      : facts.summary
+  let summary = facts.summary
+  if (row.result === 'success') {
+    // what the change staged, read once: its name (冻结用户 …) and its events (DESIGN.md §17) come from it
+    const staged = await readStaged(db)
+    if (mayRename(facts.summary)) summary = preciseName(staged.rows, facts.summary, facts.resourceType)
+    await writeEvents(db, staged)
+  }
   await db.insert(operationLogs).values({
     operatorId: req.user?.id ?? null,
     operatorName: req.user?.nickName ?? null,
@@ -98,19 +102,10 @@ async function writeRow(
   })
 }
 
-/**
- * An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …).
- * Only these routes read the staged changes back before their row is written; every other write
- * still pays its one insert.
- */
-async function preciseName(db: DbOrTx, summary: string, group: string | null): Promise<string | null> {
-  const [row] = await queryRows<{ staged: string | null }>(
-    db,
-    sql`select nullif(current_setting('amg.staged', true), '') as staged`,
-  )
-  if (!row?.staged) return summary
+/** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
+function preciseName(staged: StagedChange[], summary: string, group: string | null): string | null {
+  if (staged.length === 0) return summary
   try {
-    const staged = JSON.parse(row.staged) as StagedChange[]
     return actionName(summary, describeChanges(staged, resourceOfGroup(group)))
   } catch {
     // naming is a nicety: a change it cannot read keeps the route's name, never fails the write

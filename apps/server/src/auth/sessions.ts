@@ -7,6 +7,7 @@ import { pause, type LoginThrottle } from './login-throttle'
 import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
 import { hashToken, newToken } from '../lib/tokens'
 import type { SessionUser } from '../cache/session-cache'
+import { stageEvents } from '../events/stage'
 
 export interface SessionPolicy {
   sessionTtlHours: number
@@ -77,11 +78,20 @@ export async function endSession(db: Db, token: string) {
 /** End every session of a user, except optionally the one in use (password change keeps it). */
 export async function endUserSessions(db: DbOrTx, userId: number, keepToken?: string) {
   const keep = keepToken ? hashToken(keepToken) : undefined
-  await db
+  const ended = await db
     .delete(sessions)
     .where(
       keep
         ? and(eq(sessions.userId, userId), sql`${sessions.tokenHash} <> ${keep}`)
         : eq(sessions.userId, userId),
     )
+    .returning({ id: sessions.id })
+  await stageEvents(
+    db,
+    ended.map((s) => sessionRevoked(s.id, userId)),
+  )
 }
+
+/** The change event of an ended session (DESIGN.md §17): consumers holding its decisions drop them. */
+export const sessionRevoked = (sessionId: number, userId: number) =>
+  ({ type: 'session.revoked', payload: { sessionId, userId } }) as const

@@ -347,3 +347,4 @@ export const services = pgTable(
 /** Numbers for generated permission codes (insert generates the code, SPEC.md §7). */
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
 export * from './audit-schema'
+export * from './webhook-schema'

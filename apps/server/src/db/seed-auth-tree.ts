@@ -323,6 +323,29 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         api: ['POST /session/online/list'],
         children: [button('online:revoke', '强制下线', 'onlineRevoke', ['DELETE /session/online/revoke'])],
       },
+      {
+        // DESIGN.md §17: who hears of changes. Under 系统监控 beside the logs: like them it watches what
+        // the system does rather than managing who may do what (docs/decisions.md)
+        code: 'webhook',
+        chName: 'Webhook 管理',
+        enName: 'webhook',
+        type: 2,
+        frontEnd: ['/webhookmanage'],
+        api: ['POST /webhook/list', 'POST /webhook/deliveries'],
+        children: [
+          button('webhook:add', '新建 Webhook', 'webhookAdd', ['POST /webhook/insert']),
+          button('webhook:edit', '修改 Webhook', 'webhookEdit', ['PUT /webhook/update']),
+          button('webhook:delete', '删除 Webhook', 'webhookDelete', ['DELETE /webhook/delete']),
+          // a new secret is answered to whoever rotates it: a power of its own
+          button('webhook:secret', '轮换 Webhook 密钥', 'webhookSecret', ['PUT /webhook/rotate-secret']),
+          button('webhook:deliver', '测试与重新投递', 'webhookDeliver', [
+            'POST /webhook/test',
+            'PUT /webhook/redeliver',
+          ]),
+          // for a consumer that pulls instead of receiving pushes (a machine account holds just this)
+          button('webhook:events', '拉取变更事件', 'webhookEvents', ['GET /events']),
+        ],
+      },
     ],
   },
   {

@@ -14,6 +14,7 @@ import { onlineRoutes } from './online/routes'
 import { authzRoutes } from './authz/routes'
 import { serviceRoutes } from './service/routes'
 import { overviewRoutes } from './overview/routes'
+import { webhookRoutes } from './webhook/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -32,4 +33,5 @@ export const apiModules: FastifyPluginAsync[] = [
   authzRoutes,
   serviceRoutes,
   overviewRoutes,
+  webhookRoutes,
 ]

@@ -277,6 +277,7 @@ const ROLES: RoleSpec[] = [
       'operlog',
       'loginlog',
       'online',
+      'webhook',
       'authz',
     ],
   },

@@ -57,6 +57,9 @@ export const RoleListPage = lazyScreen(role, 'RoleListPage')
 const service = () => import('../features/service/pages')
 export const ServiceListPage = lazyScreen(service, 'ServiceListPage')
 
+const webhook = () => import('../features/webhook/pages')
+export const WebhookListPage = lazyScreen(webhook, 'WebhookListPage')
+
 const station = () => import('../features/station/pages')
 export const StationAddPage = lazyScreen(station, 'StationAddPage')
 export const StationEditPage = lazyScreen(station, 'StationEditPage')

@@ -10,6 +10,7 @@ import {
   IdcardOutlined,
   KeyOutlined,
   LoginOutlined,
+  SendOutlined,
   SafetyOutlined,
   SecurityScanOutlined,
   SolutionOutlined,
@@ -38,6 +39,7 @@ const ICONS: Record<string, ReactNode> = {
   online: <WifiOutlined />,
   analysis: <SecurityScanOutlined />,
   service: <ApiOutlined />,
+  webhook: <SendOutlined />,
 }
 
 export const menuIcon = (name?: string): ReactNode =>

@@ -48,6 +48,7 @@ export const MENU: MenuItemDef[] = [
       { key: 'operlog', label: '操作日志', icon: 'operlog', path: '/operlog', show: true },
       { key: 'loginlog', label: '登录日志', icon: 'loginlog', path: '/loginlog', show: true },
       { key: 'online', label: '在线用户', icon: 'online', path: '/online', show: true },
+      { key: 'webhookmanage', label: 'Webhook 管理', icon: 'webhook', path: '/webhookmanage', show: true },
     ],
   },
   // the seeded catalogue 权限分析 holds this one page: a leaf here, not a submenu of one item

@@ -40,6 +40,7 @@ import {
   UserListPage,
   UserPositionTab,
   UserRoleTab,
+  WebhookListPage,
 } from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
 import { LoginPage } from './login-page'
@@ -194,6 +195,11 @@ export const routes: RouteObject[] = [
       { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },
       { path: '/loginlog', element: <LoginLogPage />, handle: crumbs(MONITOR, { title: '登录日志' }) },
       { path: '/online', element: <OnlinePage />, handle: crumbs(MONITOR, { title: '在线用户' }) },
+      {
+        path: '/webhookmanage',
+        element: <WebhookListPage />,
+        handle: crumbs(MONITOR, { title: 'Webhook 管理' }),
+      },
 
       // DESIGN.md §10: who may do what, and why
       { path: '/authzanalysis', element: <AuthzAnalysisPage />, handle: crumbs({ title: '权限分析' }) },

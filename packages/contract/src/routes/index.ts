@@ -11,6 +11,7 @@ import { stationRoutes } from './station'
 import { systemRoutes } from './system'
 import { userGroupRoutes } from './user-group'
 import { userRoutes } from './user'
+import { webhookRoutes } from './webhook'
 
 // signing in needs only these two; the console's first download takes them alone
 export { sessionRoutes, systemRoutes }
@@ -30,4 +31,5 @@ export const routes = {
   monitor: monitorRoutes,
   authz: authzRoutes,
   service: serviceRoutes,
+  webhook: webhookRoutes,
 }

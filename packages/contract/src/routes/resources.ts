@@ -17,6 +17,7 @@ export const RESOURCE_GROUPS = {
   monitor: '系统监控',
   authz: '权限分析',
   service: '服务管理',
+  webhook: 'Webhook 管理',
 } as const
 
 export type Resource = keyof typeof RESOURCE_GROUPS

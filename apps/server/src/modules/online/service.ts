@@ -8,6 +8,8 @@ import { recordLogin } from '../../audit/login-log'
 import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
+import { stageEvents } from '../../events/stage'
+import { sessionRevoked } from '../../auth/sessions'
 
 export const SESSION_NOT_FOUND = '会话不存在或已结束'
 export const SESSION_REVOKED = '已强制下线'
@@ -85,6 +87,7 @@ export async function revokeSession(
   await requireWritableUsers(db, caller.scoped, [target.userId])
   await power.require(db, caller.id, { userIds: [target.userId] })
   await db.delete(sessions).where(eq(sessions.id, sessionId))
+  await stageEvents(db, [sessionRevoked(sessionId, target.userId)])
   await recordLogin(db, {
     nickName: target.nickName,
     userId: target.userId,
