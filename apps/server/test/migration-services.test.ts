@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config'
 import { openDatabase, queryRows, type Database, type Db } from '../src/db/connection'
 import { flattenSeedTree, seedBase } from '../src/seed/base'
 import { SEED_AUTH_TREE } from '../src/db/seed-auth-tree'
-import { auths, roleAuths, roles, services, userRoles, users } from '../src/db/schema'
+import { auths, roleAuths, services, userRoles, users } from '../src/db/schema'
 import { configurePasswordHashing, hashPassword } from '../src/auth/password'
 import { withDatabase } from './global-setup'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
@@ -73,20 +73,22 @@ function treeBeforeServices() {
 async function seedOldData(db: Db) {
   const tree = treeBeforeServices()
   await db.insert(auths).values(tree)
-  const [superRole] = await db
-    .insert(roles)
-    .values({ roleName: '超级管理员', type: 1, status: 1 })
-    .returning({ id: roles.id })
+  // roles as the table was then: today's schema names columns added later (data_scope)
+  const oldRole = async (roleName: string, type: number) =>
+    (
+      await queryRows<{ id: number }>(
+        db,
+        sql`insert into roles (role_name, type, status) values (${roleName}, ${type}, 1) returning id`,
+      )
+    )[0]
+  const superRole = await oldRole('超级管理员', 1)
   await db.insert(roleAuths).values(tree.map((r) => ({ roleId: superRole.id, authCode: r.code })))
   const [admin] = await db
     .insert(users)
     .values({ nickName: 'admin', passwordHash: await hashPassword(TEST_ADMIN_PASSWORD), status: 1 })
     .returning({ id: users.id })
   await db.insert(userRoles).values({ userId: admin.id, roleId: superRole.id })
-  const [analystRole] = await db
-    .insert(roles)
-    .values({ roleName: '分析员', type: 3, status: 1 })
-    .returning({ id: roles.id })
+  const analystRole = await oldRole('分析员', 3)
   await db.insert(roleAuths).values([
     { roleId: analystRole.id, authCode: 'analysis' },
     { roleId: analystRole.id, authCode: 'authz' },
