@@ -55,6 +55,7 @@ describe('RESOURCE_TYPES', () => {
         '权限管理',
         '系统监控',
         '服务管理',
+        'Webhook 管理',
       ].sort(),
     )
   })
