@@ -1,7 +1,7 @@
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
-import { AuthzCheckResult, Envelope, MSG, RoleDetail } from '@amg/contract'
+import { AuthzCheckResult, Envelope, Health, MSG, RoleDetail } from '@amg/contract'
 import { mayGrowLarge } from '../src/lib/compression'
 import { roles as rolesTable } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
@@ -59,7 +59,9 @@ describe('compressed answers', () => {
 describe('which answers can be compressed', () => {
   it('a list can grow large; a verdict cannot', () => {
     expect(mayGrowLarge(Envelope(RoleDetail))).toBe(true)
-    expect(mayGrowLarge(Envelope(AuthzCheckResult))).toBe(false)
+    expect(mayGrowLarge(Envelope(Health))).toBe(false)
+    // a check's answer may carry a data scope: a list of departments (DESIGN.md §13)
+    expect(mayGrowLarge(Envelope(AuthzCheckResult))).toBe(true)
   })
 
   it('a route whose answer cannot grow (no compression step) answers as before', async () => {
