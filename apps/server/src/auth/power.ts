@@ -4,7 +4,7 @@ import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { rolesReached } from './reach'
-import { requireScopeReach, type ScopeStake } from './scope-guard'
+import { requireGrantsReach, requireScopeReach, type ReachGrant, type ScopeStake } from './scope-guard'
 
 /**
  * A permission node's power as it will be after a change (not yet stored), in the service whose
@@ -90,6 +90,20 @@ export class PowerGuard {
    */
   async requireReach(tx: DbOrTx, callerId: number, stake: ScopeStake): Promise<void> {
     await requireScopeReach(tx, this.authz, callerId, stake)
+  }
+
+  /** The caller's access read inside the change's transaction, before it writes (for `requireGrantsReach`). */
+  async callerAccess(tx: DbOrTx, callerId: number): Promise<EffectiveAccess> {
+    return this.authz.resolve(callerId, tx)
+  }
+
+  /** Throws 403 unless the caller's reach covers the scope of every role a link gives (auth/scope-guard.ts). */
+  async requireGrantsReach(
+    tx: DbOrTx,
+    caller: EffectiveAccess,
+    grants: readonly ReachGrant[],
+  ): Promise<void> {
+    await requireGrantsReach(tx, this.authz, caller, grants)
   }
 
   /**

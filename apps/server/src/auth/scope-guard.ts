@@ -6,11 +6,12 @@ import {
   DATA_SCOPE,
   dataScopeLabel,
   dataScopeOf,
+  ROLE_TYPE,
   type RoleScope,
 } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
-import type { Authorizer } from './authorizer'
+import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { usersReaching } from './reach'
 
 /**
@@ -50,6 +51,37 @@ async function holdersDepartments(tx: DbOrTx, roleId: number): Promise<number[][
 
 const RELATIVE = new Set<number>([DATA_SCOPE.ownOrg, DATA_SCOPE.ownOrgTree, DATA_SCOPE.self])
 
+/**
+ * The permissions of `codes` whose reach the caller lacks when they are given with `scope` to holders
+ * whose departments are `targets`, each named with the scope asked (empty: covered).
+ */
+function lackingReach(
+  caller: EffectiveAccess,
+  tree: ReadonlyMap<string, TreeNode>,
+  scope: RoleScope,
+  codes: readonly string[],
+  targets: readonly (readonly number[])[],
+): string[] {
+  const lacking: string[] = []
+  for (const code of codes) {
+    const node = tree.get(code)
+    if (!node || node.urlPatternInfos.length === 0) continue // front-end only: no call, no data
+    const mine = caller.scopedRoles.filter((r) =>
+      (r.patterns.get(node.service) ?? []).some((q) =>
+        node.urlPatternInfos.some((p) => coversUrlPattern(q, p)),
+      ),
+    )
+    const held = dataScopeOf(mine, caller.ownOrgIds, caller.depts)
+    // 本部门, 本部门及以下 and 仅本人 reach what each holder's departments decide (no holder yet: nothing);
+    // 全部数据 and 自定义部门 reach the same for everyone
+    const covered = RELATIVE.has(scope.dataScope)
+      ? targets.every((orgIds) => coversScopeGrant(held, scope, orgIds, caller.depts))
+      : coversScopeGrant(held, scope, [], caller.depts)
+    if (!covered) lacking.push(`${node.chName}（${dataScopeLabel(scope.dataScope)}）`)
+  }
+  return lacking
+}
+
 /** Throws 403 (the power message, each permission named with the scope asked) unless the caller's reach covers the stake. */
 export async function requireScopeReach(
   tx: DbOrTx,
@@ -62,23 +94,74 @@ export async function requireScopeReach(
   if (caller.superAdmin) return
   const tree = await authz.loadStoredTree(tx)
   const targets = stake.roleId === null ? [] : await holdersDepartments(tx, stake.roleId)
-  const lacking: string[] = []
-  for (const code of stake.codes) {
-    const node = tree.get(code)
-    if (!node || node.urlPatternInfos.length === 0) continue // front-end only: no call, no data
-    const mine = caller.scopedRoles.filter((r) =>
-      (r.patterns.get(node.service) ?? []).some((q) =>
-        node.urlPatternInfos.some((p) => coversUrlPattern(q, p)),
-      ),
-    )
-    const held = dataScopeOf(mine, caller.ownOrgIds, caller.depts)
-    // 本部门, 本部门及以下 and 仅本人 reach what each holder's departments decide (no holder yet: nothing);
-    // 全部数据 and 自定义部门 reach the same for everyone
-    const relative = RELATIVE.has(stake.scope.dataScope)
-    const covered = relative
-      ? targets.every((orgIds) => coversScopeGrant(held, stake.scope, orgIds, caller.depts))
-      : coversScopeGrant(held, stake.scope, [], caller.depts)
-    if (!covered) lacking.push(`${node.chName}（${dataScopeLabel(stake.scope.dataScope)}）`)
-  }
+  const lacking = lackingReach(caller, tree, stake.scope, stake.codes, targets)
   if (lacking.length) throw forbidden(beyondPowerMessage(lacking))
+}
+
+/** Roles given to users by a link: each role with the users who hold it through the change. */
+export interface ReachGrant {
+  roleIds: readonly number[]
+  userIds: readonly number[]
+}
+
+/**
+ * No escalation covers reach on the link paths (DESIGN.md §13): every role a link gives (a role
+ * linked to users, a group or position joined, a role given to a group's members or a position's
+ * holders) is given with its scope to those users, which the caller's reach must cover, as on the
+ * role calls. `caller`: the caller's access read before the change (linking a role to oneself
+ * cannot widen one's own reach first); read after the change, the targets' departments include a
+ * position just taken.
+ */
+export async function requireGrantsReach(
+  tx: DbOrTx,
+  authz: Authorizer,
+  caller: EffectiveAccess,
+  grants: readonly ReachGrant[],
+): Promise<void> {
+  if (caller.superAdmin) return
+  const roleIds = [...new Set(grants.flatMap((g) => g.roleIds))]
+  const userIds = [...new Set(grants.flatMap((g) => g.userIds))]
+  if (!roleIds.length || !userIds.length) return
+  const ids = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
+  const [roleRows, codeRows, scopeRows, deptRows] = await Promise.all([
+    queryRows<{ id: number; data_scope: number; type: number }>(
+      tx,
+      sql`select id, data_scope, type from roles where id = any(${ids(roleIds)})`,
+    ),
+    queryRows<{ role_id: number; auth_code: string }>(
+      tx,
+      sql`select role_id, auth_code from role_auths where role_id = any(${ids(roleIds)})`,
+    ),
+    queryRows<{ role_id: number; org_id: number }>(
+      tx,
+      sql`select role_id, org_id from role_scope_orgs where role_id = any(${ids(roleIds)})`,
+    ),
+    queryRows<{ user_id: number; org_id: number }>(
+      tx,
+      sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
+        where p.status = 1 and pu.user_id = any(${ids(userIds)})`,
+    ),
+  ])
+  const group = <K, V>(rows: readonly { k: K; v: V }[]) => {
+    const out = new Map<K, V[]>()
+    for (const { k, v } of rows) out.set(k, [...(out.get(k) ?? []), v])
+    return out
+  }
+  const codesOf = group(codeRows.map((r) => ({ k: Number(r.role_id), v: r.auth_code })))
+  const orgsOf = group(scopeRows.map((r) => ({ k: Number(r.role_id), v: Number(r.org_id) })))
+  const deptsOf = group(deptRows.map((r) => ({ k: Number(r.user_id), v: Number(r.org_id) })))
+  const tree = await authz.loadStoredTree(tx)
+  const lacking = new Set<string>()
+  for (const grant of grants) {
+    const targets = grant.userIds.map((id) => deptsOf.get(id) ?? [])
+    for (const roleId of grant.roleIds) {
+      const role = roleRows.find((r) => Number(r.id) === roleId)
+      // a super-admin role is all power, which the power check already refuses to anyone but a super admin
+      if (!role || Number(role.type) === ROLE_TYPE.superAdmin) continue
+      const scope = { dataScope: Number(role.data_scope), scopeOrgIds: orgsOf.get(roleId) ?? [] }
+      for (const name of lackingReach(caller, tree, scope, codesOf.get(roleId) ?? [], targets))
+        lacking.add(name)
+    }
+  }
+  if (lacking.size) throw forbidden(beyondPowerMessage([...lacking]))
 }

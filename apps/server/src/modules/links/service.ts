@@ -6,6 +6,7 @@ import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
 import { requireExisting } from './existing'
+import { linkGrants } from './reach-grants'
 import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
 
 /**
@@ -92,15 +93,22 @@ export class Links {
     private readonly power: PowerGuard,
   ) {}
 
-  /** Links the owner to every target; linking what is already linked is harmless. */
+  /**
+   * Links the owner to every target; linking what is already linked is harmless. What the link
+   * gives must lie within the caller's reach too (DESIGN.md §13): the caller's access is read before
+   * the write, the roles given and their holders' departments after it.
+   */
   async link(change: LinkChange): Promise<void> {
-    await this.change(change, true, (tx, table) =>
-      tx.execute(
+    await this.change(change, true, async (tx, table) => {
+      const caller = await this.power.callerAccess(tx, change.caller.id)
+      await tx.execute(
         sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
         select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
         on conflict do nothing`,
-      ),
-    )
+      )
+      const grants = await linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds)
+      await this.power.requireGrantsReach(tx, caller, grants)
+    })
   }
 
   /** Removes the links; unlinking what is not linked is harmless. */
