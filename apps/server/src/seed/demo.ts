@@ -679,7 +679,10 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
       const titled = own.find((p) => p.title === homeOf[i].title)
       const first = titled ?? (own.length ? rnd.pick(own) : rnd.pick(everywherePositions))
       positionUserRows.push({ positionId: first.id, userId })
-      if (rnd.next() < 0.1) {
+      // the demo accounts hold their one position only, so what the README says of them holds (a
+      // department administrator's scope is their department); the roll is made for them too, so the
+      // other users' data stays as it was
+      if (rnd.next() < 0.1 && homeOf[i].direct === undefined) {
         const second = rnd.pick(everywherePositions)
         if (second.id !== first.id) positionUserRows.push({ positionId: second.id, userId })
       }
