@@ -116,6 +116,8 @@ describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, ()
     expect(await treeNode(page, '总公司').getByRole('button').count()).toBe(0)
     expect(await treeNode(page, '研发中心').getByRole('button').count()).toBe(1)
     expect(await treeNode(page, '销售部').count()).toBe(0)
+    // nothing is offered to add under 总公司; 新增下级 of 研发中心 is
+    await page.getByText('请在左侧部门树中选择部门').waitFor()
     await screenshot(page, 'dept-admin-org-tree')
 
     // a new user: the 岗位 is required, and a 研发中心 position is offered and taken
