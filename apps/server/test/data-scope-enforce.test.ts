@@ -186,6 +186,20 @@ describe('reads show only users in scope', () => {
     expect(full.body.data[0].children.map((n: { id: number }) => n.id)).toContain(c.orgB)
     expect(JSON.stringify(full.body.data)).not.toContain('inScope')
   })
+
+  it('department path and search: each hit keeps its path, the ancestor outside the scope marked', async () => {
+    const path = await asScoped('GET', '/api/org/tree', { query: { pathTo: c.orgA1 } })
+    expect(path.status).toBe(200)
+    expect(path.body.data).toHaveLength(1)
+    expect(path.body.data[0].id).toBe(c.orgA1)
+    expect(path.body.data[0].path).toEqual([
+      { id: c.root, organizationName: expect.any(String), inScope: false },
+      { id: c.orgA, organizationName: expect.any(String) },
+    ])
+    const full = await asAdmin('GET', '/api/org/tree', { query: { pathTo: c.orgA1 } })
+    expect(full.body.data[0].path.map((s: { id: number }) => s.id)).toEqual([c.root, c.orgA])
+    expect(JSON.stringify(full.body.data)).not.toContain('inScope')
+  })
 })
 
 describe('writes reach only users wholly in scope', () => {

@@ -39,12 +39,37 @@ const BATCH = 1000
 
 /** Accounts with a known role, created first so the README can name them. */
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { nickName: 'demo_hr', realName: '林晓雯', roles: ['人事专员'] },
-  { nickName: 'demo_audit', realName: '周建国', roles: ['只读审计'] },
-  { nickName: 'demo_org', realName: '陈思远', roles: ['组织架构管理员'] },
-  { nickName: 'demo_staff', realName: '张小北', roles: ['普通员工'] },
+  {
+    nickName: 'demo_hr',
+    realName: '林晓雯',
+    roles: ['人事专员'],
+    home: { dept: '招聘组', title: '招聘专员' },
+  },
+  {
+    nickName: 'demo_audit',
+    realName: '周建国',
+    roles: ['只读审计'],
+    home: { dept: '会计组', title: '会计' },
+  },
+  {
+    nickName: 'demo_org',
+    realName: '陈思远',
+    roles: ['组织架构管理员'],
+    home: { dept: '后勤组', title: '行政专员' },
+  },
+  {
+    nickName: 'demo_staff',
+    realName: '张小北',
+    roles: ['普通员工'],
+    home: { dept: 'Web组', title: '前端工程师' },
+  },
   // DESIGN.md §13: creates orders as herself only (仅本人) and reads her department's (本部门)
-  { nickName: 'demo_orders', realName: '吴佳怡', roles: ['订单专员', '订单查看'] },
+  {
+    nickName: 'demo_orders',
+    realName: '吴佳怡',
+    roles: ['订单专员', '订单查看'],
+    home: { dept: '商务组', title: '商务专员' },
+  },
   // DESIGN.md §13: department administrators, one role reaching each holder's department and below
   {
     nickName: 'demo_rd_admin',
@@ -65,8 +90,8 @@ interface DemoAccount {
   realName: string
   /** roles linked to the account directly */
   roles: readonly string[]
-  /** the department and job title of the account's position (else a random team) */
-  home?: { dept: string; title: string }
+  /** the department and job title of the account's one position (its title brings no role beyond the account's own) */
+  home: { dept: string; title: string }
 }
 
 /**
@@ -679,7 +704,10 @@ export async function seedDemo(db: Db, options: DemoOptions): Promise<DemoSummar
       const titled = own.find((p) => p.title === homeOf[i].title)
       const first = titled ?? (own.length ? rnd.pick(own) : rnd.pick(everywherePositions))
       positionUserRows.push({ positionId: first.id, userId })
-      if (rnd.next() < 0.1) {
+      // the demo accounts hold their one position only, so what the README says of them holds (a
+      // department administrator's scope is their department); the roll is made for them too, so the
+      // other users' data stays as it was
+      if (rnd.next() < 0.1 && homeOf[i].direct === undefined) {
         const second = rnd.pick(everywherePositions)
         if (second.id !== first.id) positionUserRows.push({ positionId: second.id, userId })
       }

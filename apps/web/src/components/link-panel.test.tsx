@@ -88,6 +88,22 @@ describe('LinkPanel', { timeout: 60_000 }, () => {
     expect(server.fetchLinked).toHaveBeenLastCalledWith({ pageNum: 1, pageSize: 10, keyword: '审计' })
   })
 
+  it("says how many members lie outside the caller's scope, and nothing when none do", async () => {
+    const server = fakeServer([{ id: 1, name: '管理员' }], [])
+    renderPanel(server, {
+      fetchLinked: async (q) => ({ ...(await server.fetchLinked(q)), outsideCount: 3 }),
+    })
+    expect(await screen.findByText('另有 3 名成员不在您的管理范围内')).toBeVisible()
+
+    const none = fakeServer([{ id: 1, name: '审计员' }], [])
+    renderPanel(none, {
+      queryKey: ['test-links-none'],
+      fetchLinked: async (q) => ({ ...(await none.fetchLinked(q)), outsideCount: 0 }),
+    })
+    await screen.findByText('审计员')
+    expect(screen.getAllByText(/不在您的管理范围内/)).toHaveLength(1)
+  })
+
   it('removes a row only after the confirmation, then refreshes', async () => {
     const server = fakeServer([{ id: 1, name: '管理员' }], [])
     renderPanel(server)

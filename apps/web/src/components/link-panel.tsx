@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react'
-import { Button, Input, Popconfirm, Space, Table, type TableColumnsType } from 'antd'
+import { Button, Input, Popconfirm, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
 import { useCanCall, type CallDescription } from '../lib/can-call'
@@ -13,7 +13,12 @@ export interface LinkPanelProps<T extends { id: number }, C extends { id: number
   queryKey: readonly unknown[]
   columns: TableColumnsType<T>
   searchPlaceholder: string
-  fetchLinked(params: { pageNum: number; pageSize: number; keyword: string }): Promise<PageResult<T>>
+  /** a member list may say how many members lie outside the caller's data scope (`outsideCount`) */
+  fetchLinked(params: {
+    pageNum: number
+    pageSize: number
+    keyword: string
+  }): Promise<PageResult<T> & { outsideCount?: number }>
   unlink(row: T): Promise<unknown>
   /** SPEC.md's confirmation text, e.g. '确定要移除该角色关联吗？' */
   unlinkConfirm: string
@@ -120,6 +125,7 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
         // a narrow window scrolls the table sideways rather than squeezing its columns
         scroll={{ x: 560 }}
       />
+      <OutsideLine count={linked.data?.outsideCount} />
       <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={linked.data?.total ?? 0}
@@ -232,5 +238,15 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
     <Popover trigger="click" placement="bottomLeft" open={open} onOpenChange={onOpenChange} content={content}>
       <Button type="primary">{props.linkButtonText}</Button>
     </Popover>
+  )
+}
+
+/** DESIGN.md §13: members outside the caller's data scope are not listed, only counted. */
+function OutsideLine({ count }: { count?: number }) {
+  if (!count) return null
+  return (
+    <Typography.Text type="secondary" data-testid="outside-count" style={{ display: 'block', marginTop: 8 }}>
+      {`另有 ${count} 名成员不在您的管理范围内`}
+    </Typography.Text>
   )
 }

@@ -69,4 +69,19 @@ describe('org cascader helpers', () => {
       },
     ])
   })
+
+  it("marks departments outside the caller's scope, in the levels and on a search's paths", () => {
+    const root = { ...node(1, '总公司', null, 1), inScope: false }
+    const [top] = levelOptions([root], new Map([[1, [node(2, '研发中心', 1, 0)]]]))
+    expect(top.outside).toBe(true)
+    expect(top.children?.[0].outside).toBeUndefined()
+    const hit: OrgSearchHit = {
+      ...node(2, '研发中心', 1, 0),
+      path: [{ id: 1, organizationName: '总公司', inScope: false }],
+    }
+    const [found] = searchOptions([hit])
+    expect(found.outside).toBe(true)
+    expect(found.children?.[0]).toMatchObject({ value: 2, hit: true })
+    expect(found.children?.[0].outside).toBeUndefined()
+  })
 })

@@ -1,4 +1,4 @@
-import { Cascader } from 'antd'
+import { Cascader, theme } from 'antd'
 import { useMemo, useState } from 'react'
 import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
 import {
@@ -24,6 +24,8 @@ export interface OrgCascaderOption {
   isLeaf?: boolean
   /** in a search's options: a department found (not only on a found one's path) */
   hit?: boolean
+  /** outside the caller's data scope: greyed, opened to reach the departments below, never chosen */
+  outside?: boolean
   children?: OrgCascaderOption[]
 }
 
@@ -43,6 +45,7 @@ export function levelOptions(
       label: orgOptionLabel(node),
       name: node.organizationName,
       isLeaf: !node.hasChildren,
+      ...(node.inScope === false ? { outside: true } : {}),
       children: kids ? levelOptions(kids, childrenOf) : undefined,
     }
   })
@@ -52,10 +55,10 @@ export function levelOptions(
 export function searchOptions(hits: readonly OrgSearchHit[]): OrgCascaderOption[] {
   const byId = new Map<number, OrgCascaderOption>()
   const roots: OrgCascaderOption[] = []
-  const place = (id: number, name: string, parent: number | null): OrgCascaderOption => {
+  const place = (id: number, name: string, parent: number | null, inScope?: boolean): OrgCascaderOption => {
     let option = byId.get(id)
     if (!option) {
-      option = { value: id, label: name, name, isLeaf: true }
+      option = { value: id, label: name, name, isLeaf: true, ...(inScope === false ? { outside: true } : {}) }
       byId.set(id, option)
       const above = parent === null ? undefined : byId.get(parent)
       if (above) (above.children ??= []).push(option)
@@ -65,8 +68,10 @@ export function searchOptions(hits: readonly OrgSearchHit[]): OrgCascaderOption[
     return option
   }
   for (const hit of hits) {
-    hit.path.forEach((step, i) => place(step.id, step.organizationName, i ? hit.path[i - 1].id : null))
-    const option = place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null)
+    hit.path.forEach((step, i) =>
+      place(step.id, step.organizationName, i ? hit.path[i - 1].id : null, step.inScope),
+    )
+    const option = place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null, hit.inScope)
     Object.assign(option, { label: orgOptionLabel(hit), hit: true })
   }
   return roots
@@ -97,6 +102,7 @@ export function OrgCascader({
   disabled,
   ...rest
 }: OrgCascaderProps) {
+  const { token } = theme.useToken()
   const chosen = useOrgPath(value).hit
   const levels = useOrgPickerLevels(useMemo(() => chosen?.path.map((s) => s.id) ?? [], [chosen]))
   const [search, setSearch] = useState('')
@@ -150,7 +156,18 @@ export function OrgCascader({
       loading={levels.loading || (searching && (text !== search.trim() || found.isFetching))}
       disabled={disabled}
       style={{ width: 260, ...style }}
+      optionRender={(option) =>
+        option.outside ? (
+          <span data-outside-scope style={{ color: token.colorTextDisabled }}>
+            {option.label}
+          </span>
+        ) : (
+          option.label
+        )
+      }
       onChange={(ids, selected) => {
+        // a department outside the scope only opens the way to those below it (changeOnSelect)
+        if (selected?.at(-1)?.outside) return
         const list = (ids ?? []) as number[]
         setPicked({ ids: list, names: (selected ?? []).map((o) => o.name) })
         setSearch('')

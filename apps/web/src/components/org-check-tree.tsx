@@ -2,6 +2,7 @@ import { Empty, Input, Spin, Tree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useMemo, useState, type Key } from 'react'
 import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import { outOfScope } from './org-levels'
 import { ORG_SEARCH_DELAY_MS, useDebounced, useOrgPickerLevels, useOrgSearch } from './org-picker-levels'
 
 /** Virtual list height: only rows in view are rendered, so thousands of departments stay responsive. */
@@ -18,7 +19,7 @@ function levelNodes(
     return {
       key: node.id,
       title: node.organizationName,
-      disabled,
+      disabled: disabled || outOfScope(node),
       isLeaf: !node.hasChildren,
       children: kids ? levelNodes(kids, childrenOf, disabled) : undefined,
     }
@@ -29,9 +30,9 @@ function levelNodes(
 function searchNodes(hits: readonly OrgSearchHit[], disabled: boolean) {
   const byId = new Map<number, DataNode>()
   const roots: DataNode[] = []
-  const place = (id: number, title: string, parent: number | null) => {
+  const place = (id: number, title: string, parent: number | null, inScope?: boolean) => {
     if (byId.has(id)) return
-    const made: DataNode = { key: id, title, disabled, isLeaf: true }
+    const made: DataNode = { key: id, title, disabled: disabled || inScope === false, isLeaf: true }
     byId.set(id, made)
     const above = parent === null ? undefined : byId.get(parent)
     if (above) {
@@ -40,8 +41,10 @@ function searchNodes(hits: readonly OrgSearchHit[], disabled: boolean) {
     } else roots.push(made)
   }
   for (const hit of hits) {
-    hit.path.forEach((step, i) => place(step.id, step.organizationName, i ? hit.path[i - 1].id : null))
-    place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null)
+    hit.path.forEach((step, i) =>
+      place(step.id, step.organizationName, i ? hit.path[i - 1].id : null, step.inScope),
+    )
+    place(hit.id, hit.organizationName, hit.path.at(-1)?.id ?? null, hit.inScope)
   }
   const open = [...byId.values()].filter((n) => n.children?.length).map((n) => n.key)
   return { treeData: roots, open }

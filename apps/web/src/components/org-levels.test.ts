@@ -63,4 +63,27 @@ describe('the department tree by levels', () => {
       [9, true, undefined],
     ])
   })
+
+  it("departments outside the caller's scope are disabled, in the levels and on a search's paths", () => {
+    const greyed = toDataNodes([
+      {
+        ...hit(1, '总公司', []),
+        hasChildren: true,
+        inScope: false,
+        children: [{ ...hit(2, '研发中心', [[1, '总公司']]) }],
+      },
+    ])
+    expect(greyed[0].disabled).toBe(true)
+    expect(greyed[0].children?.[0].disabled).toBe(false)
+    const found = hit(4, '前端组', [
+      [1, '总公司'],
+      [2, '研发中心'],
+    ])
+    found.path[0].inScope = false
+    const view = searchTree([found])
+    expect(view.treeData[0].disabled).toBe(true)
+    expect(view.treeData[0].children?.[0].disabled).toBe(false)
+    expect(view.byId.get(1)?.inScope).toBe(false)
+    expect(view.byId.get(4)?.inScope).toBeUndefined()
+  })
 })

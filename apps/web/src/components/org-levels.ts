@@ -5,7 +5,13 @@ import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
 import { orgLevelQuery } from '../lib/org-parts'
 
 /** A department as a tree's node actions and filters need it. */
-export type OrgNode = Pick<OrgLevelNode, 'id' | 'organizationName' | 'parent'>
+export type OrgNode = Pick<OrgLevelNode, 'id' | 'organizationName' | 'parent' | 'inScope'>
+
+/**
+ * A department outside the caller's data scope (only a greyed ancestor of theirs, DESIGN.md §13):
+ * shown disabled, it can be opened but not chosen, checked or acted on.
+ */
+export const outOfScope = (node: { inScope?: boolean }) => node.inScope === false
 
 /** A department as the tree holds it: its own fields and its loaded children. */
 export interface LoadedOrg extends OrgLevelNode {
@@ -80,6 +86,7 @@ export function toDataNodes(nodes: readonly LoadedOrg[]): DataNode[] {
     key: node.id,
     title: node.organizationName,
     isLeaf: !node.hasChildren,
+    disabled: outOfScope(node),
     children: node.children ? toDataNodes(node.children) : undefined,
   }))
 }
@@ -102,6 +109,7 @@ export function searchTree(hits: readonly OrgSearchHit[]) {
       id: node.id,
       organizationName: node.organizationName,
       parent: node.parent,
+      ...(outOfScope(node) ? { inScope: false } : {}),
       children: [],
     }
     byId.set(node.id, made)
@@ -120,6 +128,7 @@ export function searchTree(hits: readonly OrgSearchHit[]) {
       key: n.id,
       title: n.organizationName,
       isLeaf: !n.children.length,
+      disabled: outOfScope(n),
       children: n.children.length ? toNodes(n.children) : undefined,
     }))
   return { treeData: toNodes(roots), open, byId: byId as Map<number, OrgNode> }

@@ -85,7 +85,13 @@ export const OrgLevelNode = Type.Object({
 export type OrgLevelNode = Static<typeof OrgLevelNode>
 
 /** An ancestor on a search hit's path. */
-export const OrgPathStep = Type.Object({ id: Type.Integer(), organizationName: Type.String() })
+export const OrgPathStep = Type.Object({
+  id: Type.Integer(),
+  organizationName: Type.String(),
+  inScope: Type.Optional(
+    Type.Boolean({ description: 'false：不在调用者数据权限范围内的上级（灰色，不可选）' }),
+  ),
+})
 export type OrgPathStep = Static<typeof OrgPathStep>
 
 /** A department found by name (or by `pathTo`), with its ancestors from the root down (itself excluded). */
@@ -96,10 +102,12 @@ export const OrgSearchHit = Type.Object({
 export type OrgSearchHit = Static<typeof OrgSearchHit>
 
 /** What GET /org/tree answers: the whole tree, a level, or search hits, by its query. */
+// The serializer writes an answer by the first schema it fits: a search hit also fits a level node
+// (which does not forbid other fields), so the hits come first, or their paths would be dropped.
 export const OrgTreeAnswer: TSchema = Type.Union([
   OrgTree,
-  Type.Array(OrgLevelNode),
   Type.Array(OrgSearchHit),
+  Type.Array(OrgLevelNode),
 ])
 
 export const OrgIdQuery = Type.Object({ orgId: withMessage(Id, '请选择部门') })

@@ -37,7 +37,12 @@ export async function scopedPart(db: Db, query: OrgTreeQuery, caller: Caller): P
   const withPath = (node: OrgTreeNode): OrgSearchHit => {
     const path: OrgSearchHit['path'] = []
     for (let p = node.parent === null ? undefined : byId.get(node.parent); p;) {
-      path.unshift({ id: p.id, organizationName: p.organizationName })
+      // the console greys an ancestor outside the scope on a search's path too
+      path.unshift({
+        id: p.id,
+        organizationName: p.organizationName,
+        ...(p.inScope === false ? { inScope: false } : {}),
+      })
       p = p.parent === null ? undefined : byId.get(p.parent)
     }
     return { ...level([node])[0], path }

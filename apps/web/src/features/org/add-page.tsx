@@ -11,7 +11,10 @@ import { EDIT_PATH, OrgFields, numberParam, useOrgRoots, type OrgFormValues } fr
 import { useFormLayout } from '../../lib/ui/form-layout'
 import { logInvalidForm } from '../../lib/validation'
 
-/** New department under the `parent` of the query (the root when none is given). */
+/**
+ * New department under the `parent` of the query (the root when none is given, unless the root is
+ * outside the caller's data scope).
+ */
 export function OrgAddFormPage() {
   const [params] = useSearchParams()
   const roots = useOrgRoots()
@@ -20,7 +23,9 @@ export function OrgAddFormPage() {
   const [form] = Form.useForm<OrgFormValues>()
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
-  const root = roots.data?.[0]
+  // a root outside the caller's scope (a greyed ancestor, DESIGN.md §13) is no default parent: they
+  // choose 新增下级 on a department of theirs
+  const root = roots.data?.[0]?.inScope === false ? undefined : roots.data?.[0]
   const parent = numberParam(params.get('parent')) ?? root?.id
   const parentName = params.get('parentName') || (parent === root?.id ? root?.organizationName : '')
 
@@ -50,7 +55,8 @@ export function OrgAddFormPage() {
   }
 
   // the screen opens here; one who may not add picks a department to read
-  if (!canAdd) return <Empty description="请在左侧部门树中选择部门" />
+  if (!canAdd || (parent === undefined && !roots.isLoading))
+    return <Empty description="请在左侧部门树中选择部门" />
   return (
     <Card
       title={

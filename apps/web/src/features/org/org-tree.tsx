@@ -13,7 +13,7 @@ import {
 } from '../../components/tree-actions'
 import { useTreeExpansion } from '../../components/tree-expansion'
 import { fetchOrgPath, orgPathKey, orgSearchKey, searchOrgs, type OrgNode } from './api'
-import { indexLoaded, searchTree, toDataNodes, useOrgLevels } from '../../components/org-levels'
+import { indexLoaded, outOfScope, searchTree, toDataNodes, useOrgLevels } from '../../components/org-levels'
 
 /** Height of the tree's virtual list: only the rows in view are rendered (thousands of departments). */
 export const ORG_TREE_HEIGHT = 560
@@ -126,13 +126,15 @@ export function OrgTree({
   const isRoot = (node: OrgNode) => node.parent === null || node.parent === undefined
   const allowed = useAllowedActions(ORG_TREE_ACTIONS)
   const menuItems = (node: OrgNode) =>
-    (isRoot(node)
-      ? [{ key: 'addChild', label: '新增下级' }]
-      : [
-          { key: 'edit', label: '编辑' },
-          { key: 'addChild', label: '新增下级' },
-          { key: 'delete', label: '删除', danger: true },
-        ]
+    (outOfScope(node)
+      ? []
+      : isRoot(node)
+        ? [{ key: 'addChild', label: '新增下级' }]
+        : [
+            { key: 'edit', label: '编辑' },
+            { key: 'addChild', label: '新增下级' },
+            { key: 'delete', label: '删除', danger: true },
+          ]
     ).filter((item) => allowed.has(item.key))
 
   const titleRender = (data: DataNode) => {
@@ -183,7 +185,7 @@ export function OrgTree({
             selectedKeys={selectedId !== undefined ? [selectedId] : []}
             onSelect={(_keys, info) => {
               const node = byId.get(Number(info.node.key))
-              if (node && !isRoot(node)) onAction('edit', node)
+              if (node && !isRoot(node) && !outOfScope(node)) onAction('edit', node)
             }}
             titleRender={titleRender}
             onRightClick={({ event, node }) => {

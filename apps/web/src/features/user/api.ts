@@ -124,6 +124,9 @@ export const userPositions = (userId: number, p: { pageNum: number; orgId?: numb
 export const positionCandidates = (userId: number, orgId?: number, stationId?: number) =>
   request(routes.position.nameList, { body: { orgId, stationId, userId } })
 
+/** Positions of a department and those below it (all without one): the new user form's choice. */
+export const positionOptions = (orgId?: number) => request(routes.position.nameList, { body: { orgId } })
+
 export const linkPositions = (userId: number, positionIds: number[]) =>
   request(routes.user.linkPositions, { body: { id: userId, positionIds: positionIds.join(',') } })
 

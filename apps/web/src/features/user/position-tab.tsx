@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, routes, type PositionSimple, type UserPositionRow } from '@amg/contract'
-import { Button, Popconfirm, Select, Space, Table, type TableColumnsType } from 'antd'
+import { Button, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useMemo, useState } from 'react'
 import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
@@ -165,6 +165,16 @@ export function UserPositionTab() {
         // a narrow window scrolls the table sideways rather than squeezing its columns
         scroll={{ x: 720 }}
       />
+      {positions.data?.hiddenPositions ? (
+        // DESIGN.md §13: positions in departments outside the caller's scope are only counted
+        <Typography.Text
+          type="secondary"
+          data-testid="hidden-positions"
+          style={{ display: 'block', marginTop: 8 }}
+        >
+          {`另有 ${positions.data.hiddenPositions} 个岗位不可见`}
+        </Typography.Text>
+      ) : null}
       <div style={{ marginTop: 12, display: 'flex', justifyContent: 'flex-end' }}>
         <Pagination
           total={positions.data?.total ?? 0}

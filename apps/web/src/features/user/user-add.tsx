@@ -6,7 +6,9 @@ import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { antdRules, logInvalidForm } from '../../lib/validation'
+import { useSession } from '../../lib/session-store'
 import { insertUser } from './api'
+import { NewUserPositions } from './new-user-positions'
 import { USER_LIST_PATH } from './user-list'
 import { useFormLayout } from '../../lib/ui/form-layout'
 
@@ -15,6 +17,7 @@ interface AddUserValues {
   realName?: string
   mobile?: string
   password?: string
+  positionIds?: number[]
 }
 
 const blankToUndefined = (value?: string) => (value && value.trim() ? value.trim() : undefined)
@@ -22,6 +25,7 @@ const blankToUndefined = (value?: string) => (value && value.trim() ? value.trim
 /**
  * New user (/usermanage/adduser): the nickName, and optionally realName, mobile and a password
  * (SPEC.md §5 rules). Without a password the server sets its preset initial password. Status is 1.
+ * 岗位: positions the new user holds at once; required for a scoped administrator (DESIGN.md §13).
  */
 export function UserAddPage() {
   const backToList = useBackToList(USER_LIST_PATH)
@@ -29,6 +33,8 @@ export function UserAddPage() {
   const [form] = Form.useForm<AddUserValues>()
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
+  // DESIGN.md §13: a scoped administrator creates users only into a position within their scope
+  const scoped = useSession((s) => s.user?.manageScope != null)
 
   const save = async (values: AddUserValues) => {
     setSaving(true)
@@ -39,6 +45,7 @@ export function UserAddPage() {
         realName: blankToUndefined(values.realName),
         mobile: blankToUndefined(values.mobile),
         password: values.password ? values.password : undefined,
+        ...(values.positionIds?.length ? { positionIds: values.positionIds } : {}),
       })
       toastSuccess(MSG.created)
       await queryClient.invalidateQueries({ queryKey: ['users'] })
@@ -70,6 +77,16 @@ export function UserAddPage() {
         </Form.Item>
         <Form.Item label="密码" name="password" rules={antdRules.password} extra="不填写时使用预设的初始密码">
           <Input.Password placeholder="请输入密码" autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          label="岗位"
+          name="positionIds"
+          rules={
+            scoped ? [{ required: true, type: 'array', min: 1, message: MSG.positionRequiredInScope }] : []
+          }
+          extra={scoped ? '请选择您管理范围内的岗位，新用户将担任所选岗位' : undefined}
+        >
+          <NewUserPositions />
         </Form.Item>
         <Form.Item label=" " colon={false}>
           <Space>

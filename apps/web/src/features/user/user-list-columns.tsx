@@ -34,7 +34,18 @@ export const OPTIONAL_COLUMN_DEFS: Record<
     dataIndex: 'positions',
     width: 180,
     ellipsis: { showTitle: false },
-    render: (names: string[]) => <NamesCell names={names} />,
+    // DESIGN.md §13: positions in departments outside the caller's scope are only counted
+    render: (names: string[], row) =>
+      row.hiddenPositions ? (
+        <>
+          <NamesCell names={names} />
+          <Typography.Text type="secondary" data-testid="hidden-positions" style={{ display: 'block' }}>
+            {`另有 ${row.hiddenPositions} 个岗位不可见`}
+          </Typography.Text>
+        </>
+      ) : (
+        <NamesCell names={names} />
+      ),
   },
   roles: {
     title: '角色',

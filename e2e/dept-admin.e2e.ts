@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { MSG } from '@amg/contract'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { startBuiltServer } from './global-setup'
+import { ADMIN, launchBrowser, newPage, screenshot } from './helpers'
+
+// DESIGN.md §13 in the console for a department administrator: demo_rd_admin (部门管理员, 本部门及以下,
+// in 研发中心) on a system filled by `npm run seed:demo`, started here on its own database as the demo
+// accounts' test does: the 管理范围 line, the user list cut to the scope, the department tree with the
+// ancestors outside the scope greyed, a new user created into a position in scope, and the 403 of a
+// user outside the scope opened by address.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const USER_PASSWORD = 'Demo@2024user'
+const RUN = Date.now().toString(36)
+let browser: Browser
+let server: Awaited<ReturnType<typeof startBuiltServer>>
+let dataDir: string
+let adminToken: string
+
+/** A call to this test's own server (the shared `api` helper talks to the suite's server). */
+async function call<T = any>(method: string, url: string, body?: unknown, token = adminToken) {
+  const res = await fetch(`${server.baseURL}/api${url}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { 'x-auth-token': token } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const answer = (await res.json()) as { msg: string; data: T }
+  expect(res.status, answer.msg).toBe(200)
+  return answer.data
+}
+
+/** The id of the department named exactly so (the admin's search). */
+async function orgId(name: string): Promise<number> {
+  const hits = await call<{ id: number; organizationName: string }[]>(
+    'GET',
+    `/org/tree?keyword=${encodeURIComponent(name)}`,
+  )
+  const hit = hits.find((h) => h.organizationName === name)
+  expect(hit, name).toBeDefined()
+  return hit!.id
+}
+
+/** How many users the admin's list shows under a department (and below it). */
+const usersUnder = async (id: number, nickName?: string) =>
+  call<{ total: number; list: { id: number }[] }>('POST', '/user/list', { orgId: id, pageSize: 1, nickName })
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-deptadmin-'))
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/seed/demo.ts', '--users', '40'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: path.join(dataDir, 'data'),
+      DATABASE_URL: '',
+      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      INITIAL_USER_PASSWORD: USER_PASSWORD,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  })
+  server = await startBuiltServer(inject('webDist'), dataDir, ADMIN.password)
+  browser = await launchBrowser()
+  adminToken = (await call<{ token: string }>('POST', '/login', ADMIN, '')).token
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function signInAs(nickName: string): Promise<Page> {
+  const page = await newPage(browser, { width: 1280, height: 800 }, server.baseURL)
+  await page.goto('/')
+  await page.getByPlaceholder('用户昵称').fill(nickName)
+  await page.getByPlaceholder('密码').fill(USER_PASSWORD)
+  await page.getByRole('button', { name: /登\s*录/ }).click()
+  await page.waitForURL('**/body')
+  return page
+}
+
+const treeNode = (page: Page, name: string) =>
+  page.getByTestId('org-tree').locator('.ant-tree-treenode', { has: page.getByText(name, { exact: true }) })
+
+describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, () => {
+  it('demo_rd_admin sees 研发中心 and below only, creates a user into it, and is refused one of 销售部', async () => {
+    const rd = await orgId('研发中心')
+    const sales = await orgId('销售部')
+    const page = await signInAs('demo_rd_admin')
+    await expect
+      .poll(() => page.getByTestId('manage-scope').textContent())
+      .toBe('管理范围：研发中心（含下级）')
+
+    // the user list holds exactly the users the admin's list shows under 研发中心
+    const inScope = (await usersUnder(rd)).total
+    expect(inScope).toBeGreaterThan(0)
+    await page.goto('/usermanage')
+    await page.locator('.ant-pagination-total-text').getByText(`共 ${inScope} 条`).waitFor()
+    await screenshot(page, 'dept-admin-users')
+
+    // the department tree: 总公司 is only the greyed way to 研发中心, which is a department like any
+    await page.goto('/orgmanage')
+    await treeNode(page, '研发中心').waitFor()
+    expect(await treeNode(page, '总公司').getAttribute('class')).toContain('ant-tree-treenode-disabled')
+    expect(await treeNode(page, '研发中心').getAttribute('class')).not.toContain('ant-tree-treenode-disabled')
+    // no ⋯ actions on 总公司, and they are on 研发中心
+    expect(await treeNode(page, '总公司').getByRole('button').count()).toBe(0)
+    expect(await treeNode(page, '研发中心').getByRole('button').count()).toBe(1)
+    expect(await treeNode(page, '销售部').count()).toBe(0)
+    // nothing is offered to add under 总公司; 新增下级 of 研发中心 is
+    await page.getByText('请在左侧部门树中选择部门').waitFor()
+    await screenshot(page, 'dept-admin-org-tree')
+
+    // a new user: the 岗位 is required, and a 研发中心 position is offered and taken
+    const nickName = `rd-new-${RUN}`
+    await page.goto('/usermanage/adduser')
+    await page.getByRole('heading', { name: '新建用户', exact: true }).waitFor()
+    await page.getByPlaceholder('请输入用户昵称').fill(nickName)
+    await page.getByRole('button', { name: /保\s*存/ }).click()
+    await page.locator('.ant-form-item-explain-error', { hasText: MSG.positionRequiredInScope }).waitFor()
+    // the cascader: 总公司 greyed, opened to reach 研发中心, which is chosen
+    await page.getByLabel('岗位部门').click()
+    const menus = page.locator('.ant-cascader-dropdown:visible .ant-cascader-menu')
+    await menus.nth(0).locator('[data-outside-scope]', { hasText: '总公司' }).waitFor()
+    await menus.nth(0).locator('.ant-cascader-menu-item', { hasText: '总公司' }).click()
+    await menus.nth(1).locator('.ant-cascader-menu-item', { hasText: '研发中心' }).click()
+    await screenshot(page, 'dept-admin-add-user-org')
+    // a click beside the form closes the cascader's menu
+    await page.getByRole('heading', { name: '新建用户', exact: true }).click()
+    await page.locator('.ant-cascader-dropdown:visible').waitFor({ state: 'detached' })
+    await page.getByRole('combobox', { name: '岗位', exact: true }).click()
+    const option = page.locator(
+      '.ant-select-dropdown:visible .ant-select-item-option:not(.ant-select-item-option-disabled)',
+    )
+    await option.first().waitFor()
+    const label = (await option.first().textContent()) ?? ''
+    expect(label.startsWith('总公司-研发中心')).toBe(true)
+    await option.first().click()
+    await page.getByRole('heading', { name: '新建用户', exact: true }).click()
+    await screenshot(page, 'dept-admin-add-user')
+    await page.getByRole('button', { name: /保\s*存/ }).click()
+    await page.getByText(MSG.created).first().waitFor()
+    await page.waitForURL((u) => u.pathname === '/usermanage')
+    expect((await usersUnder(rd, nickName)).total).toBe(1)
+
+    // a user of 销售部, opened by address, shows the server's refusal
+    const outside = await usersUnder(sales)
+    expect(outside.total).toBeGreaterThan(0)
+    await page.goto(`/usermanage/userinfo?id=${outside.list[0].id}`)
+    await page.getByText('该用户不在您的管理范围内').first().waitFor()
+    await screenshot(page, 'dept-admin-outside-user')
+    await page.close()
+  })
+})
