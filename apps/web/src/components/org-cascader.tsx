@@ -1,6 +1,6 @@
 import { Cascader, theme } from 'antd'
 import { useMemo, useState } from 'react'
-import type { OrgLevelNode, OrgSearchHit } from '@amg/contract'
+import { ORG_SEARCH_LIMIT, type OrgLevelNode, type OrgSearchHit } from '@amg/contract'
 import {
   ORG_SEARCH_DELAY_MS,
   useDebounced,
@@ -142,7 +142,8 @@ export function OrgCascader({
         filter: (_input, found) => found.at(-1)?.hit === true,
         render: (_input, found) =>
           found.map((o, i) => (i === found.length - 1 ? o.label : o.name)).join(' / '),
-        limit: false,
+        // every hit the server sends (rc-cascader warns on `false` though it documents it)
+        limit: ORG_SEARCH_LIMIT,
       }}
       loadData={(selected) => {
         const last = selected.at(-1)

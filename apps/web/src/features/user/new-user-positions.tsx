@@ -44,7 +44,7 @@ export function NewUserPositions({
   }, [positions.data, value, known])
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={8}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={8}>
       <OrgCascader aria-label="岗位部门" value={orgId} style={{ width: '100%' }} onChange={setOrgId} />
       <Select<number[]>
         aria-label="岗位"
