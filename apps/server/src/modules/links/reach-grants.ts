@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm'
 import { DATA_SCOPE } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../../db/connection'
 import type { ReachGrant } from '../../auth/scope-guard'
-import { rolesReached } from '../../auth/reach'
+import { rolesReached, usersReaching } from '../../auth/reach'
 import type { LinkEntity } from './service'
+import type { PowerGuard } from '../../auth/power'
 
 const ids = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
 
@@ -64,4 +65,48 @@ export async function linkGrants(
     return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
   }
   return []
+}
+
+/**
+ * What switching a carrier on gives, and to whom (DESIGN.md §13: enabling is a grant path). A group
+ * gives its roles to its members; a position gives its roles to its holders and adds its department
+ * to their own, which 本部门 / 本部门及以下 / 仅本人 roles reach from then on (read after the status
+ * is written); a role gives itself to everyone who reaches it through any carrier.
+ */
+export async function enablingGrants(
+  tx: DbOrTx,
+  kind: 'group' | 'position' | 'role',
+  id: number,
+): Promise<ReachGrant[]> {
+  if (kind === 'role') {
+    const holders = await column(
+      tx,
+      sql`select user_id as id from (${usersReaching({ roles: sql`= ${id}`, carriers: 'every' })}) h`,
+    )
+    return [{ roleIds: [id], userIds: holders }]
+  }
+  const members =
+    kind === 'group'
+      ? await column(tx, sql`select user_id as id from user_group_users where group_id = ${id}`)
+      : await column(tx, sql`select user_id as id from position_users where position_id = ${id}`)
+  return members.length ? linkGrants(tx, 'user', members, kind, [id]) : []
+}
+
+/**
+ * Runs a write that gives roles to users and refuses it (403, nothing kept) unless the caller's
+ * reach covers what it gave: the caller's access is read before the write (giving oneself a role
+ * cannot widen one's own reach first), the grants after it (a position just taken or enabled is
+ * then among the holders' departments).
+ */
+export async function writeWithinReach<T>(
+  tx: DbOrTx,
+  power: PowerGuard,
+  callerId: number,
+  write: () => Promise<T>,
+  given: (written: T) => Promise<readonly ReachGrant[]>,
+): Promise<T> {
+  const before = await power.callerAccess(tx, callerId)
+  const written = await write()
+  await power.requireGrantsReach(tx, before, await given(written))
+  return written
 }

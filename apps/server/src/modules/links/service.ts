@@ -6,7 +6,7 @@ import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
 import { requireExisting } from './existing'
-import { linkGrants } from './reach-grants'
+import { linkGrants, writeWithinReach } from './reach-grants'
 import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
 
 /**
@@ -99,16 +99,20 @@ export class Links {
    * the write, the roles given and their holders' departments after it.
    */
   async link(change: LinkChange): Promise<void> {
-    await this.change(change, true, async (tx, table) => {
-      const caller = await this.power.callerAccess(tx, change.caller.id)
-      await tx.execute(
-        sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
-        select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
-        on conflict do nothing`,
-      )
-      const grants = await linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds)
-      await this.power.requireGrantsReach(tx, caller, grants)
-    })
+    await this.change(change, true, (tx, table) =>
+      writeWithinReach(
+        tx,
+        this.power,
+        change.caller.id,
+        () =>
+          tx.execute(
+            sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
+            select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
+            on conflict do nothing`,
+          ),
+        () => linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds),
+      ),
+    )
   }
 
   /** Removes the links; unlinking what is not linked is harmless. */

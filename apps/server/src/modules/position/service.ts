@@ -26,6 +26,7 @@ import {
 import { MSG } from '@amg/contract'
 import { requireExisting } from '../links/existing'
 import { linkedTab } from '../links/linked-lists'
+import { enablingGrants, writeWithinReach } from '../links/reach-grants'
 import { forbidden, notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { nonEmptyIdList, paging } from '../links/ids'
@@ -273,11 +274,15 @@ export async function setPositionEnabled(
     await requireExisting(tx, 'position', [positionId])
     await requirePositionsInScope(tx, caller, [positionId])
     await power.require(tx, caller.id, { positionIds: [positionId] })
-    return tx
-      .update(positions)
-      .set({ status: enable ? 1 : 2, updateTime: new Date() })
-      .where(eq(positions.id, positionId))
-      .returning({ id: positions.id })
+    const write = () =>
+      tx
+        .update(positions)
+        .set({ status: enable ? 1 : 2, updateTime: new Date() })
+        .where(eq(positions.id, positionId))
+        .returning({ id: positions.id })
+    return enable
+      ? writeWithinReach(tx, power, caller.id, write, () => enablingGrants(tx, 'position', positionId))
+      : write()
   })
   if (updated.length === 0) throw notFound(POSITION_NOT_FOUND)
 }

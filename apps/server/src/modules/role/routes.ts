@@ -4,6 +4,7 @@ import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { VersionedCache } from '../../cache/versioned-cache'
 import { currentUser } from '../../lib/context'
+import { callerOf } from '../../auth/user-scope'
 import {
   deleteAdminRole,
   deleteRole,
@@ -18,7 +19,7 @@ import {
 
 /** Roles of SPEC.md §7: ordinary roles (type 3) under /role, built-in and super-admin roles under /role/admin. */
 export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, power } = app.ctx
+  const { db, power, authz } = app.ctx
   const listCache = new VersionedCache(app.ctx, 'lists')
 
   route(app, roleApi.nameList, async (req) =>
@@ -39,7 +40,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   route(app, roleApi.delete, async (req) => {
-    await deleteRole(db, power, req.query.id, currentUser(req).id)
+    await deleteRole(db, power, req.query.id, await callerOf(authz, req))
     return ok(null, MSG.deleted)
   })
 
@@ -53,7 +54,7 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   route(app, roleApi.adminDelete, async (req) => {
-    await deleteAdminRole(db, power, req.query.id, currentUser(req).id)
+    await deleteAdminRole(db, power, req.query.id, await callerOf(authz, req))
     return ok(null, MSG.deleted)
   })
 }

@@ -16,7 +16,7 @@ import {
   type RoleSimple,
   type RoleUpdateBody,
 } from '@amg/contract'
-import type { Db, DbOrTx, Tx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/connection'
 import {
   auths,
   organizations,
@@ -31,6 +31,9 @@ import {
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { markGrantable, type PowerGuard, type Stake } from '../../auth/power'
+import { requireWritableUsers, type Caller } from '../../auth/user-scope'
+import { usersReaching } from '../../auth/reach'
+import { enablingGrants, writeWithinReach } from '../links/reach-grants'
 import { containsPattern } from '../../lib/like'
 import type { VersionedCache } from '../../cache/versioned-cache'
 
@@ -375,7 +378,7 @@ async function changeRole(
   await db
     .transaction(async (tx) => {
       const [role] = await tx
-        .select({ type: roles.type, dataScope: roles.dataScope })
+        .select({ type: roles.type, dataScope: roles.dataScope, status: roles.status })
         .from(roles)
         .where(eq(roles.id, input.id))
         .for('update')
@@ -396,36 +399,57 @@ async function changeRole(
         : undefined
       await power.require(tx, operatorId, roleStake(input.id, codes, input.type ?? role.type))
       await power.requireReach(tx, operatorId, await reachStake(tx, input.id, role.dataScope, scope, codes))
-      await tx
-        .update(roles)
-        .set({
-          roleName,
-          description: trimmedOrNull(input.description),
-          status: input.status,
-          ...(input.type !== undefined ? { type: input.type } : {}),
-          ...(scope ? { dataScope: scope.dataScope } : {}),
-          updateUserId: operatorId,
-          updateTime: new Date(),
-        })
-        .where(eq(roles.id, input.id))
-      if (codes) await replaceAuthCodes(tx, input.id, codes)
-      if (scope) await replaceScopeOrgs(tx, input.id, scope.orgIds)
+      const write = async () => {
+        await tx
+          .update(roles)
+          .set({
+            roleName,
+            description: trimmedOrNull(input.description),
+            status: input.status,
+            ...(input.type !== undefined ? { type: input.type } : {}),
+            ...(scope ? { dataScope: scope.dataScope } : {}),
+            updateUserId: operatorId,
+            updateTime: new Date(),
+          })
+          .where(eq(roles.id, input.id))
+        if (codes) await replaceAuthCodes(tx, input.id, codes)
+        if (scope) await replaceScopeOrgs(tx, input.id, scope.orgIds)
+      }
+      // enabling gives the role, with its scope, to everyone who holds it (DESIGN.md §13)
+      if (role.status !== 1 && input.status === 1)
+        await writeWithinReach(tx, power, operatorId, write, () => enablingGrants(tx, 'role', input.id))
+      else await write()
     })
     .catch(onNameTaken)
 }
 
+/**
+ * Roles are company-wide, but deleting one takes it from everyone who holds it, through any carrier:
+ * all of them must lie in the caller's scope (DESIGN.md §13), as for deleting a group.
+ */
 async function removeRole(
   db: Db,
   power: PowerGuard,
   id: number,
-  operatorId: number,
+  caller: Caller,
   guard: (type: number) => void,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [role] = await tx.select({ type: roles.type }).from(roles).where(eq(roles.id, id)).for('update')
     if (!role) throw notFound(ROLE_NOT_FOUND)
     guard(role.type)
-    await power.require(tx, operatorId, roleStake(id, [], role.type))
+    if (!caller.scope.all) {
+      const holders = await queryRows<{ user_id: number }>(
+        tx,
+        sql`select distinct user_id from (${usersReaching({ roles: sql`= ${id}`, carriers: 'every' })}) h`,
+      )
+      await requireWritableUsers(
+        tx,
+        caller,
+        holders.map((r) => Number(r.user_id)),
+      )
+    }
+    await power.require(tx, caller.id, roleStake(id, [], role.type))
     // Grants and links to users, groups and positions go with it (foreign keys cascade).
     await tx.delete(roles).where(eq(roles.id, id))
   })
@@ -448,8 +472,8 @@ export const updateRole = (db: Db, power: PowerGuard, body: RoleUpdateBody, oper
   changeRole(db, power, body, operatorId, ordinaryOnly(ONLY_ORDINARY_UPDATE))
 
 /** DELETE /role/delete: ordinary roles only. */
-export const deleteRole = (db: Db, power: PowerGuard, id: number, operatorId: number) =>
-  removeRole(db, power, id, operatorId, ordinaryOnly(ONLY_ORDINARY_DELETE))
+export const deleteRole = (db: Db, power: PowerGuard, id: number, caller: Caller) =>
+  removeRole(db, power, id, caller, ordinaryOnly(ONLY_ORDINARY_DELETE))
 
 /** POST /role/admin/insert: a super-admin (1, super admins only) or built-in (2) role; defaults type 2, status 1. */
 export const insertAdminRole = (db: Db, power: PowerGuard, body: AdminRoleInsertBody, operatorId: number) =>
@@ -468,5 +492,5 @@ export const updateAdminRole = (db: Db, power: PowerGuard, body: AdminRoleUpdate
   changeRole(db, power, body, operatorId, adminOnly(SUPER_ADMIN_NOT_EDITABLE, ORDINARY_VIA_ROLE_UPDATE))
 
 /** DELETE /role/admin/delete: built-in roles only; a super-admin role is never deletable. */
-export const deleteAdminRole = (db: Db, power: PowerGuard, id: number, operatorId: number) =>
-  removeRole(db, power, id, operatorId, adminOnly(SUPER_ADMIN_NOT_DELETABLE, ORDINARY_VIA_ROLE_DELETE))
+export const deleteAdminRole = (db: Db, power: PowerGuard, id: number, caller: Caller) =>
+  removeRole(db, power, id, caller, adminOnly(SUPER_ADMIN_NOT_DELETABLE, ORDINARY_VIA_ROLE_DELETE))

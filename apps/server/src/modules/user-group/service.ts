@@ -22,6 +22,7 @@ import type { Links } from '../links/service'
 import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 import { requireExisting } from '../links/existing'
 import { linkedIds, linkedTab } from '../links/linked-lists'
+import { enablingGrants, writeWithinReach } from '../links/reach-grants'
 import { conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { containsPattern } from '../../lib/like'
@@ -137,11 +138,15 @@ export async function setGroupEnabled(
   const updated = await guardedChange(db, async (tx) => {
     await requireExisting(tx, 'group', [id])
     await power.require(tx, operatorId, { groupIds: [id] })
-    return tx
-      .update(userGroups)
-      .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
-      .where(eq(userGroups.id, id))
-      .returning({ id: userGroups.id })
+    const write = () =>
+      tx
+        .update(userGroups)
+        .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
+        .where(eq(userGroups.id, id))
+        .returning({ id: userGroups.id })
+    return enable
+      ? writeWithinReach(tx, power, operatorId, write, () => enablingGrants(tx, 'group', id))
+      : write()
   })
   if (updated.length === 0) throw notFound(GROUP_NOT_FOUND)
 }
@@ -165,21 +170,25 @@ export async function insertGroup(
       await requireWritableUsers(tx, caller, userIds)
       // the new members get the new roles: both sides' power is at stake
       await power.require(tx, operatorId, { roleIds, userIds })
-      const [group] = await tx
-        .insert(userGroups)
-        .values({
-          groupName,
-          status: body.status,
-          description: blankToNull(body.description),
-          createUserId: operatorId,
-          updateUserId: operatorId,
-        })
-        .returning({ id: userGroups.id })
-      if (roleIds.length)
-        await tx.insert(userGroupRoles).values(roleIds.map((roleId) => ({ groupId: group.id, roleId })))
-      if (userIds.length)
-        await tx.insert(userGroupUsers).values(userIds.map((userId) => ({ groupId: group.id, userId })))
-      return group.id
+      const write = async () => {
+        const [group] = await tx
+          .insert(userGroups)
+          .values({
+            groupName,
+            status: body.status,
+            description: blankToNull(body.description),
+            createUserId: operatorId,
+            updateUserId: operatorId,
+          })
+          .returning({ id: userGroups.id })
+        if (roleIds.length)
+          await tx.insert(userGroupRoles).values(roleIds.map((roleId) => ({ groupId: group.id, roleId })))
+        if (userIds.length)
+          await tx.insert(userGroupUsers).values(userIds.map((userId) => ({ groupId: group.id, userId })))
+        return group.id
+      }
+      // the new members get the new roles with their scope: within the caller's reach (DESIGN.md §13)
+      return writeWithinReach(tx, power, operatorId, write, async () => [{ roleIds, userIds }])
     })
     .catch(onNameTaken)
 }
@@ -218,7 +227,10 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
       updateTime: new Date(),
     }
     if (body.description !== undefined) set.description = blankToNull(body.description)
-    await tx.update(userGroups).set(set).where(eq(userGroups.id, body.id))
+    const write = () => tx.update(userGroups).set(set).where(eq(userGroups.id, body.id))
+    if (current.status !== 1 && body.status === 1)
+      await writeWithinReach(tx, power, operatorId, write, () => enablingGrants(tx, 'group', body.id))
+    else await write()
   }).catch(onNameTaken)
 }
 

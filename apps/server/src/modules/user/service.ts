@@ -48,6 +48,7 @@ import {
   type Caller,
 } from '../../auth/user-scope'
 import { linkedPage } from '../links/linked-lists'
+import { linkGrants, writeWithinReach } from '../links/reach-grants'
 import { requireExisting } from '../links/existing'
 import { orgCompleteNames } from '../position/org-paths'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
@@ -371,10 +372,16 @@ export async function insertUser(
       await requirePositionsInScope(tx, caller, positionIds)
       await power.require(tx, caller.id, { positionIds })
     }
-    const id = await insertUserRow(tx, nickName, password, caller.id, body)
-    if (positionIds.length)
-      await tx.insert(positionUsers).values(positionIds.map((positionId) => ({ positionId, userId: id })))
-    return id
+    const write = async () => {
+      const id = await insertUserRow(tx, nickName, password, caller.id, body)
+      if (positionIds.length)
+        await tx.insert(positionUsers).values(positionIds.map((positionId) => ({ positionId, userId: id })))
+      return id
+    }
+    // the positions' roles reach the new user's departments: within the caller's reach (DESIGN.md §13)
+    return writeWithinReach(tx, power, caller.id, write, async (id) =>
+      positionIds.length ? linkGrants(tx, 'user', [id], 'position', positionIds) : [],
+    )
   })
 }
 
