@@ -152,12 +152,31 @@ describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, ()
     await page.waitForURL((u) => u.pathname === '/usermanage')
     expect((await usersUnder(rd, nickName)).total).toBe(1)
 
-    // a user of 销售部, opened by address, shows the server's refusal
+    // a user of 销售部, opened by address, shows the server's refusal in a page of its own: no form
+    // under a toast, no tabs, a way back to the list
     const outside = await usersUnder(sales)
     expect(outside.total).toBeGreaterThan(0)
     await page.goto(`/usermanage/userinfo?id=${outside.list[0].id}`)
-    await page.getByText('该用户不在您的管理范围内').first().waitFor()
+    const refusal = page.locator('.ant-result-403')
+    await refusal.getByText(MSG.userOutOfScope).waitFor()
+    await refusal.getByText('无权查看').waitFor()
+    expect(await page.locator('.ant-message-notice').count()).toBe(0)
+    expect(await page.getByRole('tab').count()).toBe(0)
+    expect(await page.getByPlaceholder('请输入用户昵称').count()).toBe(0)
     await screenshot(page, 'dept-admin-outside-user')
+    await refusal.getByRole('button', { name: '返回列表' }).click()
+    await page.waitForURL((u) => u.pathname === '/usermanage')
+
+    // so does 销售部 itself, opened by address in the department screen
+    await page.goto(`/orgmanage/editform/orgbaseinfo?id=${sales}`)
+    await page.locator('.ant-result-403').getByText(MSG.orgOutOfScope).waitFor()
+    expect(await page.locator('.ant-message-notice').count()).toBe(0)
+    await screenshot(page, 'dept-admin-outside-org')
+
+    // a user inside opens as before
+    const inside = await usersUnder(rd)
+    await page.goto(`/usermanage/userinfo?id=${inside.list[0].id}`)
+    await page.getByRole('tab', { name: '基本信息' }).waitFor()
     await page.close()
   })
 })

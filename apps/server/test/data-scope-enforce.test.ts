@@ -173,6 +173,37 @@ describe('reads show only users in scope', () => {
     expect(about).not.toContain(c.outside)
   })
 
+  it('login log: sign-ins of users in scope only; attempts on no user only for the whole company', async () => {
+    await t.login('outside_user')
+    await t.login('inside_user')
+    await t.call('POST', '/api/login', { body: { nickName: 'no_such_user', password: 'whatever-1A!' } })
+    const names = async (as: typeof asAdmin) => {
+      const res = await as('POST', '/api/log/login/list', { body: { pageSize: 100 } })
+      expect(res.status, res.body.msg).toBe(200)
+      return res.body.data.list.map((r: { nickName: string }) => r.nickName)
+    }
+    const scoped = await names(asScoped)
+    expect(scoped).toContain('inside_user')
+    expect(scoped).not.toContain('outside_user')
+    expect(scoped).not.toContain('no_such_user')
+    expect(scoped).not.toContain('admin')
+    const all = await names(asAdmin)
+    expect(all).toEqual(expect.arrayContaining(['inside_user', 'outside_user', 'no_such_user']))
+  })
+
+  it('department detail: a department in scope opens; a greyed ancestor or a sibling outside is 403', async () => {
+    const open = await asScoped('GET', '/api/org/detail', { query: { orgId: c.orgA1 } })
+    expect(open.status, open.body.msg).toBe(200)
+    expect(open.body.data.id).toBe(c.orgA1)
+    for (const orgId of [c.root, c.orgB]) {
+      const res = await asScoped('GET', '/api/org/detail', { query: { orgId } })
+      expect(res.status, `${orgId}: ${res.body.msg}`).toBe(403)
+      expect(res.body.msg).toBe(MSG.orgOutOfScope)
+      expect(res.body.data ?? null).toBeNull()
+    }
+    expect((await asAdmin('GET', '/api/org/detail', { query: { orgId: c.orgB } })).status).toBe(200)
+  })
+
   it('department tree: out-of-scope ancestors greyed, out-of-scope branches gone; unchanged for the super admin', async () => {
     const res = await asScoped('GET', '/api/org/tree')
     expect(res.status).toBe(200)

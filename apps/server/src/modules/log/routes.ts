@@ -60,5 +60,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .send(Readable.from(exportOperations(db, req.query, reader, config.timeZone, caller)))
   })
 
-  route(app, monitorApi.loginList, async (req) => ok(await listLogins(db, req.body ?? {}, config.timeZone)))
+  route(app, monitorApi.loginList, async (req) =>
+    ok(await listLogins(db, req.body ?? {}, config.timeZone, await callerOf(app.ctx.authz, req))),
+  )
 }

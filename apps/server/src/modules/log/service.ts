@@ -261,12 +261,19 @@ export async function* exportOperations(
 }
 
 /** POST /log/login/list: newest first; past 10,000 matches the total is an estimate. */
+/**
+ * Sign-ins of users in the caller's scope only (DESIGN.md §13); attempts on names that are no user
+ * carry no user and reach only a caller whose scope is everything.
+ */
 export async function listLogins(
   db: Db,
   q: LoginLogListBody,
   timeZone: string,
+  caller: Caller,
 ): Promise<PageResult<LoginLogRow> & { totalIsEstimate: boolean; timeZone: string }> {
   const where: SQL[] = []
+  const inScope = visibleUser(caller, loginLogs.userId)
+  if (inScope) where.push(inScope)
   if (present(q.nickName)) where.push(like(loginLogs.nickName, prefixPattern(q.nickName.trim())))
   if (present(q.result)) where.push(eq(loginLogs.result, q.result))
   const from = time(q.from, 'from')

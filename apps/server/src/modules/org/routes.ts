@@ -56,7 +56,7 @@ export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendPayload(req, reply, payload)
   })
 
-  route(app, orgApi.detail, async (req) => ok(await orgDetail(db, req.query.orgId)))
+  route(app, orgApi.detail, async (req) => ok(await orgDetail(db, req.query.orgId, await caller(req))))
 
   route(app, orgApi.insert, async (req) => ok(await insertOrg(db, req.body, await caller(req)), '创建成功'))
 

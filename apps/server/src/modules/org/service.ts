@@ -117,7 +117,8 @@ async function requireHoldersInScope(tx: DbOrTx, caller: Caller, positionIds: nu
   )
 }
 
-export async function orgDetail(db: Db, orgId: number): Promise<OrgDetail> {
+/** A department outside the caller's scope is named in trees (a greyed ancestor) but not opened (DESIGN.md §13). */
+export async function orgDetail(db: Db, orgId: number, caller: Caller): Promise<OrgDetail> {
   const [org] = await db
     .select({
       id: organizations.id,
@@ -128,6 +129,7 @@ export async function orgDetail(db: Db, orgId: number): Promise<OrgDetail> {
     .from(organizations)
     .where(eq(organizations.id, orgId))
   if (!org) throw notFound(ORG_MSG.notFound)
+  if (!orgInScope(caller, orgId)) throw forbidden(MSG.orgOutOfScope)
   const names = await orgCompleteNames(db, [orgId])
   const held = await db
     .select({ positionId: positions.id, stationId: positions.stationId, stationName: stations.stationName })

@@ -23,11 +23,14 @@ export function useOrgRoots() {
   })
 }
 
-/** One department (GET /org/detail), loaded once an id is known. */
-export function useOrgDetail(id: number | undefined) {
+/**
+ * One department (GET /org/detail), loaded once an id is known. `silent`: a refusal is not toasted
+ * (the edit page shows it in place of its tabs).
+ */
+export function useOrgDetail(id: number | undefined, opts?: { silent: boolean }) {
   return useQuery({
     queryKey: orgDetailKey(id ?? 0),
-    queryFn: () => useOrgStore.getState().fetchOne(id!),
+    queryFn: () => useOrgStore.getState().fetchOne(id!, opts),
     enabled: id !== undefined,
   })
 }

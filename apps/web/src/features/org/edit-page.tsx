@@ -1,4 +1,5 @@
-import { Alert, Card, Typography } from 'antd'
+import { Alert, Card, Spin, Typography } from 'antd'
+import { UnreachableRecord, unreachable } from '../../components/unreachable-record'
 import { useSearchParams } from 'react-router'
 import { useSession } from '../../lib/session-store'
 import { RouteTabs } from '../../lib/ui/route-tabs'
@@ -8,7 +9,8 @@ import { numberParam, useOrgDetail } from './common'
 export function OrgEditFormPage() {
   const [params] = useSearchParams()
   const id = numberParam(params.get('id'))
-  const detail = useOrgDetail(id)
+  const detail = useOrgDetail(id, { silent: true })
+  const blocked = unreachable(detail.error)
   // on a phone the department's full name goes under the title: beside it there is no room
   const mobile = useSession((s) => s.device) === 'mobile'
   const completeName = detail.data ? (
@@ -29,6 +31,10 @@ export function OrgEditFormPage() {
       {mobile && completeName ? <div style={{ marginBottom: 8 }}>{completeName}</div> : null}
       {id === undefined ? (
         <Alert type="warning" showIcon message="请在左侧部门树中选择要修改的部门" />
+      ) : blocked ? (
+        <UnreachableRecord error={blocked} backTo="/orgmanage" backLabel="返回部门管理" />
+      ) : detail.isPending ? (
+        <Spin style={{ display: 'block', margin: '24px auto' }} />
       ) : (
         <RouteTabs
           base="/orgmanage/editform"

@@ -1,11 +1,17 @@
 import { SecurityScanOutlined } from '@ant-design/icons'
-import { Button, Empty } from 'antd'
+import { useQuery } from '@tanstack/react-query'
+import { routes } from '@amg/contract'
+import { Button, Empty, Spin } from 'antd'
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { canAccess } from '../../lib/access'
 import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
 import { useSession } from '../../lib/session-store'
 import { RouteTabs, type RouteTab } from '../../lib/ui/route-tabs'
 import { Screen } from '../../lib/ui/screen'
+import { useCanCall } from '../../lib/can-call'
+import { UnreachableRecord, unreachable } from '../../components/unreachable-record'
+import { userDetail } from './api'
+import { USER_LIST_PATH } from './user-list'
 
 export { UserListPage } from './user-list'
 export { UserAddPage } from './user-add'
@@ -50,6 +56,16 @@ export function UserInfoPage() {
   const canAnalyse = useCanOpenAuthzAnalysis()
   const tabs = visibleUserTabs(auths, authOn, hideBaseInfo)
   const userId = Number(params.get('id'))
+  const validId = Number.isSafeInteger(userId) && userId > 0
+  // a user outside the caller's scope (or deleted) is told in a page of its own, before any tab
+  // opens an empty form (DESIGN.md §13); the tabs then read the record from the cache
+  const canRead = useCanCall(routes.user.detail)
+  const reach = useQuery({
+    queryKey: ['user', 'detail', userId],
+    queryFn: () => userDetail(userId, { silent: true }),
+    enabled: canRead && validId,
+  })
+  const blocked = unreachable(reach.error)
   const segment = location.pathname.slice(USER_INFO_BASE.length + 1).split('/')[0]
   if (segment && tabs.length > 0 && !tabs.some((t) => t.key === segment)) {
     return <Navigate to={`${USER_INFO_BASE}/${tabs[0].key}${location.search}`} replace />
@@ -58,14 +74,18 @@ export function UserInfoPage() {
     <Screen
       title={params.get('title') || '用户信息'}
       extra={
-        canAnalyse && Number.isSafeInteger(userId) && userId > 0 ? (
+        canAnalyse && validId && !blocked ? (
           <Button icon={<SecurityScanOutlined />} onClick={() => navigate(authzAnalysisUrl(userId))}>
             权限分析
           </Button>
         ) : null
       }
     >
-      {tabs.length === 0 ? (
+      {blocked ? (
+        <UnreachableRecord error={blocked} backTo={USER_LIST_PATH} />
+      ) : canRead && validId && reach.isPending ? (
+        <Spin style={{ display: 'block', margin: '24px auto' }} />
+      ) : tabs.length === 0 ? (
         <Empty description="没有可查看的内容" />
       ) : (
         <RouteTabs base={USER_INFO_BASE} tabs={tabs} />

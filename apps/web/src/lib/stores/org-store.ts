@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import { routes, type OrgTreeNode, type RouteBody, type RouteData } from '@amg/contract'
 import { request } from '../route-call'
+import type { CallOptions } from '../http'
 
 /**
  * A department of the tree (SPEC.md §3). The tree's schema is recursive, so the contract declares its
@@ -20,7 +21,7 @@ export interface OrgState {
   orginfo: OrgDetail | null
   orgList: Org[]
   fetchTree(): Promise<Org[]>
-  fetchOne(orgId: number): Promise<OrgDetail>
+  fetchOne(orgId: number, opts?: CallOptions): Promise<OrgDetail>
   create(body: OrgInsert): Promise<number>
   update(body: OrgUpdate): Promise<void>
   remove(orgId: number): Promise<void>
@@ -34,8 +35,8 @@ export const useOrgStore = create<OrgState>()((set) => ({
     set({ orgList: list })
     return list
   },
-  async fetchOne(orgId) {
-    const org = await request(routes.org.detail, { query: { orgId } })
+  async fetchOne(orgId, opts) {
+    const org = await request(routes.org.detail, { query: { orgId } }, opts)
     set({ orginfo: org })
     return org
   },
