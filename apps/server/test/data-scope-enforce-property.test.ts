@@ -13,6 +13,8 @@ import { seedScopedCompany, type ScopedCompany } from './helpers/scoped-company'
 type UserKey = 'inside' | 'outside' | 'straddler' | 'unplaced' | 'adminId'
 type PosKey = 'posA' | 'posA1' | 'posA2' | 'posB'
 type OrgKey = 'root' | 'orgA' | 'orgA1' | 'orgA2' | 'orgB'
+type RoleKey = 'all' | 'own' | 'tree' | 'customB' | 'dormantAll'
+type Roles = Record<RoleKey, number> & { dormantGroup: number }
 type Call = [method: string, url: string, opts: CallOptions]
 
 const NICK: Record<UserKey, string> = {
@@ -25,8 +27,8 @@ const NICK: Record<UserKey, string> = {
 
 const userOf = (c: ScopedCompany, key: UserKey) => c[key]
 
-/** One call the administrator might make, on a user, a position and a department drawn at random. */
-const CALLS: ((c: ScopedCompany, u: UserKey, p: PosKey, o: OrgKey) => Call)[] = [
+/** One call the administrator might make, on a user, a position, a department and a role drawn at random. */
+const CALLS: ((c: ScopedCompany, u: UserKey, p: PosKey, o: OrgKey, r: number, roles: Roles) => Call)[] = [
   (c, u) => [
     'PUT',
     '/api/user/update',
@@ -83,13 +85,150 @@ const CALLS: ((c: ScopedCompany, u: UserKey, p: PosKey, o: OrgKey) => Call)[] = 
   ],
   (c, _u, p) => ['POST', '/api/user/insert', { body: { nickName: `n${Date.now()}`, positionIds: [c[p]] } }],
   (c) => ['DELETE', '/api/user_groups/delete', { query: { userGroupsId: c.group } }],
+  // the grant paths of reach (DESIGN.md §13): links, enabling, creating, a role's scope
+  (c, u, _p, _o, r) => ['PUT', '/api/rel/user-rel-role', { body: { id: userOf(c, u), roleIds: String(r) } }],
+  (c, _u, p, _o, r) => [
+    'PUT',
+    '/api/rel/position-rel-role',
+    { body: { positionId: c[p], roleIds: String(r) } },
+  ],
+  (c, _u, _p, _o, r) => [
+    'PUT',
+    '/api/rel/user-groups-rel-role',
+    { body: { userGroupsId: c.group, roleIds: String(r) } },
+  ],
+  (_c, _u, _p, _o, _r, roles) => [
+    'PATCH',
+    '/api/user_groups/enable',
+    { query: { userGroupsId: roles.dormantGroup, enable: true } },
+  ],
+  (c, _u, p) => ['PATCH', '/api/position/enable', { query: { positionId: c[p], enable: true } }],
+  (_c, _u, _p, _o, _r, roles) => [
+    'PUT',
+    '/api/role/update',
+    { body: { id: roles.dormantAll, roleName: '停用全部', status: 1 } },
+  ],
+  (c, _u, _p, o, r) => [
+    'PUT',
+    '/api/role/update',
+    { body: { id: r, roleName: `范围${r}`, status: 1, dataScope: 2, scopeOrgIds: [c[o]] } },
+  ],
+  (_c, _u, _p, _o, r) => [
+    'PUT',
+    '/api/role/update',
+    { body: { id: r, roleName: `范围${r}`, status: 1, dataScope: 1 } },
+  ],
+  (c, u, _p, _o, r) => [
+    'POST',
+    '/api/user_groups/insert',
+    {
+      body: {
+        groupName: `新组${Date.now()}`,
+        status: 1,
+        description: '',
+        roleIds: String(r),
+        userIds: String(userOf(c, u)),
+      },
+    },
+  ],
+  (_c, _u, _p, _o, r) => ['DELETE', '/api/role/delete', { query: { id: r } }],
 ]
+
+/**
+ * Roles of the user permission in each scope, named `范围<id>` (the calls above rename them so), a
+ * disabled 全部数据 role held by the user inside, and a disabled group carrying it: made by the super
+ * admin, for the administrator to hand out, switch on or change.
+ */
+async function seedRoles(t: TestApp, c: ScopedCompany): Promise<Roles> {
+  const call = async (method: string, url: string, body: unknown) => {
+    const res = await t.call(method, url, { token: t.adminToken, body })
+    expect(res.status, `${url}: ${res.body.msg}`).toBe(200)
+    return res.body.data as number
+  }
+  const make = async (dataScope: number, scopeOrgIds: number[] = []) => {
+    const id = await call('POST', '/api/role/insert', {
+      roleName: `新角色${dataScope}${scopeOrgIds.join('')}`,
+      authCodes: ['access', 'user'],
+      dataScope,
+      scopeOrgIds,
+    })
+    await call('PUT', '/api/role/update', { id, roleName: `范围${id}`, status: 1 })
+    return id
+  }
+  const roles = {
+    all: await make(1),
+    own: await make(3),
+    tree: await make(4),
+    customB: await make(2, [c.orgB]),
+    dormantAll: await make(1),
+  }
+  await call('PUT', '/api/role/update', { id: roles.dormantAll, roleName: '停用全部', status: 2 })
+  await call('PUT', '/api/rel/user-rel-role', { id: c.inside, roleIds: String(roles.dormantAll) })
+  const dormantGroup = await call('POST', '/api/user_groups/insert', {
+    groupName: '停用组',
+    status: 2,
+    description: '',
+    roleIds: String(roles.all),
+    userIds: String(c.inside),
+  })
+  return { ...roles, dormantGroup }
+}
+
+/** What a user's scope for the user list reaches: everything, or departments (仅本人 as their own departments). */
+async function reachOf(t: TestApp, userId: number): Promise<'all' | Set<number>> {
+  const scope = await t.app.ctx.authz.scopeOf(userId, 'POST', '/user/list')
+  if (!scope) return new Set()
+  if (scope.all) return 'all'
+  const orgs = new Set(scope.orgIds)
+  if (scope.self) {
+    const own = await queryRows<{ org_id: number }>(
+      t.db,
+      sql`select p.org_id from position_users pu join positions p on p.id = pu.position_id
+        where pu.user_id = ${userId} and p.status = 1`,
+    )
+    if (own.length === 0) return 'all' // 仅本人 without a department is reached only by 全部数据
+    for (const r of own) orgs.add(Number(r.org_id))
+  }
+  return orgs
+}
+
+/** Every user's reach for the user list, by id. */
+async function reaches(t: TestApp) {
+  const ids = await queryRows<{ id: number }>(t.db, sql`select id from users order by id`)
+  const out = new Map<number, 'all' | Set<number>>()
+  for (const { id } of ids) out.set(Number(id), await reachOf(t, Number(id)))
+  return out
+}
+
+/**
+ * Whatever reach anyone gained is within the administrator's own (as it was before the calls):
+ * departments beyond it appear in no one's scope where they were not before.
+ */
+function gainedBeyond(
+  admin: 'all' | Set<number>,
+  before: Map<number, 'all' | Set<number>>,
+  after: Map<number, 'all' | Set<number>>,
+): string[] {
+  if (admin === 'all') return []
+  const beyond: string[] = []
+  for (const [id, now] of after) {
+    const was = before.get(id) ?? new Set<number>()
+    if (now === 'all') {
+      if (was !== 'all') beyond.push(`user ${id}: 全部数据`)
+      continue
+    }
+    for (const org of now)
+      if (!admin.has(org) && (was === 'all' ? false : !was.has(org))) beyond.push(`user ${id}: org ${org}`)
+  }
+  return beyond
+}
 
 const action = fc.tuple(
   fc.integer({ min: 0, max: CALLS.length - 1 }),
   fc.constantFrom<UserKey>('inside', 'outside', 'straddler', 'unplaced', 'adminId'),
   fc.constantFrom<PosKey>('posA', 'posA1', 'posA2', 'posB'),
   fc.constantFrom<OrgKey>('root', 'orgA', 'orgA1', 'orgA2', 'orgB'),
+  fc.constantFrom<RoleKey>('all', 'own', 'tree', 'customB', 'dormantAll'),
 )
 
 /** Every row about these users, as text. */
@@ -110,20 +249,24 @@ async function rowsAbout(t: TestApp, userIds: number[]) {
 }
 
 describe('data scope holds, whatever a department administrator tries', () => {
-  it('random sequences of calls never change a row about a user outside the scope', async () => {
+  it('random sequences of calls never change a row about a user outside the scope, nor give anyone reach beyond the administrator’s', async () => {
     let calls = 0
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 5, maxLength: 15 }), async (sequence) => {
         const t = await createTestApp()
         try {
           const c = await seedScopedCompany(t)
+          const roles = await seedRoles(t, c)
           const outside = [c.outside, c.straddler, c.unplaced, c.adminId]
           const before = await rowsAbout(t, outside)
-          for (const [i, u, p, o] of sequence) {
-            const [method, url, opts] = CALLS[i](c, u, p, o)
+          const adminReach = await reachOf(t, c.scoped.id)
+          const reachBefore = await reaches(t)
+          for (const [i, u, p, o, r] of sequence) {
+            const [method, url, opts] = CALLS[i](c, u, p, o, roles[r], roles)
             const res = await t.call(method, url, { ...opts, token: c.scoped.token })
             calls++
             expect(res.status, `${method} ${url}: ${res.body.msg}`).toBeLessThan(500)
+            expect(gainedBeyond(adminReach, reachBefore, await reaches(t)), `${method} ${url}`).toEqual([])
           }
           expect(await rowsAbout(t, outside)).toEqual(before)
         } finally {
