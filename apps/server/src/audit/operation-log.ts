@@ -11,6 +11,7 @@ import { AnonymousRefusals } from './anonymous-refusals'
 import { actionName, mayRename } from './action-name'
 import { describeChanges } from './changes'
 import { readStaged, writeEvents } from '../events/outbox'
+import type { DeliveriesCommitted } from '../events/committed'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -75,14 +76,16 @@ async function writeRow(
     msg: string | null
     answer?: unknown
   },
-) {
+  events = true,
+): Promise<number> {
   const facts = routeFacts(req)
   let summary = facts.summary
+  let deliveries = 0
   if (row.result === 'success') {
     // what the change staged, read once: its name (冻结用户 …) and its events (DESIGN.md §17) come from it
     const staged = await readStaged(db)
     if (mayRename(facts.summary)) summary = preciseName(staged.rows, facts.summary, facts.resourceType)
-    await writeEvents(db, staged)
+    if (events) deliveries = await writeEvents(db, staged)
   }
   await db.insert(operationLogs).values({
     operatorId: req.user?.id ?? null,
@@ -100,6 +103,7 @@ async function writeRow(
     // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
     rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
   })
+  return deliveries
 }
 
 /** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
@@ -143,7 +147,11 @@ declare module 'fastify' {
   }
 }
 
-export function installOperationLog(api: FastifyInstance, db: Db) {
+export function installOperationLog(
+  api: FastifyInstance,
+  db: Db,
+  outbox: { events: boolean; committed: DeliveriesCommitted },
+) {
   const anonymous = new AnonymousRefusals(db, (err) =>
     api.log.error({ err: { message: err.message } }, 'operation log row of anonymous refusals not written'),
   )
@@ -151,20 +159,29 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     if (!routeMethods(route).some((m) => isAuditedWrite(m, route.config as never))) return
     const handler = route.handler
     route.handler = async function audited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      return db.transaction(async (tx) =>
+      let deliveries = 0
+      const answer = await db.transaction(async (tx) =>
         runInTransaction(tx, async () => {
           const answer = await handler.call(this, req, reply)
           const msg = (answer as { msg?: unknown } | undefined)?.msg
-          await writeRow(tx, req, {
-            result: 'success',
-            status: reply.statusCode,
-            msg: typeof msg === 'string' ? msg : null,
-            answer,
-          })
+          deliveries = await writeRow(
+            tx,
+            req,
+            {
+              result: 'success',
+              status: reply.statusCode,
+              msg: typeof msg === 'string' ? msg : null,
+              answer,
+            },
+            outbox.events,
+          )
           req.auditLogged = true
           return answer
         }),
       )
+      // committed: the worker sends them now, not at its next round
+      if (deliveries > 0) outbox.committed.notify()
+      return answer
     }
     // Refusals and failures: the change rolled back (or never started), so the row stands alone.
     // A callback hook, so that the usual case (a logged write) passes without a promise.

@@ -34,6 +34,7 @@ export async function readStaged(db: DbOrTx): Promise<Staged> {
  * log's writer — the one place every change passes — so a change, its log row and its events commit
  * together or not at all. One statement writes the events and, for every enabled endpoint subscribed
  * to each, its delivery, due at once; the worker (modules/webhook/worker.ts) sends them after commit.
+ * Answers how many deliveries it wrote (the writer then tells the worker, events/committed.ts).
  */
 export async function writeEvents(db: DbOrTx, staged: Staged): Promise<number> {
   const { drafts, touch } = deriveEvents(staged.rows)
@@ -45,7 +46,9 @@ export async function writeEvents(db: DbOrTx, staged: Staged): Promise<number> {
   if (drafts.length === 0) return 0
   const types = drafts.map((d) => d.type)
   const payloads = drafts.map((d) => JSON.stringify(d.payload))
-  await db.execute(sql`
+  const deliveries = await queryRows<{ id: number }>(
+    db,
+    sql`
     with written as (
       insert into events (type, payload)
       select t, p::jsonb from unnest(${`{${types.map(quoteArray).join(',')}}`}::text[],
@@ -56,8 +59,10 @@ export async function writeEvents(db: DbOrTx, staged: Staged): Promise<number> {
     insert into webhook_deliveries (endpoint_id, event_id, event_type, webhook_id, next_attempt_at)
     select e.id, w.id, w.type, 'msg_' || w.id || '_' || e.id, now()
       from written w
-      join webhook_endpoints e on e.enabled and (w.type = any(e.event_types) or ${ALL_EVENTS} = any(e.event_types))`)
-  return drafts.length
+      join webhook_endpoints e on e.enabled and (w.type = any(e.event_types) or ${ALL_EVENTS} = any(e.event_types))
+    returning id`,
+  )
+  return deliveries.length
 }
 
 /** An element of a PostgreSQL array literal, quoted. */
