@@ -10,7 +10,8 @@ import type { StagedChange } from '../db/audit-schema'
 import { AnonymousRefusals } from './anonymous-refusals'
 import { actionName, mayRename } from './action-name'
 import { describeChanges } from './changes'
-import { readStaged, writeEvents } from '../events/outbox'
+import { draftEvents, readStaged, withEvents } from '../events/outbox'
+import type { ChangeEventDraft } from '../events/derive'
 import type { DeliveriesCommitted } from '../events/committed'
 
 /**
@@ -80,14 +81,14 @@ async function writeRow(
 ): Promise<number> {
   const facts = routeFacts(req)
   let summary = facts.summary
-  let deliveries = 0
+  let drafts: ChangeEventDraft[] = []
   if (row.result === 'success') {
     // what the change staged, read once: its name (冻结用户 …) and its events (DESIGN.md §17) come from it
     const staged = await readStaged(db)
     if (mayRename(facts.summary)) summary = preciseName(staged.rows, facts.summary, facts.resourceType)
-    if (events) deliveries = await writeEvents(db, staged)
+    if (events) drafts = await draftEvents(db, staged)
   }
-  await db.insert(operationLogs).values({
+  const values = {
     operatorId: req.user?.id ?? null,
     operatorName: req.user?.nickName ?? null,
     ip: req.ip?.slice(0, 64) ?? null,
@@ -100,10 +101,25 @@ async function writeRow(
     result: row.result,
     status: row.status,
     msg: row.msg?.slice(0, 512) ?? null,
-    // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
-    rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
-  })
-  return deliveries
+  }
+  // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
+  const staged = sql`nullif(current_setting('amg.staged', true), '')::jsonb`
+  if (drafts.length === 0) {
+    await db.insert(operationLogs).values({ ...values, rowChanges: staged })
+    return 0
+  }
+  // the events and their deliveries in the same statement as the row (events/outbox.ts)
+  const [written] = await queryRows<{ deliveries: number | string }>(
+    db,
+    sql`${withEvents(drafts)}
+      insert into operation_logs (operator_id, operator_name, ip, user_agent, method, path, summary,
+        resource_type, resource_id, result, status, msg, row_changes)
+      values (${values.operatorId}, ${values.operatorName}, ${values.ip}, ${values.userAgent},
+        ${values.method}, ${values.path}, ${values.summary}, ${values.resourceType}, ${values.resourceId},
+        ${values.result}, ${values.status}, ${values.msg}, ${staged})
+      returning (select count(*) from delivered) as deliveries`,
+  )
+  return Number(written?.deliveries ?? 0)
 }
 
 /** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
