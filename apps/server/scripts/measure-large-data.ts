@@ -101,6 +101,29 @@ function calls(users: number, groups: number, positions: number): Call[] {
   ]
 }
 
+/** The demo company's administrator of 研发中心 and the departments below it (seed/demo.ts). */
+const SCOPED_ADMIN = 'demo_rd_admin'
+
+function scopedCalls(inScope: number): Call[] {
+  return [
+    {
+      label: 'user list, first page (scoped admin)',
+      url: '/api/user/list',
+      body: { pageNum: 1, pageSize: 10 },
+    },
+    {
+      label: 'user list, last page (scoped admin)',
+      url: '/api/user/list',
+      body: { pageNum: Math.max(1, Math.ceil(inScope / 10)), pageSize: 10 },
+    },
+    {
+      label: 'user filter, 2 chars (scoped admin)',
+      url: '/api/user/list',
+      body: { pageNum: 1, pageSize: 10, nickName: '17' },
+    },
+  ]
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /** The demo company plus extra departments (100 per parent under the root), groups and positions. */
@@ -210,6 +233,25 @@ async function measureEngine(
       const figures: Record<string, CallFigure> = {}
       for (const call of calls(counts.users, counts.groups, counts.positions))
         figures[call.label] = await timeCall(app, token, call, o.runs)
+      // a department administrator (DESIGN.md §13: 本部门及以下) sees only the users of their subtree
+      const scoped = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { nickName: SCOPED_ADMIN, password: config.initialUserPassword },
+      })
+      const scopedToken = scoped.json().data?.token as string | undefined
+      if (!scopedToken) throw new Error(`${SCOPED_ADMIN} could not sign in: ${scoped.body}`)
+      await app.inject({ method: 'GET', url: '/api/user/current', headers: { 'x-auth-token': scopedToken } })
+      const first = await app.inject({
+        method: 'POST',
+        url: '/api/user/list',
+        headers: { 'x-auth-token': scopedToken },
+        payload: { pageNum: 1, pageSize: 10 },
+      })
+      const inScope = Number(first.json().data.total)
+      o.log(`${engine}: ${SCOPED_ADMIN} sees ${inScope} of ${counts.users} users`)
+      for (const call of scopedCalls(inScope))
+        figures[call.label] = await timeCall(app, scopedToken, call, o.runs)
       return figures
     } finally {
       await app.close()

@@ -26,6 +26,7 @@ import type { AppContext } from './modules/context'
 import { apiModules } from './modules'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
+import { DeliveriesCommitted } from './events/committed'
 
 export interface BuildOptions {
   config: Config
@@ -35,6 +36,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void }
   /** the operation log; off only to measure what it costs (scripts/measure-audit.ts) */
   audit?: boolean
+  /** the change events (outbox) written with each change; off only to measure what they cost (scripts/bench/events.ts) */
+  events?: boolean
 }
 
 /** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
@@ -44,6 +47,7 @@ export async function buildApp({
   logger = true,
   logStream,
   audit = true,
+  events = true,
 }: BuildOptions): Promise<FastifyInstance> {
   configurePasswordHashing(config.passwordHashCost, hashingLimits(config))
   const forwardFastPath = new ForwardFastPath()
@@ -96,6 +100,7 @@ export async function buildApp({
     power,
     links: new Links(db, power),
     catalogue: new RouteCatalogue(),
+    deliveriesCommitted: new DeliveriesCommitted(),
   }
   app.decorate('ctx', ctx)
   forwardFastPath.serve(ctx, app.log)
@@ -123,7 +128,7 @@ export async function buildApp({
       installAuthHooks(api, ctx)
       installInputGuard(api)
       installNameGuard(api)
-      if (audit) installOperationLog(api, database.db)
+      if (audit) installOperationLog(api, database.db, { events, committed: ctx.deliveriesCommitted })
       for (const module of apiModules) await api.register(module)
     },
     { prefix: API_PREFIX },

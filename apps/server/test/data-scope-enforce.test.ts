@@ -65,6 +65,24 @@ describe('reads show only users in scope', () => {
     expect(ids(again.body.data.list)).toEqual(seen)
   })
 
+  it('user list: kept per scope, it follows at once who holds which position', async () => {
+    const seen = async () =>
+      ids((await asScoped('POST', '/api/user/list', { body: { pageSize: 100 } })).body.data.list)
+    expect(await seen()).not.toContain(c.unplaced)
+    // the unplaced user takes a position in A2 (in scope): the next list shows them
+    const linked = await asAdmin('PUT', '/api/rel/position-rel-user', {
+      body: { positionId: c.posA2, userIds: String(c.unplaced) },
+    })
+    expect(linked.status, linked.body.msg).toBe(200)
+    expect(await seen()).toContain(c.unplaced)
+    // and leaves it: gone again
+    const unlinked = await asAdmin('PUT', '/api/rel/user-un-rel-position', {
+      body: { userId: c.unplaced, positionId: c.posA2 },
+    })
+    expect(unlinked.status, unlinked.body.msg).toBe(200)
+    expect(await seen()).not.toContain(c.unplaced)
+  })
+
   it('user detail: inside and straddler open, outside and unplaced 403', async () => {
     for (const id of [c.inside, c.straddler])
       expect((await asScoped('GET', '/api/user/detail', { query: { userId: id } })).status).toBe(200)

@@ -5,6 +5,8 @@
  * goal is asserted here, and nothing here runs in `npm test`.
  *
  * PostgreSQL figures need DATABASE_URL (or a server at 127.0.0.1:5432); without one they are skipped.
+ * Sections can be chosen by name: `npm run bench -- events lists` (throughput, sign-in, decision,
+ * scope, gateway, lists, console, audit, events); none named, all of them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,6 +17,7 @@ import { measureDecision } from './decision'
 import { measureScope } from './scope'
 import { measureGatewayLatency } from './gateway-latency'
 import { measureSignInLoad } from './sign-in-load'
+import { measureEvents } from './events'
 import { measureAudit } from '../measure-audit'
 import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
@@ -60,6 +63,23 @@ async function withDatabaseUrl<T>(url: string | undefined, work: () => Promise<T
 
 const out = (text: string) => console.log(`${text}\n`)
 
+const SECTIONS = [
+  'throughput',
+  'sign-in',
+  'decision',
+  'scope',
+  'gateway',
+  'lists',
+  'console',
+  'audit',
+  'events',
+]
+const chosen = process.argv.slice(2)
+const unknown = chosen.filter((name) => !SECTIONS.includes(name))
+if (unknown.length)
+  throw new Error(`unknown section ${unknown.join(', ')}: choose among ${SECTIONS.join(', ')}`)
+const want = (section: string) => chosen.length === 0 || chosen.includes(section)
+
 async function main() {
   const pgUrl = await postgresUrl()
   const seconds = Number(process.env.BENCH_SECONDS ?? 5)
@@ -68,147 +88,184 @@ async function main() {
     `Node ${process.version}, ${pgUrl ? 'PGlite and PostgreSQL' : 'PGlite only (no PostgreSQL reachable)'}.`,
   )
 
-  const throughput = await withDatabaseUrl(pgUrl, () => measureThroughput({ seconds }))
-  out('### Throughput (20 connections, medians of 5 interleaved rounds)')
-  out(
-    table(
-      ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
-      throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
-    ),
-  )
-
-  const signIns = await measureSignInLoad({ seconds })
-  out(
-    `### Forward auth while ${signIns.signIns.concurrent} sign-ins hash passwords (scrypt N=2^${signIns.hashCost}, PGlite, medians of 3 interleaved rounds)`,
-  )
-  out(
-    table(
-      ['forward auth', 'req/s', 'p99 ms', 'of quiet', 'sign-ins/s', 'sign-ins refused (503)'],
-      [
-        ['quiet', signIns.quiet.reqPerSec, signIns.quiet.p99Ms, '100%', '–', '–'],
-        [
-          `with ${signIns.signIns.concurrent} sign-ins`,
-          signIns.withSignIns.reqPerSec,
-          signIns.withSignIns.p99Ms,
-          `${signIns.throughputPct}%`,
-          signIns.signIns.perSecond,
-          signIns.signIns.refused,
-        ],
-      ],
-    ),
-  )
-
-  const decision = await measureDecision()
-  out(`### Authorization decision in process (${decision.rules.toLocaleString()} rules)`)
-  out(
-    table(
-      ['ours, warm', 'ours, first call for a user (loads from the database)', 'node-casbin', 'ratio'],
-      [
-        [
-          `${decision.oursWarmUs} µs`,
-          `${decision.oursColdMs} ms`,
-          `${decision.casbinMs} ms`,
-          `${decision.timesFaster}×`,
-        ],
-      ],
-    ),
-  )
-
-  const scope = await measureScope()
-  out(
-    `### Data scope of a call in process (${scope.departments.toLocaleString()} departments; goal < 10 µs warm)`,
-  )
-  out(
-    table(
-      ['scope, warm', 'decision alone, warm', 'scope, first call for a user'],
-      [[`${scope.warmUs} µs`, `${scope.decisionUs} µs`, `${scope.coldMs} ms`]],
-    ),
-  )
-
-  const gateway = await measureGatewayLatency(seconds)
-  out('### nginx auth_request (one connection, mean latency)')
-  out(
-    gateway
-      ? table(
-          ['plain proxy', 'with auth_request', 'added', 'p99 plain / with'],
-          [
-            [
-              `${gateway.plainMeanMs} ms`,
-              `${gateway.withAuthMeanMs} ms`,
-              `${gateway.addedMs} ms`,
-              `${gateway.plainP99Ms} / ${gateway.withAuthP99Ms} ms`,
-            ],
-          ],
-        )
-      : 'nginx is not installed: skipped.',
-  )
-
-  const lists: ListFigures = await measureLists({ postgresUrl: pgUrl })
-  out(
-    '### Lists and trees at 100,000 users, 10,000 departments, 10,000 groups (ms: first call / warm median)',
-  )
-  const engines = (['pglite', 'postgres'] as const).filter((e) => lists[e])
-  out(
-    table(
-      ['call', ...engines],
-      Object.keys(lists[engines[0]] ?? {}).map((label) => [
-        label,
-        ...engines.map((e) => `${lists[e]![label].first.toFixed(1)} / ${lists[e]![label].median.toFixed(1)}`),
-      ]),
-    ),
-  )
-
-  out('### Console')
-  if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) out('No built console (`npm run build`): skipped.')
-  else {
-    const bundle = bundleReport(WEB_DIST)
-    const firstRow = fs.existsSync(CHROMIUM) ? await measureFirstRow({ webDist: WEB_DIST }) : undefined
+  if (want('throughput')) {
+    const throughput = await withDatabaseUrl(pgUrl, () => measureThroughput({ seconds }))
+    out('### Throughput (20 connections, medians of 5 interleaved rounds)')
     out(
       table(
+        ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
+        throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
+      ),
+    )
+  }
+
+  if (want('sign-in')) {
+    const signIns = await measureSignInLoad({ seconds })
+    out(
+      `### Forward auth while ${signIns.signIns.concurrent} sign-ins hash passwords (scrypt N=2^${signIns.hashCost}, PGlite, medians of 3 interleaved rounds)`,
+    )
+    out(
+      table(
+        ['forward auth', 'req/s', 'p99 ms', 'of quiet', 'sign-ins/s', 'sign-ins refused (503)'],
         [
-          'initial JS raw / gzip / brotli',
-          'initial CSS gzip',
-          'screens loaded on demand (gzip)',
-          'sign-in → first row',
-        ],
-        [
+          ['quiet', signIns.quiet.reqPerSec, signIns.quiet.p99Ms, '100%', '–', '–'],
           [
-            `${kB(bundle.initialJs.raw)} / ${kB(bundle.initialJs.gzip)} / ${kB(bundle.initialJs.brotli)}`,
-            kB(bundle.initialCss.gzip),
-            `${kB(bundle.lazyJs.gzip)} in ${bundle.lazyJs.files} files`,
-            firstRow
-              ? `${firstRow.medianMs} ms (median of ${firstRow.runsMs.length})`
-              : 'no Chromium: skipped',
+            `with ${signIns.signIns.concurrent} sign-ins`,
+            signIns.withSignIns.reqPerSec,
+            signIns.withSignIns.p99Ms,
+            `${signIns.throughputPct}%`,
+            signIns.signIns.perSecond,
+            signIns.signIns.refused,
           ],
         ],
       ),
     )
   }
 
-  out(
-    '### Audit trail (a write with its log row against the same write without; the log list at 1,000,000 rows)',
-  )
-  const audits = []
-  audits.push(await withDatabaseUrl(undefined, () => measureAudit({ rows: 1_000_000, writes: 300 })))
-  if (pgUrl) audits.push(await withDatabaseUrl(pgUrl, () => measureAudit({ rows: 1_000_000, writes: 300 })))
-  out(
-    table(
-      [
-        'engine',
-        'write with log',
-        'without',
-        'overhead',
-        ...Object.keys(audits[0].list).map((k) => `list: ${k}`),
-      ],
-      audits.map((a) => [
-        a.engine,
-        `${a.writeWithLogMs} ms`,
-        `${a.writeWithoutLogMs} ms`,
-        `${a.overheadPct}%`,
-        ...Object.values(a.list).map((v) => `${v} ms`),
-      ]),
-    ),
-  )
+  if (want('decision')) {
+    const decision = await measureDecision()
+    out(`### Authorization decision in process (${decision.rules.toLocaleString()} rules)`)
+    out(
+      table(
+        ['ours, warm', 'ours, first call for a user (loads from the database)', 'node-casbin', 'ratio'],
+        [
+          [
+            `${decision.oursWarmUs} µs`,
+            `${decision.oursColdMs} ms`,
+            `${decision.casbinMs} ms`,
+            `${decision.timesFaster}×`,
+          ],
+        ],
+      ),
+    )
+  }
+
+  if (want('scope')) {
+    const scope = await measureScope()
+    out(
+      `### Data scope of a call in process (${scope.departments.toLocaleString()} departments; goal < 10 µs warm)`,
+    )
+    out(
+      table(
+        ['scope, warm', 'decision alone, warm', 'scope, first call for a user'],
+        [[`${scope.warmUs} µs`, `${scope.decisionUs} µs`, `${scope.coldMs} ms`]],
+      ),
+    )
+  }
+
+  if (want('gateway')) {
+    const gateway = await measureGatewayLatency(seconds)
+    out('### nginx auth_request (one connection, mean latency)')
+    out(
+      gateway
+        ? table(
+            ['plain proxy', 'with auth_request', 'added', 'p99 plain / with'],
+            [
+              [
+                `${gateway.plainMeanMs} ms`,
+                `${gateway.withAuthMeanMs} ms`,
+                `${gateway.addedMs} ms`,
+                `${gateway.plainP99Ms} / ${gateway.withAuthP99Ms} ms`,
+              ],
+            ],
+          )
+        : 'nginx is not installed: skipped.',
+    )
+  }
+
+  if (want('lists')) {
+    const lists: ListFigures = await measureLists({ postgresUrl: pgUrl })
+    out(
+      '### Lists and trees at 100,000 users, 10,000 departments, 10,000 groups (ms: first call / warm median)',
+    )
+    const engines = (['pglite', 'postgres'] as const).filter((e) => lists[e])
+    out(
+      table(
+        ['call', ...engines],
+        Object.keys(lists[engines[0]] ?? {}).map((label) => [
+          label,
+          ...engines.map(
+            (e) => `${lists[e]![label].first.toFixed(1)} / ${lists[e]![label].median.toFixed(1)}`,
+          ),
+        ]),
+      ),
+    )
+  }
+
+  if (want('console')) {
+    out('### Console')
+    if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) out('No built console (`npm run build`): skipped.')
+    else {
+      const bundle = bundleReport(WEB_DIST)
+      const firstRow = fs.existsSync(CHROMIUM) ? await measureFirstRow({ webDist: WEB_DIST }) : undefined
+      out(
+        table(
+          [
+            'initial JS raw / gzip / brotli',
+            'initial CSS gzip',
+            'screens loaded on demand (gzip)',
+            'sign-in → first row',
+          ],
+          [
+            [
+              `${kB(bundle.initialJs.raw)} / ${kB(bundle.initialJs.gzip)} / ${kB(bundle.initialJs.brotli)}`,
+              kB(bundle.initialCss.gzip),
+              `${kB(bundle.lazyJs.gzip)} in ${bundle.lazyJs.files} files`,
+              firstRow
+                ? `${firstRow.medianMs} ms (median of ${firstRow.runsMs.length})`
+                : 'no Chromium: skipped',
+            ],
+          ],
+        ),
+      )
+    }
+  }
+
+  if (want('audit')) {
+    out(
+      '### Audit trail (a write with its log row against the same write without; the log list at 1,000,000 rows)',
+    )
+    const audits = []
+    audits.push(await withDatabaseUrl(undefined, () => measureAudit({ rows: 1_000_000, writes: 300 })))
+    if (pgUrl) audits.push(await withDatabaseUrl(pgUrl, () => measureAudit({ rows: 1_000_000, writes: 300 })))
+    out(
+      table(
+        [
+          'engine',
+          'write with log',
+          'without',
+          'overhead',
+          ...Object.keys(audits[0].list).map((k) => `list: ${k}`),
+        ],
+        audits.map((a) => [
+          a.engine,
+          `${a.writeWithLogMs} ms`,
+          `${a.writeWithoutLogMs} ms`,
+          `${a.overheadPct}%`,
+          ...Object.values(a.list).map((v) => `${v} ms`),
+        ]),
+      ),
+    )
+  }
+
+  if (want('events')) {
+    const events = await measureEvents({ postgresUrl: pgUrl, writes: 200 })
+    out(
+      "### Change events (a write's event at a local receiver, default worker interval; a write with its events against the same write without)",
+    )
+    out(
+      table(
+        ['engine', 'answer → receiver p50 / p95 / max', 'write with events', 'without', 'overhead'],
+        events.map((e) => [
+          e.engine,
+          `${e.latency.p50Ms} / ${e.latency.p95Ms} / ${e.latency.maxMs} ms (${e.latency.writes} writes)`,
+          `${e.write.withEventsMs} ms`,
+          `${e.write.withoutMs} ms`,
+          `${e.write.overheadPct}%`,
+        ]),
+      ),
+    )
+  }
 }
 
 main().catch((err) => {

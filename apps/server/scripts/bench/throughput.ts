@@ -4,6 +4,7 @@
  * interleaved, medians reported. 20 connections, as a gateway would hold.
  */
 import autocannon from 'autocannon'
+import { DATA_SCOPE } from '@amg/contract'
 import { startAccessServer, startProcess, type Running } from './processes'
 import { throwawayDatabaseUrl } from '../throwaway-database'
 
@@ -48,7 +49,10 @@ const BENCH_SERVICE = 'bench-orders'
  * user of its own: the forward-auth load then asks `/api/authz/forward/<key>` as that user, so the
  * decision looks the service up and matches its patterns (a super admin would pass at once).
  */
-async function prepareForwardUser(base: string, adminToken: string): Promise<string> {
+async function prepareForwardUsers(
+  base: string,
+  adminToken: string,
+): Promise<{ token: string; scopedToken: string }> {
   const call = async <T>(method: string, path: string, body: unknown, token = adminToken): Promise<T> => {
     const res = await fetch(base + path, {
       method,
@@ -79,19 +83,51 @@ async function prepareForwardUser(base: string, adminToken: string): Promise<str
     authCodes: [root, node],
     description: '',
   })
-  const password = 'Bench@Orders123'
-  const userId = await call<number>('POST', '/api/user/insert', { nickName: 'bench_orders', password })
-  await call('PUT', '/api/rel/user-rel-role', { id: userId, roleIds: String(roleId) })
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ nickName: 'bench_orders', password }),
+  // the same node through a role with a data scope (自定义: the first department and those below it),
+  // so the answer carries X-Auth-Data-Scope (DESIGN.md §13)
+  const [top] = await call<{ id: number }[]>('GET', '/api/org/tree', undefined)
+  const scopedRoleId = await call<number>('POST', '/api/role/insert', {
+    roleName: '压测订单角色（数据范围）',
+    authCodes: [root, node],
+    description: '',
+    dataScope: DATA_SCOPE.custom,
+    scopeOrgIds: [top.id],
   })
-  return ((await login.json()) as { data: { token: string } }).data.token
+  const password = 'Bench@Orders123'
+  const signIn = async (nickName: string, role: number) => {
+    const userId = await call<number>('POST', '/api/user/insert', { nickName, password })
+    await call('PUT', '/api/rel/user-rel-role', { id: userId, roleIds: String(role) })
+    const login = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nickName, password }),
+    })
+    return ((await login.json()) as { data: { token: string } }).data.token
+  }
+  const token = await signIn('bench_orders', roleId)
+  const scopedToken = await signIn('bench_orders_scoped', scopedRoleId)
+  // the scoped load is only what it says if the answer carries the scope
+  const probe = await fetch(`${base}/api/authz/forward/${BENCH_SERVICE}`, {
+    headers: forwardHeaders(scopedToken),
+  })
+  const scope = probe.headers.get('x-auth-data-scope')
+  if (probe.status !== 200 || !scope || scope === 'all')
+    throw new Error(`the scoped forward-auth user got ${probe.status}, X-Auth-Data-Scope ${scope}`)
+  return { token, scopedToken }
 }
 
+const forwardHeaders = (token: string) => ({
+  'x-auth-token': token,
+  'x-original-method': 'GET',
+  'x-original-uri': '/api/orders/1024?page=1',
+})
+
 /** The signed-in loads of one running server. */
-function serverLoads(engine: 'pglite' | 'postgres', token: string, forwardToken: string): Load[] {
+function serverLoads(
+  engine: 'pglite' | 'postgres',
+  token: string,
+  forward: { token: string; scopedToken: string },
+): Load[] {
   const signedIn = { 'x-auth-token': token }
   const json = { ...signedIn, 'content-type': 'application/json' }
   return [
@@ -123,11 +159,14 @@ function serverLoads(engine: 'pglite' | 'postgres', token: string, forwardToken:
       engine,
       method: 'GET',
       path: `/api/authz/forward/${BENCH_SERVICE}`,
-      headers: {
-        'x-auth-token': forwardToken,
-        'x-original-method': 'GET',
-        'x-original-uri': '/api/orders/1024?page=1',
-      },
+      headers: forwardHeaders(forward.token),
+    },
+    {
+      name: `网关鉴权带数据范围 GET /api/authz/forward/${BENCH_SERVICE}`,
+      engine,
+      method: 'GET',
+      path: `/api/authz/forward/${BENCH_SERVICE}`,
+      headers: forwardHeaders(forward.scopedToken),
     },
     {
       name: '角色列表 POST /api/role/listall',
@@ -159,7 +198,7 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
     running.push(pglite)
     targets.push({
       base: pglite.url,
-      loads: serverLoads('pglite', pglite.token, await prepareForwardUser(pglite.url, pglite.token)),
+      loads: serverLoads('pglite', pglite.token, await prepareForwardUsers(pglite.url, pglite.token)),
     })
     const pgUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
     if (pgUrl) {
@@ -172,7 +211,7 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
         loads: serverLoads(
           'postgres',
           postgres.token,
-          await prepareForwardUser(postgres.url, postgres.token),
+          await prepareForwardUsers(postgres.url, postgres.token),
         ),
       })
     }

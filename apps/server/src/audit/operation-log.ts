@@ -10,7 +10,9 @@ import type { StagedChange } from '../db/audit-schema'
 import { AnonymousRefusals } from './anonymous-refusals'
 import { actionName, mayRename } from './action-name'
 import { describeChanges } from './changes'
-import { readStaged, writeEvents } from '../events/outbox'
+import { draftEvents, readStaged, withEvents } from '../events/outbox'
+import type { ChangeEventDraft } from '../events/derive'
+import type { DeliveriesCommitted } from '../events/committed'
 
 /**
  * The operation log (DESIGN.md §9). Every write route's handler is wrapped, once, when the route
@@ -75,16 +77,18 @@ async function writeRow(
     msg: string | null
     answer?: unknown
   },
-) {
+  events = true,
+): Promise<number> {
   const facts = routeFacts(req)
   let summary = facts.summary
+  let drafts: ChangeEventDraft[] = []
   if (row.result === 'success') {
     // what the change staged, read once: its name (冻结用户 …) and its events (DESIGN.md §17) come from it
     const staged = await readStaged(db)
     if (mayRename(facts.summary)) summary = preciseName(staged.rows, facts.summary, facts.resourceType)
-    await writeEvents(db, staged)
+    if (events) drafts = await draftEvents(db, staged)
   }
-  await db.insert(operationLogs).values({
+  const values = {
     operatorId: req.user?.id ?? null,
     operatorName: req.user?.nickName ?? null,
     ip: req.ip?.slice(0, 64) ?? null,
@@ -97,9 +101,25 @@ async function writeRow(
     result: row.result,
     status: row.status,
     msg: row.msg?.slice(0, 512) ?? null,
-    // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
-    rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
-  })
+  }
+  // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
+  const staged = sql`nullif(current_setting('amg.staged', true), '')::jsonb`
+  if (drafts.length === 0) {
+    await db.insert(operationLogs).values({ ...values, rowChanges: staged })
+    return 0
+  }
+  // the events and their deliveries in the same statement as the row (events/outbox.ts)
+  const [written] = await queryRows<{ deliveries: number | string }>(
+    db,
+    sql`${withEvents(drafts)}
+      insert into operation_logs (operator_id, operator_name, ip, user_agent, method, path, summary,
+        resource_type, resource_id, result, status, msg, row_changes)
+      values (${values.operatorId}, ${values.operatorName}, ${values.ip}, ${values.userAgent},
+        ${values.method}, ${values.path}, ${values.summary}, ${values.resourceType}, ${values.resourceId},
+        ${values.result}, ${values.status}, ${values.msg}, ${staged})
+      returning (select count(*) from delivered) as deliveries`,
+  )
+  return Number(written?.deliveries ?? 0)
 }
 
 /** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
@@ -143,7 +163,11 @@ declare module 'fastify' {
   }
 }
 
-export function installOperationLog(api: FastifyInstance, db: Db) {
+export function installOperationLog(
+  api: FastifyInstance,
+  db: Db,
+  outbox: { events: boolean; committed: DeliveriesCommitted },
+) {
   const anonymous = new AnonymousRefusals(db, (err) =>
     api.log.error({ err: { message: err.message } }, 'operation log row of anonymous refusals not written'),
   )
@@ -151,20 +175,29 @@ export function installOperationLog(api: FastifyInstance, db: Db) {
     if (!routeMethods(route).some((m) => isAuditedWrite(m, route.config as never))) return
     const handler = route.handler
     route.handler = async function audited(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-      return db.transaction(async (tx) =>
+      let deliveries = 0
+      const answer = await db.transaction(async (tx) =>
         runInTransaction(tx, async () => {
           const answer = await handler.call(this, req, reply)
           const msg = (answer as { msg?: unknown } | undefined)?.msg
-          await writeRow(tx, req, {
-            result: 'success',
-            status: reply.statusCode,
-            msg: typeof msg === 'string' ? msg : null,
-            answer,
-          })
+          deliveries = await writeRow(
+            tx,
+            req,
+            {
+              result: 'success',
+              status: reply.statusCode,
+              msg: typeof msg === 'string' ? msg : null,
+              answer,
+            },
+            outbox.events,
+          )
           req.auditLogged = true
           return answer
         }),
       )
+      // committed: the worker sends them now, not at its next round
+      if (deliveries > 0) outbox.committed.notify()
+      return answer
     }
     // Refusals and failures: the change rolled back (or never started), so the row stands alone.
     // A callback hook, so that the usual case (a logged write) passes without a promise.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { sql, type SQL } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { API_PREFIX, MSG, NO_DATA, type DataScope } from '@amg/contract'
@@ -44,6 +45,20 @@ export const unscoped = (id: number): Caller => ({ id, scope: { all: true, self:
 
 /** Ids as ONE array parameter, however many (a scope can hold thousands of departments). */
 const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`
+
+/**
+ * Names what a scoped caller may see, for the keys of kept lists: callers whose scopes hold the same
+ * departments (and, under `self`, the same caller) see the same users. A scope can hold thousands of
+ * departments, so they are hashed.
+ */
+export function scopeKey(caller: Caller): string {
+  const { scope } = caller
+  if (scope.all) return 'all'
+  const orgs = createHash('sha256')
+    .update([...scope.orgIds].sort((a, b) => a - b).join(','))
+    .digest('base64url')
+  return `${scope.self ? `self${caller.id}` : ''}:${orgs}`
+}
 
 /** Whether a department is in the caller's scope. */
 export const orgInScope = (caller: Caller, orgId: number | null): boolean =>

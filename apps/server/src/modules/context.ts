@@ -6,6 +6,7 @@ import type { SessionCache } from '../cache/session-cache'
 import type { PowerGuard } from '../auth/power'
 import type { Links } from './links/service'
 import type { RouteCatalogue } from '../lib/route-catalogue'
+import type { DeliveriesCommitted } from '../events/committed'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -22,6 +23,8 @@ export interface AppContext {
   /** the seven link tables, served by one module */
   links: Links
   catalogue: RouteCatalogue
+  /** a write that committed webhook deliveries says so here; the worker sends them at once */
+  deliveriesCommitted: DeliveriesCommitted
 }
 
 declare module 'fastify' {

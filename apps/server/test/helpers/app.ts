@@ -48,6 +48,37 @@ export interface TestApp {
   close(): Promise<void>
 }
 
+/**
+ * A fresh PostgreSQL database cloned from the run's template (migrated and seeded), and how to drop it:
+ * for tests that open it themselves or hand it to a server process.
+ */
+export async function clonePgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL!
+  const name = `${inject('pgTemplate')}_c_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  // Two clones started at the same instant can collide on the template; try again shortly.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`)
+      break
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
+      await new Promise((r) => setTimeout(r, 100 * attempt))
+    }
+  }
+  await admin.end()
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
 /** A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when configured). */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const pgTemplate = inject('pgTemplate')
@@ -66,30 +97,11 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   let dropDatabase = async () => {}
   let databaseUrl: string | undefined
   if (pgTemplate) {
-    const url = process.env.TEST_DATABASE_URL!
-    const name = `${pgTemplate}_c_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    // Two clones started at the same instant can collide on the template; try again shortly.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate}`)
-        break
-      } catch (err) {
-        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
-        await new Promise((r) => setTimeout(r, 100 * attempt))
-      }
-    }
-    await admin.end()
-    databaseUrl = withDatabase(url, name)
+    const clone = await clonePgDatabase()
+    databaseUrl = clone.url
+    dropDatabase = clone.drop
     // as the server opens it: with its sessions' limits (config.ts)
     database = await openDatabase({ databaseUrl, stageAuditRows: true, ...postgresSettings(config) })
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: url })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
-    }
   } else {
     const tar = fs.readFileSync(inject('pgliteTemplate'))
     database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]), stageAuditRows: true })

@@ -46,3 +46,43 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_0
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/**
+ * A receiver that holds its answers while `holding`: each request is recorded as it arrives and left
+ * unanswered (a delivery in flight) until `release()`, after which it and every later one get 200.
+ */
+export async function startHoldingReceiver() {
+  const received: Received[] = []
+  const held: http.ServerResponse[] = []
+  let holding = true
+  const answer = (res: http.ServerResponse) => {
+    if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+  }
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      received.push({
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+      })
+      if (holding) held.push(res)
+      else answer(res)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    release() {
+      holding = false
+      held.splice(0).forEach(answer)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

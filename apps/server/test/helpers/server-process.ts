@@ -17,9 +17,14 @@ const freePort = () =>
     })
   })
 
-/** The real server (apps/server/src/server.ts) in its own process, as `npm start` runs it. */
-export async function startServer(env: Record<string, string>) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-proc-'))
+/**
+ * The real server (apps/server/src/server.ts) in its own process, as `npm start` runs it. Given a
+ * `dataDir`, it runs on that directory and leaves it in place when stopped (a restart on the same
+ * data); otherwise on a fresh one removed at stop.
+ */
+export async function startServer(env: Record<string, string>, options: { dataDir?: string } = {}) {
+  const ownDataDir = !options.dataDir
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'amg-proc-'))
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
@@ -47,7 +52,14 @@ export async function startServer(env: Record<string, string>) {
       await exited
       clearTimeout(timer)
     }
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+  /** `kill -9`: the process ends at once, with whatever it had under way (its data stays). */
+  const kill = async () => {
+    if (!alive()) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
   }
   const deadline = Date.now() + 90_000
   for (;;) {
@@ -67,6 +79,7 @@ export async function startServer(env: Record<string, string>) {
     base,
     alive,
     stop,
+    kill,
     stderr: () => stderr,
     async login(nickName = 'admin', password = TEST_ADMIN_PASSWORD): Promise<string> {
       const res = await fetch(`${base}/login`, {

@@ -45,6 +45,7 @@ import {
   requireWritableUsers,
   visibleOrg,
   visibleUser,
+  scopeKey,
   type Caller,
 } from '../../auth/user-scope'
 import { linkedPage } from '../links/linked-lists'
@@ -133,9 +134,10 @@ function checkContact(body: { mobile?: string | null; password?: string | null }
  * characters on a trigram index serves the nickName.
  *
  * What is read is kept in the list cache only for filters on columns whose changes the cache hears of
- * (nickName, status: the users trigger). A keyword also looks at realName and mobile, and a department
- * at positions held and the department tree, which that trigger does not watch: those lists are read
- * afresh each time, so they are never stale.
+ * (nickName, status: the users trigger; the positions held and their departments, for a scoped
+ * caller's list, kept per scope). A keyword also looks at realName and mobile, and a department at the
+ * department tree, which those triggers do not watch: those lists are read afresh each time, so they
+ * are never stale.
  */
 export async function listUsers(
   db: Db,
@@ -157,19 +159,19 @@ export async function listUsers(
   }
   if (orgId != null) filters.push(holdsPositionUnder(orgId))
   if (status != null) filters.push(eq(users.status, status))
-  // data scope (DESIGN.md §13): who is visible depends on positions and departments, which the list
-  // cache does not hear of, so a scoped list is read afresh each time
+  // data scope (DESIGN.md §13): who is visible depends on the positions held and their departments,
+  // which the list cache hears of too (migration 0019), and on the caller's scope, which names the list
   const inScope = visibleUser(caller, users.id)
   if (inScope) filters.push(inScope)
   const { limit, offset } = page(q)
-  const watched = keyword === null && orgId === null && inScope === undefined
+  const watched = keyword === null && orgId === null
   const { ids, ...total } = await newestFirstPage(
     db,
     watched ? listCache : READ_AFRESH,
     {
       source: { table: users, id: users.id, createTime: users.createTime },
       where: filters.length ? and(...filters) : undefined,
-      key: `users:${JSON.stringify([nickName, status])}`,
+      key: `users:${JSON.stringify([nickName, status])}${inScope ? `:${scopeKey(caller)}` : ''}`,
     },
     { offset, limit },
   )

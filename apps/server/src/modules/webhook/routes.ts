@@ -47,6 +47,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     void sweep()
     worker.start()
   })
+  // a write's deliveries are sent as soon as it commits (events/committed.ts)
+  app.ctx.deliveriesCommitted.listen(() => worker.poke())
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer)
     await worker.stop()

@@ -28,7 +28,7 @@ interface Claimed {
   event_type: string
   attempts: number
   payload: Record<string, unknown>
-  event_id: number | null
+  event_id: number | string | null
   at: string | Date
   url: string
   secret: string
@@ -48,13 +48,16 @@ export const messageBody = (d: Pick<Claimed, 'event_type' | 'event_id' | 'payloa
   JSON.stringify({
     type: d.event_type,
     timestamp: new Date(d.at).toISOString(),
-    eventId: d.event_id,
+    // a bigint column: node-postgres reads it as text, PGlite as a number; receivers get a number
+    eventId: d.event_id === null ? null : Number(d.event_id),
     data: d.payload,
   })
 
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null
   private round: Promise<void> | null = null
+  /** a poke came during a round: another round follows at once */
+  private again = false
   private stopped = false
 
   constructor(
@@ -76,9 +79,16 @@ export class WebhookWorker {
     await this.round
   }
 
-  /** Runs a round now (the test call and a redelivery want their send without waiting for the timer). */
+  /**
+   * Runs a round now: a write that committed deliveries, the test call and a redelivery want their
+   * send without waiting for the timer. During a round, the next one follows it at once.
+   */
   poke(): void {
-    if (this.stopped || this.round) return
+    if (this.stopped) return
+    if (this.round) {
+      this.again = true
+      return
+    }
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     this.run()
@@ -97,7 +107,10 @@ export class WebhookWorker {
       .catch((err: Error) => this.log.error({ err: { message: err.message } }, 'webhook round failed'))
       .finally(() => {
         this.round = null
-        this.schedule()
+        if (this.again && !this.stopped) {
+          this.again = false
+          this.run()
+        } else this.schedule()
       })
   }
 
