@@ -68,15 +68,23 @@ export const orgInScope = (caller: Caller, orgId: number | null): boolean =>
  * The SQL condition "the user `userId` is visible to the caller" (undefined: no restriction), for
  * any query that lists or looks up users. `userId` is the column or expression holding the user's id.
  */
-export function visibleUser(caller: Caller, userId: SQL | SQL.Aliased | unknown): SQL | undefined {
+export function visibleUser(
+  caller: Caller,
+  userId: SQL | SQL.Aliased | unknown,
+  opts: { rowByRow?: boolean } = {},
+): SQL | undefined {
   const { scope } = caller
   if (scope.all) return undefined
   const parts: SQL[] = []
   if (scope.self) parts.push(sql`${userId} = ${caller.id}`)
+  // `rowByRow`: asked of each row while a query walks an index in the list's order and stops at a
+  // page. PostgreSQL turns a plain EXISTS into a join and, when it misjudges how many users a scope
+  // holds, gathers and sorts them all for ten rows; `offset 0` keeps the EXISTS a check per row.
   if (scope.orgIds.length)
     parts.push(sql`exists (select 1 from position_users scope_pu
       join positions scope_p on scope_p.id = scope_pu.position_id
-      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${idArray(scope.orgIds)}))`)
+      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${idArray(scope.orgIds)})
+      ${opts.rowByRow ? sql`offset 0` : sql``})`)
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`
 }
 

@@ -21,6 +21,11 @@ export interface NewestFirstSource {
 export interface NewestFirstList {
   source: NewestFirstSource
   where: SQL | undefined
+  /**
+   * The same condition in the form to check row by row while a large list's page is read along the
+   * (create_time, id) index (absent: `where`); `where` serves the passes that read every match.
+   */
+  walk?: SQL | undefined
   /** names the list and its filters: what is read of it is kept under this key */
   key: string
 }
@@ -127,7 +132,8 @@ async function pageIds(
   kept: Kept,
 ): Promise<number[]> {
   const { table, id, createTime } = list.source
-  const select = (from?: SQL) => db.select({ id }).from(table).where(and(list.where, from))
+  const where = 'walk' in list ? list.walk : list.where
+  const select = (from?: SQL) => db.select({ id }).from(table).where(and(where, from))
   const end = Math.min(page.offset + page.limit, kept.n)
   if (page.offset >= end) return []
   if (page.offset >= BOOKMARK_EVERY && kept.n - end < BOOKMARK_EVERY) {

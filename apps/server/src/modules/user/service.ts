@@ -162,7 +162,6 @@ export async function listUsers(
   // data scope (DESIGN.md §13): who is visible depends on the positions held and their departments,
   // which the list cache hears of too (migration 0019), and on the caller's scope, which names the list
   const inScope = visibleUser(caller, users.id)
-  if (inScope) filters.push(inScope)
   const { limit, offset } = page(q)
   const watched = keyword === null && orgId === null
   const { ids, ...total } = await newestFirstPage(
@@ -170,7 +169,11 @@ export async function listUsers(
     watched ? listCache : READ_AFRESH,
     {
       source: { table: users, id: users.id, createTime: users.createTime },
-      where: filters.length ? and(...filters) : undefined,
+      where: inScope || filters.length ? and(...filters, inScope) : undefined,
+      walk:
+        inScope || filters.length
+          ? and(...filters, visibleUser(caller, users.id, { rowByRow: true }))
+          : undefined,
       key: `users:${JSON.stringify([nickName, status])}${inScope ? `:${scopeKey(caller)}` : ''}`,
     },
     { offset, limit },
