@@ -6,6 +6,7 @@ import type { SessionCache } from '../cache/session-cache'
 import type { PowerGuard } from '../auth/power'
 import type { Links } from './links/service'
 import type { RouteCatalogue } from '../lib/route-catalogue'
+import type { SecretBox } from '../auth/secret-box'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -22,6 +23,8 @@ export interface AppContext {
   /** the seven link tables, served by one module */
   links: Links
   catalogue: RouteCatalogue
+  /** TOTP keys sealed at rest, recovery codes as keyed hashes (DESIGN.md §14) */
+  secrets: SecretBox
 }
 
 declare module 'fastify' {
