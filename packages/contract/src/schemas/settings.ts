@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { POLICY_MSG } from '../messages'
-import { SECURITY_LIMITS } from '../password-policy'
+import { MFA_MODES, SECURITY_LIMITS, type MfaMode } from '../password-policy'
 import { withMessage } from './common'
 
 /** The security settings (DESIGN.md §14): one row, read and replaced whole. */
@@ -17,9 +17,7 @@ export const SecuritySettingsBody = Type.Object({
   historyCount: Bounded('historyCount', '历史密码个数'),
   expireDays: Bounded('expireDays', '有效天数'),
   forceChangeInitial: withMessage(Type.Boolean(), '请选择是否强制修改初始密码'),
-  mfa: withMessage(
-    Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
-    POLICY_MSG.mfaInvalid,
-  ),
+  // one enum rather than a union of literals, so that the refusal carries this message
+  mfa: withMessage(Type.Unsafe<MfaMode>(Type.String({ enum: [...MFA_MODES] })), POLICY_MSG.mfaInvalid),
 })
 export type SecuritySettingsBody = Static<typeof SecuritySettingsBody>
