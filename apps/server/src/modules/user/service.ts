@@ -176,7 +176,14 @@ export async function listUsers(
   )
   if (!ids.length) return { list: [], ...total }
   const [rows, held] = await Promise.all([
-    db.select(userRowColumns).from(users).where(inArray(users.id, ids)),
+    db
+      .select({
+        ...userRowColumns,
+        // DESIGN.md §14: the list shows who has two-step sign-in
+        mfaEnabled: sql<boolean>`exists (select 1 from user_mfa m where m.user_id = ${users.id} and m.enabled)`,
+      })
+      .from(users)
+      .where(inArray(users.id, ids)),
     heldByUsers(db, ids, caller),
   ])
   return {

@@ -4,7 +4,8 @@ import { toastSuccess } from '../../lib/feedback'
 import { mfaEnable, mfaSetup } from './api'
 
 export const MFA_BOUND = '两步验证已绑定'
-export const RECOVERY_CODES_NOTE = '每个恢复码只能使用一次。请立即复制或下载并妥善保存，关闭后将无法再次查看。'
+export const RECOVERY_CODES_NOTE =
+  '每个恢复码只能使用一次。请立即复制或下载并妥善保存，关闭后将无法再次查看。'
 
 /**
  * Binding two-step sign-in (DESIGN.md §14): the key as a QR code drawn here (antd's QRCode, no image
@@ -43,8 +44,10 @@ export function MfaEnrolment({ onDone }: { onDone: () => void }) {
   if (codes) return <RecoveryCodes codes={codes} onDone={onDone} />
   if (!setup) return <Typography.Text type="secondary">正在生成密钥…</Typography.Text>
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="mfa-enrolment">
-      <Typography.Text>1. 用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码：</Typography.Text>
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="mfa-enrolment">
+      <Typography.Text>
+        1. 用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码：
+      </Typography.Text>
       <QRCode value={setup.otpauthUri} size={180} />
       <Typography.Text>
         无法扫描时，手动输入密钥：
@@ -65,7 +68,12 @@ export function MfaEnrolment({ onDone }: { onDone: () => void }) {
           onPressEnter={() => void bind()}
           style={{ width: 160 }}
         />
-        <Button type="primary" loading={busy} disabled={!/^\d{6}$/.test(code.trim())} onClick={() => void bind()}>
+        <Button
+          type="primary"
+          loading={busy}
+          disabled={!/^\d{6}$/.test(code.trim())}
+          onClick={() => void bind()}
+        >
           绑定
         </Button>
       </Space>
@@ -85,8 +93,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
     URL.revokeObjectURL(url)
   }
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Alert type="warning" showIcon message="请保存恢复码" description={RECOVERY_CODES_NOTE} />
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Alert type="warning" showIcon title="请保存恢复码" description={RECOVERY_CODES_NOTE} />
       <pre data-testid="recovery-codes" style={{ columns: 2, margin: 0, fontSize: 15 }}>
         {text}
       </pre>

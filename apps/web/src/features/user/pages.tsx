@@ -73,3 +73,4 @@ export function UserInfoPage() {
     </Screen>
   )
 }
+export { PersonalCenterPage } from './personal-page'
