@@ -16,7 +16,12 @@ export function RestrictedGate({ user }: { user: CurrentUser }) {
   const logout = useSession((s) => s.logout)
   return (
     <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'flex-end', justifyContent: 'center' }}>
-      <Button type="link" style={{ marginBottom: 24 }} onClick={() => void logout()}>
+      {/* above the dialog's mask: the one way out besides finishing */}
+      <Button
+        type="link"
+        style={{ marginBottom: 24, position: 'relative', zIndex: 2000 }}
+        onClick={() => void logout()}
+      >
         退出登录
       </Button>
       {user.restricted === 'password_change' ? (
