@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import { API_PREFIX, MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '@amg/contract'
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
+import { loadSecretBox } from './auth/secret-box'
 import { installAuthHooks } from './auth/hook'
 import { ChangeWatch } from './cache/change-watch'
 import { SessionCache } from './cache/session-cache'
@@ -101,6 +102,7 @@ export async function buildApp({
     links: new Links(db, power),
     catalogue: new RouteCatalogue(),
     deliveriesCommitted: new DeliveriesCommitted(),
+    secrets: loadSecretBox(config),
   }
   app.decorate('ctx', ctx)
   forwardFastPath.serve(ctx, app.log)

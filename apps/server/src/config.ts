@@ -10,7 +10,17 @@ export interface Config {
   dataDir: string
   databaseUrl: string | undefined
   initialAdminPassword: string
+  /**
+   * INITIAL_ADMIN_PASSWORD was set: the operator chose the admin's password, which then counts as the
+   * admin's own; the built-in default must be changed at the first sign-in (DESIGN.md §14)
+   */
+  initialAdminPasswordChosen: boolean
   initialUserPassword: string
+  /**
+   * MFA_SECRET_KEY: 32 bytes (hex or base64) encrypting TOTP keys at rest; without it a key file is
+   * made in the data directory (every instance of a shared PostgreSQL must then be given the same key)
+   */
+  mfaSecretKey: string | undefined
   sessionTtlHours: number
   /** failed sign-ins per account and client address before attempts are refused for a while */
   loginFreeFailures: number
@@ -104,13 +114,20 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries
 }
 
+/** The admin's password when INITIAL_ADMIN_PASSWORD is not set: to be changed at the first sign-in. */
+export const BUILT_IN_ADMIN_PASSWORD = 'Admin@123456'
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   return {
     port: int(env.PORT, 8080),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
-    initialAdminPassword: env.INITIAL_ADMIN_PASSWORD || 'Admin@123456',
+    initialAdminPassword: env.INITIAL_ADMIN_PASSWORD || BUILT_IN_ADMIN_PASSWORD,
+    // a password handed in by a harness (overrides) is chosen too
+    initialAdminPasswordChosen:
+      Boolean(env.INITIAL_ADMIN_PASSWORD) || overrides.initialAdminPassword !== undefined,
+    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
     initialUserPassword: env.INITIAL_USER_PASSWORD || 'User@12345678',
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 12),
     loginFreeFailures: int(env.LOGIN_FREE_FAILURES, 5),

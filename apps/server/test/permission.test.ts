@@ -48,7 +48,14 @@ describe('POST /auth/tree', () => {
     const res = await admin('POST', '/api/auth/tree', { body: {} })
     expect(res.status).toBe(200)
     const tree = res.body.data
-    expect(tree.map((n: any) => n.code)).toEqual(['access', 'organization', 'file', 'monitor', 'analysis'])
+    expect(tree.map((n: any) => n.code)).toEqual([
+      'access',
+      'organization',
+      'file',
+      'monitor',
+      'system',
+      'analysis',
+    ])
     const access = tree[0]
     expect(access).toMatchObject({ parentCode: null, level: 1, isLeaf: false, type: 1, status: 1 })
     expect(access.children.map((n: any) => n.code)).toEqual([

@@ -25,6 +25,11 @@ const PUBLIC_OR_SESSION = new Set([
   'POST /logout',
   'GET /user/current',
   'PUT /user/password',
+  // DESIGN.md §14: the second step of sign-in, and one's own two-step sign-in
+  'POST /login/mfa',
+  'POST /user/mfa/setup',
+  'POST /user/mfa/enable',
+  'POST /user/mfa/disable',
   // the home page's figures: open to any signed-in user, each figure only if its list is theirs
   'GET /system/overview',
   // forward auth authenticates the end user itself (DESIGN.md §10)

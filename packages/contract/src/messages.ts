@@ -146,3 +146,32 @@ export function beyondPowerMessage(missingNames: readonly string[]): string {
 
 /** '删除服务「{name}」及其根权限, 是否继续?': the service list's delete confirmation names what goes. */
 export const confirmDeleteService = (name: string) => `此操作将永久删除服务「${name}」及其根权限, 是否继续?`
+
+/** The password policy's rules and the security settings' bounds (DESIGN.md §14, password-policy.ts). */
+export const POLICY_MSG = {
+  tooShort: (n: number) => `密码长度不能少于 ${n} 位`,
+  tooLong: '密码长度不能超过 30 位',
+  chinese: '密码不能包含汉字',
+  classes: (n: number) => `密码需包含大写字母、小写字母、数字、特殊符号中的至少 ${n} 类`,
+  containsUsername: '密码不能包含用户名',
+  reused: (n: number) => `新密码不能与最近 ${n} 次使用过的密码相同`,
+  sameAsOld: '新密码不能与原密码相同',
+  outOfRange: (label: string, min: number, max: number) => `${label}应为 ${min} 到 ${max} 之间的整数`,
+  mfaInvalid: '两步验证范围应为 off、admins 或 all',
+} as const
+
+/** Sign-in security (DESIGN.md §14): restricted sessions and two-step sign-in. */
+export const SIGN_IN_MSG = {
+  mustChangePassword: '请先修改密码',
+  mustEnrollMfa: '请先绑定两步验证',
+  passwordExpired: '密码已过期，请修改密码',
+  mfaRequired: '请输入两步验证码',
+  mfaCodeWrong: '验证码不正确',
+  mfaTokenInvalid: '两步验证已超时，请重新登录',
+  mfaAlreadyOn: '已绑定两步验证',
+  mfaNotOn: '尚未绑定两步验证',
+  mfaSetupFirst: '请先获取绑定二维码',
+  passwordWrong: '密码不正确',
+  recoveryUsed: '已使用恢复码登录',
+  mfaReset: '已重置两步验证',
+} as const

@@ -18,6 +18,7 @@ import { measureScope } from './scope'
 import { measureGatewayLatency } from './gateway-latency'
 import { measureSignInLoad } from './sign-in-load'
 import { measureEvents } from './events'
+import { measureSecondStep } from './second-step'
 import { measureAudit } from '../measure-audit'
 import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
@@ -120,6 +121,11 @@ async function main() {
         ],
       ),
     )
+    const secondStep = await measureSecondStep()
+    out(
+      `### Second step of sign-in (POST /login/mfa with a TOTP code, PGlite, ${secondStep.rounds} rounds; goal < 20 ms)`,
+    )
+    out(table(['median ms', 'p90 ms'], [[secondStep.medianMs, secondStep.p90Ms]]))
   }
 
   if (want('decision')) {

@@ -29,6 +29,8 @@ const IGNORED = new Set([
   'update_user_id',
   'failed_logins',
   'locked_until',
+  // the password's own change shows as 已修改; when it happened is the row's time
+  'password_changed_at',
 ])
 const SECRET = new Set(['password_hash', 'token_hash', 'storage_name'])
 export const SECRET_CHANGED = '已修改'

@@ -1,7 +1,8 @@
+import type { LOGIN_RESULTS } from '@amg/contract'
 import type { DbOrTx } from '../db/connection'
 import { loginLogs } from '../db/audit-schema'
 
-export type LoginResult = 'success' | 'failure' | 'locked' | 'frozen' | 'logout' | 'revoked'
+export type LoginResult = (typeof LOGIN_RESULTS)[number]
 
 /** One row of the login log (DESIGN.md §9): every sign-in attempt, sign-out and revocation. */
 export async function recordLogin(

@@ -9,6 +9,7 @@ import type { ChangeWatch } from '../cache/change-watch'
 import type { Database, Db } from '../db/connection'
 import { hashToken } from '../lib/tokens'
 import type { Authorizer } from './authorizer'
+import { restrictedMayCall, restrictionRefusal } from './restriction'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,6 +45,9 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
   /** Admits a signed-in user: the route's permission unless it needs only a session. */
   const admit = (req: FastifyRequest, tokenHash: string, user: SessionUser | null): Promise<void> | void => {
     if (!user) throw unauthorized(MSG.unauthorized)
+    // a session that must first change its password or enrol MFA may call nothing else (§14)
+    if (user.restricted && !restrictedMayCall(req.method, req.routeOptions.url))
+      throw restrictionRefusal(user.restricted)
     req.user = user
     // at most one small write a minute per session, and never in the way of the answer
     lastSeen

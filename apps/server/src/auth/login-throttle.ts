@@ -178,6 +178,11 @@ export class LoginThrottle {
     return this.begin(`password\u0000${userId}`, address)
   }
 
+  /** A second-step code (DESIGN.md §14): six digits are a guess like a password, throttled alike. */
+  secondStep(userId: number, address: string): Attempt {
+    return this.begin(`mfa\u0000${userId}`, address)
+  }
+
   /**
    * Admits or refuses an attempt. An admitted attempt is counted as a failure *before* the password
    * is checked, so that many attempts sent at once cannot all slip in under the limit.

@@ -1,7 +1,8 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
-import { MSG, normalizeName } from '@amg/contract'
+import { MSG, normalizeName, type Restriction, type SecuritySettings } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
-import { sessions, users } from '../db/schema'
+import { mfaChallenges, sessions, userMfa, users } from '../db/schema'
+import { passwordExpired } from './password-rules'
 import { AppError, unauthorized } from '../lib/errors'
 import { pause, type LoginThrottle } from './login-throttle'
 import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
@@ -22,13 +23,37 @@ export interface SignIn {
   userAgent?: string | null
 }
 
+/** What sign-in needs besides the password check: the settings' answers for this user (DESIGN.md §14). */
+export interface SignInGate {
+  settings: () => Promise<SecuritySettings>
+  /** the settings require MFA and the user has not enrolled */
+  mfaEnrolmentDue: (settings: SecuritySettings, userId: number) => Promise<boolean>
+}
+
+/** A sign-in's outcome: a session (maybe restricted), or the second step's token. */
+export type SignInOutcome =
+  | { kind: 'session'; token: string; user: SessionUser; expired: boolean }
+  | { kind: 'mfa'; mfaToken: string; user: SessionUser; expired: boolean }
+
+/** The second step's token lasts this long and allows this many codes (DESIGN.md §14). */
+export const MFA_TOKEN_TTL_MS = 5 * 60_000
+export const MFA_TOKEN_TRIES = 5
+
 /**
  * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
  * An unknown user, a frozen one and a wrong password answer alike, throttling included, until the
  * password is right (DESIGN.md §11); a hash made at an older cost is replaced by one at the current
- * cost once the password is known to be right.
+ * cost once the password is known to be right. Then (§14): a password set by someone else or expired
+ * restricts the session to changing it; MFA enrolled asks for the second step; MFA required and not
+ * enrolled restricts the session to enrolling.
  */
-export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrottle, attempt: SignIn) {
+export async function login(
+  db: Db,
+  policy: SessionPolicy,
+  throttle: LoginThrottle,
+  gate: SignInGate,
+  attempt: SignIn,
+): Promise<SignInOutcome> {
   // the one form names are stored in (names.ts), so a full-width or spaced-out name finds its account
   // and counts against the same throttle; a name with invisible characters matches no account
   const nickName = normalizeName(attempt.nickName)
@@ -42,33 +67,73 @@ export async function login(db: Db, policy: SessionPolicy, throttle: LoginThrott
   admitted.succeeded()
   if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined
-  const now = new Date()
-  const token = newToken()
-  await db.transaction(async (tx) => {
-    // Only if the hash is still the one just checked: a password changed meanwhile is left alone.
-    if (rehashed)
-      await tx
-        .update(users)
-        .set({ passwordHash: rehashed })
-        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
-    await tx.insert(sessions).values({
-      tokenHash: hashToken(token),
-      userId: user.id,
-      expiresAt: new Date(now.getTime() + policy.sessionTtlHours * 3_600_000),
-      ip: attempt.address.slice(0, 64),
-      userAgent: attempt.userAgent?.slice(0, 512) || null,
-    })
-    // Expired sessions are cleared as new ones are made, so the table stays small.
-    await tx.delete(sessions).where(lt(sessions.expiresAt, now))
-  })
+  const settings = await gate.settings()
+  const expired = passwordExpired(settings, user.passwordChangedAt)
+  const mustChange = expired || (settings.forceChangeInitial && user.mustChangePassword === 1)
+  const [mfa] = await db.select({ enabled: userMfa.enabled }).from(userMfa).where(eq(userMfa.userId, user.id))
+  const restricted: Restriction | null = mustChange
+    ? 'password_change'
+    : !mfa?.enabled && (await gate.mfaEnrolmentDue(settings, user.id))
+      ? 'mfa_enroll'
+      : null
   const sessionUser: SessionUser = {
     id: user.id,
     nickName: user.nickName,
     realName: user.realName,
     status: user.status,
     passwordIsInitial: user.passwordIsInitial === 1,
+    restricted,
   }
-  return { token, user: sessionUser }
+  // Only if the hash is still the one just checked: a password changed meanwhile is left alone.
+  const rehash = async (tx: DbOrTx) => {
+    if (rehashed)
+      await tx
+        .update(users)
+        .set({ passwordHash: rehashed })
+        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+  }
+  if (mfa?.enabled) {
+    const mfaToken = newToken()
+    await db.transaction(async (tx) => {
+      await rehash(tx)
+      await tx.insert(mfaChallenges).values({
+        tokenHash: hashToken(mfaToken),
+        userId: user.id,
+        restricted,
+        expiresAt: new Date(Date.now() + MFA_TOKEN_TTL_MS),
+      })
+      await tx.delete(mfaChallenges).where(lt(mfaChallenges.expiresAt, new Date()))
+    })
+    return { kind: 'mfa', mfaToken, user: sessionUser, expired }
+  }
+  const token = await openSession(db, policy, sessionUser, attempt, rehash)
+  return { kind: 'session', token, user: sessionUser, expired }
+}
+
+/** A new session for a user who has passed every step of sign-in; answers its token. */
+export async function openSession(
+  db: Db,
+  policy: SessionPolicy,
+  user: SessionUser,
+  attempt: Pick<SignIn, 'address' | 'userAgent'>,
+  alsoInTx?: (tx: DbOrTx) => Promise<void>,
+): Promise<string> {
+  const now = new Date()
+  const token = newToken()
+  await db.transaction(async (tx) => {
+    await alsoInTx?.(tx)
+    await tx.insert(sessions).values({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      expiresAt: new Date(now.getTime() + policy.sessionTtlHours * 3_600_000),
+      ip: attempt.address.slice(0, 64),
+      userAgent: attempt.userAgent?.slice(0, 512) || null,
+      restricted: user.restricted,
+    })
+    // Expired sessions are cleared as new ones are made, so the table stays small.
+    await tx.delete(sessions).where(lt(sessions.expiresAt, now))
+  })
+  return token
 }
 
 export async function endSession(db: Db, token: string) {

@@ -1,4 +1,5 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
+import type { Restriction } from '@amg/contract'
 import type { Db } from '../db/connection'
 import { sessions, users } from '../db/schema'
 import { hashToken } from '../lib/tokens'
@@ -15,6 +16,8 @@ export interface SessionUser {
   status: number
   /** still the initial password (the console warns) */
   passwordIsInitial: boolean
+  /** the session may only finish signing in (DESIGN.md §14): change the password or enrol MFA */
+  restricted: Restriction | null
 }
 
 interface CachedSession {
@@ -89,6 +92,7 @@ export class SessionCache extends WatchedCache {
         realName: users.realName,
         status: users.status,
         passwordIsInitial: users.passwordIsInitial,
+        restricted: sessions.restricted,
         expiresAt: sessions.expiresAt,
       })
       .from(sessions)
@@ -98,8 +102,12 @@ export class SessionCache extends WatchedCache {
     if (!row) return null
     // a frozen user's sessions stay stored (they come back when the user is enabled) but admit nothing
     if (row.status !== 1) return FROZEN
-    const { expiresAt, passwordIsInitial, ...rest } = row
-    const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
+    const { expiresAt, passwordIsInitial, restricted, ...rest } = row
+    const user: SessionUser = {
+      ...rest,
+      passwordIsInitial: passwordIsInitial === 1,
+      restricted: restricted === 'password_change' || restricted === 'mfa_enroll' ? restricted : null,
+    }
     if (this.mayKeep(token)) {
       if (this.byTokenHash.size >= MAX_ENTRIES) this.dropOldest()
       this.byTokenHash.set(key, { user, expiresAt: expiresAt.getTime() })

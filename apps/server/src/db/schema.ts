@@ -37,6 +37,12 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     /** true while the password is the configured initial one (the console then warns). */
     passwordIsInitial: smallint('password_is_initial').notNull().default(1),
+    /** DESIGN.md §14: set by someone else (initial, reset, import): to be changed at the next sign-in */
+    mustChangePassword: smallint('must_change_password').notNull().default(0),
+    /** when the password was last set: expiry counts from here (for older rows, from migration 0016) */
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
     status: smallint('status').notNull().default(1),
     failedLogins: integer('failed_logins').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
@@ -292,6 +298,8 @@ export const sessions = pgTable(
     ip: varchar('ip', { length: 64 }),
     userAgent: varchar('user_agent', { length: 512 }),
     lastSeenTime: timestamp('last_seen_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** DESIGN.md §14: 'password_change' | 'mfa_enroll' while the session may only finish signing in */
+    restricted: varchar('restricted', { length: 16 }),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
@@ -348,3 +356,4 @@ export const services = pgTable(
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
 export * from './audit-schema'
 export * from './webhook-schema'
+export * from './sign-in-schema'

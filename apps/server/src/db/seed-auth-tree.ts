@@ -51,6 +51,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('user:add', '新建用户', 'userAdd', ['POST /user/insert'], ['/usermanage/adduser']),
           button('user:edit', '修改用户', 'userEdit', ['PUT /user/update']),
           button('user:delete', '删除用户', 'userDelete', ['DELETE /user/delete']),
+          button('user:mfa-reset', '重置两步验证', 'userMfaReset', ['DELETE /user/mfa/reset']),
           button(
             'user:role',
             '用户关联角色',
@@ -344,6 +345,26 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           ]),
           // for a consumer that pulls instead of receiving pushes (a machine account holds just this)
           button('webhook:events', '拉取变更事件', 'webhookEvents', ['GET /events']),
+        ],
+      },
+    ],
+  },
+  {
+    // DESIGN.md §14: how hard the system itself is to get into
+    code: 'system',
+    chName: '系统管理',
+    enName: 'system',
+    type: 1,
+    children: [
+      {
+        code: 'settings',
+        chName: '安全设置',
+        enName: 'securitySettings',
+        type: 2,
+        frontEnd: ['/securitysettings'],
+        api: ['GET /settings/security'],
+        children: [
+          button('settings:security', '修改安全设置', 'securitySettingsEdit', ['PUT /settings/security']),
         ],
       },
     ],

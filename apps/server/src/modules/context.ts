@@ -7,6 +7,7 @@ import type { PowerGuard } from '../auth/power'
 import type { Links } from './links/service'
 import type { RouteCatalogue } from '../lib/route-catalogue'
 import type { DeliveriesCommitted } from '../events/committed'
+import type { SecretBox } from '../auth/secret-box'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -25,6 +26,8 @@ export interface AppContext {
   catalogue: RouteCatalogue
   /** a write that committed webhook deliveries says so here; the worker sends them at once */
   deliveriesCommitted: DeliveriesCommitted
+  /** TOTP keys sealed at rest, recovery codes as keyed hashes (DESIGN.md §14) */
+  secrets: SecretBox
 }
 
 declare module 'fastify' {

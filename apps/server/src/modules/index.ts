@@ -15,6 +15,8 @@ import { authzRoutes } from './authz/routes'
 import { serviceRoutes } from './service/routes'
 import { overviewRoutes } from './overview/routes'
 import { webhookRoutes } from './webhook/routes'
+import { settingsRoutes } from './settings/routes'
+import { mfaRoutes } from './mfa/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -34,4 +36,6 @@ export const apiModules: FastifyPluginAsync[] = [
   serviceRoutes,
   overviewRoutes,
   webhookRoutes,
+  settingsRoutes,
+  mfaRoutes,
 ]

@@ -1,9 +1,10 @@
-import { eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import { ROLE_TYPE } from '@amg/contract'
 import type { Db } from '../db/connection'
 import { auths, organizations, roleAuths, roles, userRoles, users } from '../db/schema'
 import { SEED_AUTH_TREE, type SeedAuthNode } from '../db/seed-auth-tree'
-import { hashPassword } from '../auth/password'
+import { hashPassword, verifyPassword } from '../auth/password'
+import { BUILT_IN_ADMIN_PASSWORD } from '../config'
 
 export const SUPER_ADMIN_ROLE_NAME = '超级管理员'
 export const ADMIN_NICK_NAME = 'admin'
@@ -37,7 +38,38 @@ export function flattenSeedTree(nodes: SeedAuthNode[], parentCode: string | null
  * First-start data (DESIGN.md §5). Idempotent: each part is added only when missing, so a restart
  * adds nothing twice and never overwrites what administrators changed.
  */
-export async function seedBase(db: Db, opts: { initialAdminPassword: string }): Promise<void> {
+export async function seedBase(
+  db: Db,
+  opts: { initialAdminPassword: string; initialAdminPasswordChosen: boolean },
+): Promise<void> {
+  await seedTreeAndAdmin(db, opts)
+  if (!opts.initialAdminPasswordChosen) await markDefaultAdminPassword(db)
+}
+
+/**
+ * The built-in default `Admin@123456` is known to everyone: an admin still on it must change it at the
+ * next sign-in (DESIGN.md §14), in a database seeded by an older version too. Only while the password
+ * is still the initial one is it checked, so this costs one hash once, not at every start.
+ */
+async function markDefaultAdminPassword(db: Db): Promise<void> {
+  const [admin] = await db
+    .select({ id: users.id, hash: users.passwordHash })
+    .from(users)
+    .where(
+      and(
+        eq(users.nickName, ADMIN_NICK_NAME),
+        eq(users.passwordIsInitial, 1),
+        eq(users.mustChangePassword, 0),
+      ),
+    )
+  if (admin && (await verifyPassword(BUILT_IN_ADMIN_PASSWORD, admin.hash)))
+    await db.update(users).set({ mustChangePassword: 1 }).where(eq(users.id, admin.id))
+}
+
+async function seedTreeAndAdmin(
+  db: Db,
+  opts: { initialAdminPassword: string; initialAdminPasswordChosen: boolean },
+): Promise<void> {
   const treeRows = flattenSeedTree(SEED_AUTH_TREE)
   await db.transaction(async (tx) => {
     await tx.insert(auths).values(treeRows).onConflictDoNothing({ target: auths.code })
@@ -82,6 +114,8 @@ export async function seedBase(db: Db, opts: { initialAdminPassword: string }): 
           realName: '系统管理员',
           passwordHash: await hashPassword(opts.initialAdminPassword),
           passwordIsInitial: 1,
+          // the operator's own choice stands; the built-in default must be changed at first sign-in
+          mustChangePassword: opts.initialAdminPasswordChosen ? 0 : 1,
           status: 1,
         })
         .returning({ id: users.id })

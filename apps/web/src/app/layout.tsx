@@ -1,4 +1,5 @@
 import {
+  IdcardOutlined,
   KeyOutlined,
   LogoutOutlined,
   MenuFoldOutlined,
@@ -20,6 +21,9 @@ import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
 import { PasswordDialogLoader } from './password-dialog-loader'
 import { SideMenu } from './side-menu'
+
+// Only a restricted session (DESIGN.md §14) needs the forced dialogs: loaded then.
+const RestrictedGate = lazy(async () => ({ default: (await import('./restricted-gate')).RestrictedGate }))
 
 // The phone's menu drawer loads when it is first opened: a desktop never needs antd's Drawer.
 const MenuDrawer = lazy(async () => ({ default: (await import('./menu-drawer')).MenuDrawer }))
@@ -64,6 +68,7 @@ function SignedInLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false)
   const [drawerLoaded, setDrawerLoaded] = useState(false)
   const [changingPassword, setChangingPassword] = useState(false)
+  const navigate = useNavigate()
   const { token: colors } = theme.useToken()
   const mobile = useSession((s) => s.device) === 'mobile'
   useDeviceTracking()
@@ -88,6 +93,13 @@ function SignedInLayout() {
       </div>
     )
   }
+
+  if (user.restricted)
+    return (
+      <Suspense fallback={null}>
+        <RestrictedGate user={user} />
+      </Suspense>
+    )
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -173,6 +185,14 @@ function SignedInLayout() {
               </span>
             ) : null}
             <AppearanceSwitch compact={mobile} />
+            <Button
+              type="link"
+              icon={<IdcardOutlined />}
+              aria-label="个人中心"
+              onClick={() => navigate('/personal')}
+            >
+              {mobile ? null : '个人中心'}
+            </Button>
             <Button
               type="link"
               icon={<KeyOutlined />}

@@ -57,6 +57,9 @@ export const RoleListPage = lazyScreen(role, 'RoleListPage')
 const service = () => import('../features/service/pages')
 export const ServiceListPage = lazyScreen(service, 'ServiceListPage')
 
+const settings = () => import('../features/settings/pages')
+export const SecuritySettingsPage = lazyScreen(settings, 'SecuritySettingsPage')
+
 const webhook = () => import('../features/webhook/pages')
 export const WebhookListPage = lazyScreen(webhook, 'WebhookListPage')
 
@@ -77,5 +80,6 @@ export const UserBaseInfoTab = lazyScreen(user, 'UserBaseInfoTab')
 export const UserGroupTab = lazyScreen(user, 'UserGroupTab')
 export const UserInfoPage = lazyScreen(user, 'UserInfoPage')
 export const UserListPage = lazyScreen(user, 'UserListPage')
+export const PersonalCenterPage = lazyScreen(user, 'PersonalCenterPage')
 export const UserPositionTab = lazyScreen(user, 'UserPositionTab')
 export const UserRoleTab = lazyScreen(user, 'UserRoleTab')

@@ -11,6 +11,7 @@ import { preloadHttp, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
 import { whenIdle } from './lazy-screen'
 import { LightForm, LightFormItem } from './light-form'
+import { LoginSecondStep } from './login-second-step'
 import { Title } from './title'
 
 interface LoginForm {
@@ -31,6 +32,9 @@ const errorOf = (field: Field, value: string | undefined) =>
 export function LoginPage() {
   const token = useSession((s) => s.token)
   const login = useSession((s) => s.login)
+  const loginMfa = useSession((s) => s.loginMfa)
+  // the second step's token, once the password was right and the account has two-step sign-in
+  const [mfaToken, setMfaToken] = useState<string | null>(null)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const navigate = useNavigate()
   // the page a deep link or an ended session asked for (the welcome page otherwise)
@@ -66,13 +70,29 @@ export function LoginPage() {
     const signingIn = login(values.nickName.trim(), values.password)
     setBusy(true)
     try {
-      await signingIn
+      const { mfaToken } = await signingIn
+      if (mfaToken) {
+        setMfaToken(mfaToken)
+        setBusy(false)
+        return
+      }
       await loadCurrentUser()
       // The page stays busy while it is left: were it not, the signed-in redirect above would navigate
       // a second time and the signed-in frame would be rendered twice.
       navigate(next, { replace: true })
     } catch {
       // the HTTP layer already showed the message
+      setBusy(false)
+    }
+  }
+
+  const submitSecond = async (proof: { code?: string; recoveryCode?: string }) => {
+    setBusy(true)
+    try {
+      await loginMfa(mfaToken!, proof)
+      await loadCurrentUser()
+      navigate(next, { replace: true })
+    } catch {
       setBusy(false)
     }
   }
@@ -111,42 +131,50 @@ export function LoginPage() {
         <Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
           角色权限管理系统
         </Title>
-        <LightForm id="login" size="large" onSubmit={send}>
-          <LightFormItem fieldId="login_nickName" error={errors.nickName}>
-            <Input
-              id="login_nickName"
-              size="large"
-              prefix={<UserOutlined />}
-              placeholder="用户昵称"
-              autoFocus
-              value={values.nickName}
-              onChange={(e) => change('nickName', e.target.value)}
-              status={errors.nickName ? 'error' : undefined}
-              aria-required="true"
-              aria-invalid={errors.nickName ? 'true' : undefined}
-              aria-describedby={errors.nickName ? 'login_nickName_help' : undefined}
-            />
-          </LightFormItem>
-          <LightFormItem fieldId="login_password" error={errors.password}>
-            <Password
-              id="login_password"
-              size="large"
-              prefix={<LockOutlined />}
-              placeholder="密码"
-              value={values.password}
-              onChange={(e) => change('password', e.target.value)}
-              status={errors.password ? 'error' : undefined}
-              aria-required="true"
-              aria-invalid={errors.password ? 'true' : undefined}
-              aria-describedby={errors.password ? 'login_password_help' : undefined}
-            />
-          </LightFormItem>
-          <LightFormItem style={{ marginBottom: 0 }}>
-            <Button type="primary" htmlType="submit" size="large" block loading={busy}>
-              登录
-            </Button>
-          </LightFormItem>
-        </LightForm>
+        {mfaToken ? (
+          <LoginSecondStep
+            busy={busy}
+            onSubmit={(proof) => void submitSecond(proof)}
+            onBack={() => setMfaToken(null)}
+          />
+        ) : (
+          <LightForm id="login" size="large" onSubmit={send}>
+            <LightFormItem fieldId="login_nickName" error={errors.nickName}>
+              <Input
+                id="login_nickName"
+                size="large"
+                prefix={<UserOutlined />}
+                placeholder="用户昵称"
+                autoFocus
+                value={values.nickName}
+                onChange={(e) => change('nickName', e.target.value)}
+                status={errors.nickName ? 'error' : undefined}
+                aria-required="true"
+                aria-invalid={errors.nickName ? 'true' : undefined}
+                aria-describedby={errors.nickName ? 'login_nickName_help' : undefined}
+              />
+            </LightFormItem>
+            <LightFormItem fieldId="login_password" error={errors.password}>
+              <Password
+                id="login_password"
+                size="large"
+                prefix={<LockOutlined />}
+                placeholder="密码"
+                value={values.password}
+                onChange={(e) => change('password', e.target.value)}
+                status={errors.password ? 'error' : undefined}
+                aria-required="true"
+                aria-invalid={errors.password ? 'true' : undefined}
+                aria-describedby={errors.password ? 'login_password_help' : undefined}
+              />
+            </LightFormItem>
+            <LightFormItem style={{ marginBottom: 0 }}>
+              <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+                登录
+              </Button>
+            </LightFormItem>
+          </LightForm>
+        )}
       </div>
     </div>
   )

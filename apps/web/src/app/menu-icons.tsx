@@ -11,6 +11,8 @@ import {
   KeyOutlined,
   LoginOutlined,
   SendOutlined,
+  SettingOutlined,
+  LockOutlined,
   SafetyOutlined,
   SecurityScanOutlined,
   SolutionOutlined,
@@ -23,6 +25,8 @@ import type { ReactNode } from 'react'
 
 const ICONS: Record<string, ReactNode> = {
   home: <HomeOutlined />,
+  setting: <SettingOutlined />,
+  lock: <LockOutlined />,
   safety: <SafetyOutlined />,
   user: <UserOutlined />,
   team: <TeamOutlined />,

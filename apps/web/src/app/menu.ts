@@ -51,6 +51,16 @@ export const MENU: MenuItemDef[] = [
       { key: 'webhookmanage', label: 'Webhook 管理', icon: 'webhook', path: '/webhookmanage', show: true },
     ],
   },
+  {
+    // DESIGN.md §14: how hard the system itself is to get into
+    key: 'system',
+    label: '系统管理',
+    icon: 'setting',
+    show: true,
+    children: [
+      { key: 'securitysettings', label: '安全设置', icon: 'lock', path: '/securitysettings', show: true },
+    ],
+  },
   // the seeded catalogue 权限分析 holds this one page: a leaf here, not a submenu of one item
   { key: 'authzanalysis', label: '权限分析', icon: 'analysis', path: '/authzanalysis', show: true },
 ]

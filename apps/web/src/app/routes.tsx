@@ -41,6 +41,8 @@ import {
   UserPositionTab,
   UserRoleTab,
   WebhookListPage,
+  SecuritySettingsPage,
+  PersonalCenterPage,
 } from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
 import { LoginPage } from './login-page'
@@ -203,6 +205,14 @@ export const routes: RouteObject[] = [
 
       // DESIGN.md §10: who may do what, and why
       { path: '/authzanalysis', element: <AuthzAnalysisPage />, handle: crumbs({ title: '权限分析' }) },
+
+      // DESIGN.md §14
+      {
+        path: '/securitysettings',
+        element: <SecuritySettingsPage />,
+        handle: crumbs({ title: '系统管理' }, { title: '安全设置' }),
+      },
+      { path: '/personal', element: <PersonalCenterPage />, handle: crumbs({ title: '个人中心' }) },
 
       { path: '/404', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },
       { path: '*', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },

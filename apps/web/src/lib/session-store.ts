@@ -32,7 +32,10 @@ export interface SessionState {
   /** True after 退出登录: the next sign-in starts at the welcome page, not where the user left. */
   signedOut: boolean
 
-  login(nickName: string, password: string): Promise<void>
+  /** Signs in; with two-step sign-in on, answers the second step's token instead (DESIGN.md §14). */
+  login(nickName: string, password: string): Promise<{ mfaToken?: string }>
+  /** The second step: a TOTP code or a recovery code. */
+  loginMfa(mfaToken: string, proof: { code?: string; recoveryCode?: string }): Promise<void>
   loadCurrentUser(): Promise<CurrentUser>
   loadConfig(): Promise<void>
   /** Signs out on the server (best effort) and clears the local session. */
@@ -63,8 +66,23 @@ export const useSession = create<SessionState>()((set) => ({
   async login(nickName, password) {
     const { request } = await calls()
     const result = await request(sessionRoutes.login, { body: { nickName, password } }, { authRequest: true })
-    writeToken(result.token)
-    set({ token: result.token, user: null, auths: [], signedOut: false })
+    if (result.mfaRequired && result.mfaToken) return { mfaToken: result.mfaToken }
+    const token = result.token ?? null
+    writeToken(token)
+    set({ token, user: null, auths: [], signedOut: false })
+    return {}
+  },
+
+  async loginMfa(mfaToken, proof) {
+    const { request } = await calls()
+    const result = await request(
+      sessionRoutes.loginMfa,
+      { body: { mfaToken, ...proof } },
+      { authRequest: true },
+    )
+    const token = result.token ?? null
+    writeToken(token)
+    set({ token, user: null, auths: [], signedOut: false })
   },
 
   async loadCurrentUser() {

@@ -12,6 +12,8 @@ import { systemRoutes } from './system'
 import { userGroupRoutes } from './user-group'
 import { userRoutes } from './user'
 import { webhookRoutes } from './webhook'
+import { settingsRoutes } from './settings'
+import { mfaRoutes } from './mfa'
 
 // signing in needs only these two; the console's first download takes them alone
 export { sessionRoutes, systemRoutes }
@@ -32,4 +34,6 @@ export const routes = {
   authz: authzRoutes,
   service: serviceRoutes,
   webhook: webhookRoutes,
+  settings: settingsRoutes,
+  mfa: mfaRoutes,
 }

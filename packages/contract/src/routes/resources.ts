@@ -18,6 +18,8 @@ export const RESOURCE_GROUPS = {
   authz: '权限分析',
   service: '服务管理',
   webhook: 'Webhook 管理',
+  settings: '安全设置',
+  mfa: '两步验证',
 } as const
 
 export type Resource = keyof typeof RESOURCE_GROUPS

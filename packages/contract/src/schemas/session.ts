@@ -18,7 +18,22 @@ export const SessionUser = Type.Object({
   status: Type.Integer({ description: '1 正常, 2 冻结' }),
 })
 
-export const LoginResult = Type.Object({ token: Type.String(), user: SessionUser })
+/** Why a session may do nothing but finish signing in (DESIGN.md §14). */
+export const Restriction = Type.Union([Type.Literal('password_change'), Type.Literal('mfa_enroll')])
+export type Restriction = Static<typeof Restriction>
+
+/**
+ * A session (token, user, and a restriction when the password must change or MFA be enrolled
+ * first), or, with MFA on, the second step's token instead.
+ */
+export const LoginResult = Type.Object({
+  token: Type.Optional(Type.String()),
+  user: Type.Optional(SessionUser),
+  restricted: Type.Optional(Restriction),
+  mfaRequired: Type.Optional(Type.Boolean()),
+  mfaToken: Type.Optional(Type.String({ description: 'for POST /login/mfa: 5 minutes, 5 tries' })),
+})
+export type LoginResult = Static<typeof LoginResult>
 
 export const CurrentUser = Type.Object({
   id: Type.Integer(),
@@ -54,6 +69,8 @@ export const CurrentUser = Type.Object({
   passwordIsInitial: Type.Boolean({
     description: 'true while the password is still the configured initial one',
   }),
+  restricted: Type.Optional(Restriction),
+  mfaEnabled: Type.Optional(Type.Boolean()),
 })
 export type CurrentUser = Static<typeof CurrentUser>
 

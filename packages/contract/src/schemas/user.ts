@@ -67,6 +67,7 @@ export const UserListRow = Type.Object({
     Type.Integer({ description: '部门不在调用者数据权限范围内、未列出的岗位数（DESIGN.md §13）' }),
   ),
   roles: Type.Array(Type.String(), { description: '直接关联的角色名称' }),
+  mfaEnabled: Type.Optional(Type.Boolean({ description: '已绑定两步验证（DESIGN.md §14）' })),
 })
 export type UserListRow = Static<typeof UserListRow>
 export const UserPage = LargePage(UserListRow)

@@ -15,6 +15,7 @@ import {
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors'
 import type { Authorizer } from '../../auth/authorizer'
 import type { SessionCache, SessionUser } from '../../cache/session-cache'
+import { restrictionRefusal } from '../../auth/restriction'
 import { normalizeMethod } from './service'
 
 /** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */
@@ -165,6 +166,8 @@ export async function forwardedUser(
   const token = forwardedToken(headers)
   const user = token ? await sessions.find(token) : null
   if (!user) throw unauthorized(MSG.unauthorized)
+  // a restricted session opens no other system either (DESIGN.md §14)
+  if (user.restricted) throw restrictionRefusal(user.restricted)
   if (!(await authz.hasService(service))) throw notFound(unknownService(service))
   const call = forwardedCall(headers)
   const scopeHeader = await authz.scopeHeaderOf(user.id, call.method, call.path, service)

@@ -1,10 +1,13 @@
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ChangePasswordBody, sessionApi } from '@amg/contract'
+import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
-import { endSession, login } from '../../auth/sessions'
+import { endSession, login, type SignInGate } from '../../auth/sessions'
+import { loginSecondStep, SecondStepRefused } from '../../auth/mfa-login'
+import { mfaEnrolmentDue } from '../../auth/mfa-due'
+import { readSecuritySettings } from '../../auth/security-settings'
 import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal } from './login-log'
 import { LoginThrottle, ThrottledError } from '../../auth/login-throttle'
@@ -41,6 +44,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ),
   )
 
+  // what the settings ask of this user at sign-in and after a password change (DESIGN.md §14)
+  const gate: SignInGate = {
+    settings: () => readSecuritySettings(db),
+    mfaEnrolmentDue: (settings, userId) => mfaEnrolmentDue(db, authz, settings, userId),
+  }
+
   route(app, sessionApi.login, async (req, reply) => {
     const attempt = {
       nickName: req.body.nickName,
@@ -48,20 +57,62 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       userAgent: req.headers['user-agent'] ?? null,
     }
     try {
-      const signedIn = await withRetryAfter(reply, () =>
-        login(db, config, throttle, { ...attempt, password: req.body.password }),
+      const outcome = await withRetryAfter(reply, () =>
+        login(db, config, throttle, gate, { ...attempt, password: req.body.password }),
       )
+      if (outcome.kind === 'mfa')
+        return ok({ mfaRequired: true, mfaToken: outcome.mfaToken }, SIGN_IN_MSG.mfaRequired)
+      const { token, user, expired } = outcome
       await recordLogin(db, {
         ...attempt,
         ip: req.ip,
-        userId: signedIn.user.id,
-        result: 'success',
-        msg: '登录成功',
+        userId: user.id,
+        result: expired ? 'password_expired' : 'success',
+        msg: expired ? SIGN_IN_MSG.passwordExpired : '登录成功',
       })
-      return ok(signedIn, '登录成功')
+      const { restricted, ...shown } = user
+      return ok({ token, user: shown, ...(restricted ? { restricted } : {}) }, '登录成功')
     } catch (err) {
       await recordLoginRefusal(db, attempt, err)
       throw err
+    }
+  })
+
+  route(app, sessionApi.loginMfa, async (req, reply) => {
+    const attempt = { address: req.ip, userAgent: req.headers['user-agent'] ?? null }
+    try {
+      const { token, user, via } = await loginSecondStep(
+        db,
+        config,
+        throttle,
+        app.ctx.secrets,
+        req.body,
+        attempt,
+      )
+      await recordLogin(db, {
+        nickName: user.nickName,
+        userId: user.id,
+        ip: req.ip,
+        userAgent: attempt.userAgent,
+        result: via === 'recovery' ? 'recovery_used' : 'success',
+        msg: via === 'recovery' ? SIGN_IN_MSG.recoveryUsed : '登录成功',
+      })
+      const { restricted, ...shown } = user
+      return ok({ token, user: shown, ...(restricted ? { restricted } : {}) }, '登录成功')
+    } catch (err) {
+      if (!(err instanceof SecondStepRefused)) throw err
+      if (err.user)
+        await recordLogin(db, {
+          nickName: err.user.nickName,
+          userId: err.user.id,
+          ip: req.ip,
+          userAgent: attempt.userAgent,
+          result: err.refusal instanceof ThrottledError ? 'locked' : 'mfa_failure',
+          msg: err.refusal.message,
+        })
+      if (err.refusal instanceof ThrottledError)
+        reply.header('retry-after', String(err.refusal.retryAfterSeconds))
+      throw err.refusal
     }
   })
 
@@ -89,7 +140,9 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     sessionApi.changePassword,
     async (req) => {
       const userId = currentUser(req).id
-      await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req))
+      await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req), (id) =>
+        gate.mfaEnrolmentDue(passwordChange.resultFor(req).settings, id),
+      )
       return ok(null, '密码修改成功')
     },
     { preHandler: passwordChange.preHandler },

@@ -2,14 +2,20 @@ import { and, eq, inArray } from 'drizzle-orm'
 import {
   checkPassword,
   MSG,
+  POLICY_MSG,
   scopeRoots,
+  type SecuritySettings,
   userApi,
   type ChangePasswordBody,
   type CurrentUser,
   type UrlPattern,
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
-import { organizations, users } from '../../db/schema'
+import { organizations, sessions, users } from '../../db/schema'
+import { hashToken } from '../../lib/tokens'
+import { recordPasswordSet, requireNotReused, requirePolicy } from '../../auth/password-rules'
+import { readSecuritySettings } from '../../auth/security-settings'
+import { mfaEnabled } from '../../auth/mfa'
 import type { Authorizer } from '../../auth/authorizer'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
@@ -31,6 +37,8 @@ export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUse
     realName: user.realName,
     status: user.status,
     passwordIsInitial: user.passwordIsInitial,
+    ...(user.restricted ? { restricted: user.restricted } : {}),
+    mfaEnabled: await mfaEnabled(db, user.id),
     roles: access.roles,
     auths: access.auths,
     authCodes: access.authCodes,
@@ -82,12 +90,14 @@ export interface CheckedPasswordChange {
   /** the stored hash the old password was checked against */
   oldHash: string
   newHash: string
+  settings: SecuritySettings
 }
 
 /**
- * Own password change, first step, before the write's transaction opens (two password hashes take
- * most of a second): the new password's rules, the throttle, the old password's check and the new
- * hash. A wrong old password is a guess like a failed sign-in, throttled per user and address.
+ * Own password change, first step, before the write's transaction opens (password hashes take most
+ * of a second): the new password's rules, the throttle, the old password's check, the history
+ * (DESIGN.md §14) and the new hash. A wrong old password is a guess like a failed sign-in,
+ * throttled per user and address.
  */
 export async function checkPasswordChange(
   db: Db,
@@ -99,22 +109,31 @@ export async function checkPasswordChange(
   if (policy) throw badRequest(policy)
   const admitted = throttle.passwordChange(userId, address)
   await pause(admitted.pauseMs)
-  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId))
+  const [user] = await db
+    .select({ passwordHash: users.passwordHash, nickName: users.nickName })
+    .from(users)
+    .where(eq(users.id, userId))
   if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash)))
     throw admitted.refusal(badRequest(MSG.oldPasswordWrong))
   admitted.succeeded()
-  if (body.oldPassword === body.newPassword) throw badRequest('新密码不能与原密码相同')
-  return { oldHash: user.passwordHash, newHash: await hashPassword(body.newPassword) }
+  if (body.oldPassword === body.newPassword) throw badRequest(POLICY_MSG.sameAsOld)
+  const settings = await readSecuritySettings(db)
+  requirePolicy(settings, body.newPassword, user.nickName)
+  await requireNotReused(db, settings, userId, user.passwordHash, body.newPassword)
+  return { oldHash: user.passwordHash, newHash: await hashPassword(body.newPassword), settings }
 }
 
 /**
  * Own password change, second step, in the transaction: the new hash replaces the one checked (a
- * password changed meanwhile makes the old one wrong), and every other session of the user ends.
+ * password changed meanwhile makes the old one wrong), the old one joins the history, and every other
+ * session of the user ends. The session in use keeps going, restricted now only if two-step sign-in
+ * must still be enrolled (DESIGN.md §14).
  */
 export async function changeOwnPassword(
   db: Db,
   { userId, token }: Pick<PasswordChanger, 'userId' | 'token'>,
   checked: CheckedPasswordChange,
+  mfaEnrolmentDue: (userId: number) => Promise<boolean>,
 ) {
   await db.transaction(async (tx) => {
     const changed = await tx
@@ -123,6 +142,12 @@ export async function changeOwnPassword(
       .where(and(eq(users.id, userId), eq(users.passwordHash, checked.oldHash)))
       .returning({ id: users.id })
     if (changed.length === 0) throw badRequest(MSG.oldPasswordWrong)
+    await recordPasswordSet(tx, checked.settings, userId, checked.oldHash, false)
     await endUserSessions(tx, userId, token)
+    const restricted = (await mfaEnrolmentDue(userId)) ? 'mfa_enroll' : null
+    await tx
+      .update(sessions)
+      .set({ restricted })
+      .where(eq(sessions.tokenHash, hashToken(token)))
   })
 }

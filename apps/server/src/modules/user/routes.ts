@@ -34,10 +34,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const caller = (req: Parameters<typeof callerOf>[1]) => callerOf(authz, req)
   // password hashing runs before the write's transaction opens (lib/before-transaction.ts)
   const newUser = beforeTransaction((req) =>
-    prepareNewUser(config.initialUserPassword, req.body as UserInsertBody),
+    prepareNewUser(db, config.initialUserPassword, req.body as UserInsertBody),
   )
   const userUpdate = beforeTransaction((req) =>
-    prepareUserUpdate(req.body as UserUpdateBody, currentUser(req).id),
+    prepareUserUpdate(db, req.body as UserUpdateBody, currentUser(req).id),
   )
 
   route(app, userApi.list, async (req) => ok(await listUsers(db, listCache, req.body, await caller(req))))

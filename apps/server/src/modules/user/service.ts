@@ -35,6 +35,8 @@ import {
   users,
 } from '../../db/schema'
 import { hashPassword } from '../../auth/password'
+import { requirePolicy } from '../../auth/password-rules'
+import { readSecuritySettings } from '../../auth/security-settings'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
 import type { Links } from '../links/service'
@@ -180,7 +182,14 @@ export async function listUsers(
   )
   if (!ids.length) return { list: [], ...total }
   const [rows, held] = await Promise.all([
-    db.select(userRowColumns).from(users).where(inArray(users.id, ids)),
+    db
+      .select({
+        ...userRowColumns,
+        // DESIGN.md §14: the list shows who has two-step sign-in
+        mfaEnabled: sql<boolean>`exists (select 1 from user_mfa m where m.user_id = ${users.id} and m.enabled)`,
+      })
+      .from(users)
+      .where(inArray(users.id, ids)),
     heldByUsers(db, ids, caller),
   ])
   return {
@@ -335,24 +344,30 @@ function checkUserUpdate(body: UserUpdateBody): string {
 
 /** POST /user/insert before its transaction: the checks that need no database, then the hash. */
 export async function prepareNewUser(
+  db: DbOrTx,
   initialPassword: string,
   body: UserInsertBody,
 ): Promise<PreparedPassword> {
-  checkNewUser(body)
+  const nickName = checkNewUser(body)
   const given = isBlank(body.password) ? null : body.password!
+  // a password given here passes the configured policy (DESIGN.md §14), the user's name included
+  if (given) requirePolicy(await readSecuritySettings(db), given, nickName)
   return { hash: await hashPassword(given ?? initialPassword), initial: !given }
 }
 
 /** PUT /user/update before its transaction: the checks, then the new password's hash when one is given. */
 export async function prepareUserUpdate(
+  db: DbOrTx,
   body: UserUpdateBody,
   operatorId: number,
 ): Promise<string | undefined> {
   // A stolen session must not become a takeover: one's own password changes only with the old one
   // (whatever the password, so this comes before its rules).
   if (body.id === operatorId && !isBlank(body.password)) throw forbidden(MSG.ownPasswordViaChange)
-  checkUserUpdate(body)
-  return isBlank(body.password) ? undefined : hashPassword(body.password!)
+  const nickName = checkUserUpdate(body)
+  if (isBlank(body.password)) return undefined
+  requirePolicy(await readSecuritySettings(db), body.password!, nickName)
+  return hashPassword(body.password!)
 }
 
 /**
@@ -406,6 +421,8 @@ async function insertUserRow(
       status: body.status ?? 1,
       passwordHash: password.hash,
       passwordIsInitial: password.initial ? 1 : 0,
+      // set by an administrator, given or initial: the user changes it at the next sign-in (§14)
+      mustChangePassword: 1,
       createUserId: operatorId,
       updateUserId: operatorId,
     })
@@ -440,7 +457,17 @@ export async function updateUser(
         status: body.status,
         realName: optionalText(body.realName),
         mobile: optionalText(body.mobile),
-        ...(passwordHash ? { passwordHash, passwordIsInitial: 0, failedLogins: 0, lockedUntil: null } : {}),
+        // an administrator's reset: the user changes it at the next sign-in (DESIGN.md §14)
+        ...(passwordHash
+          ? {
+              passwordHash,
+              passwordIsInitial: 0,
+              mustChangePassword: 1,
+              passwordChangedAt: new Date(),
+              failedLogins: 0,
+              lockedUntil: null,
+            }
+          : {}),
         updateTime: new Date(),
         updateUserId: operator.id,
       })

@@ -56,6 +56,8 @@ describe('RESOURCE_TYPES', () => {
         '系统监控',
         '服务管理',
         'Webhook 管理',
+        '安全设置',
+        '两步验证',
       ].sort(),
     )
   })

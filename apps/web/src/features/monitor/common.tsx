@@ -39,6 +39,9 @@ export const LOGIN_RESULT: Labelled<(typeof LOGIN_RESULTS)[number]> = {
   frozen: { label: '已冻结', color: 'purple' },
   logout: { label: '退出', color: 'default' },
   revoked: { label: '强制下线', color: 'magenta' },
+  mfa_failure: { label: '验证码错误', color: 'error' },
+  recovery_used: { label: '恢复码登录', color: 'gold' },
+  password_expired: { label: '密码过期', color: 'orange' },
 }
 
 /** A result filter from the URL: one the server knows, else none (a hand-edited link is not an error). */

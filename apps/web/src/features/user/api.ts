@@ -136,3 +136,11 @@ export const unlinkPosition = (userId: number, positionId: number) =>
 /** Job titles for the filter: all of them, or those linked to the chosen department. */
 export const stationOptions = (orgId?: number) =>
   request(routes.station.simpleList, { body: orgId ? { orgId, linked: true } : {} })
+
+// -- two-step sign-in (DESIGN.md §14) ----------------------------------------------------------
+
+export const mfaSetup = () => request(routes.mfa.setup, {})
+export const mfaEnable = (code: string) => request(routes.mfa.enable, { body: { code } })
+export const mfaDisable = (password: string, code: string) =>
+  request(routes.mfa.disable, { body: { password, code } })
+export const mfaReset = (userId: number) => request(routes.mfa.reset, { query: { userId } })

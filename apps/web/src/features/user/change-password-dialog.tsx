@@ -11,6 +11,7 @@ export const OLD_PASSWORD_REQUIRED = '请输入原密码'
 export const NEW_PASSWORD_REQUIRED = '请输入新密码'
 export const CONFIRM_PASSWORD_REQUIRED = '请再次输入新密码'
 export const PASSWORDS_DIFFER = '两次输入的新密码不一致'
+export const FORCED_CHANGE_NOTE = '当前密码由他人设置或已过期，修改密码后才能继续使用系统。'
 
 interface PasswordValues {
   oldPassword: string
@@ -20,9 +21,20 @@ interface PasswordValues {
 
 /**
  * Changes the signed-in user's own password (PUT /api/user/password). The new password follows the
- * SPEC.md §5 policy. On success the current user is reloaded, so the initial-password warning goes.
+ * SPEC.md §5 policy (the server adds the configured one, DESIGN.md §14, and names the rule broken).
+ * On success the current user is reloaded, so the initial-password warning goes. `forced`: the
+ * session may do nothing else (a password set by someone else, or expired), so the dialog cannot be
+ * dismissed.
  */
-export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function ChangePasswordDialog({
+  open,
+  onClose,
+  forced = false,
+}: {
+  open: boolean
+  onClose: () => void
+  forced?: boolean
+}) {
   const [form] = Form.useForm<PasswordValues>()
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
@@ -51,16 +63,20 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   return (
     <Modal
-      title="修改密码"
+      title={forced ? '请先修改密码' : '修改密码'}
       open={open}
       okText="确定"
       cancelText="取消"
       confirmLoading={saving}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={forced ? undefined : onClose}
+      closable={!forced}
+      keyboard={!forced}
+      cancelButtonProps={forced ? { style: { display: 'none' } } : undefined}
       destroyOnHidden
       mask={{ closable: false }}
     >
+      {forced ? <p>{FORCED_CHANGE_NOTE}</p> : null}
       <Form<PasswordValues> form={form} preserve={false} {...layout}>
         <Form.Item
           label="原密码"

@@ -93,3 +93,4 @@ export function UserInfoPage() {
     </Screen>
   )
 }
+export { PersonalCenterPage } from './personal-page'

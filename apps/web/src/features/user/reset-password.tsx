@@ -7,9 +7,9 @@ import { randomPassword } from './random-password'
 
 /**
  * 重置密码 of a row: after a confirmation a random password the contract's rule accepts is set with
- * PUT /user/update, then shown once with a copy button. The system does not make the user change a
- * password an administrator set, so nothing is said about that; the user's sessions end (the server's
- * rule for a new password).
+ * PUT /user/update, then shown once with a copy button. The user's sessions end (the server's rule
+ * for a new password), and, as the security settings say by default, the user must change a password
+ * an administrator set at the next sign-in (DESIGN.md §14).
  */
 export function useResetPassword() {
   const [modal, modalHolder] = Modal.useModal()

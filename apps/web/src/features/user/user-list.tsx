@@ -17,6 +17,7 @@ import { useUserColumns } from './column-settings'
 import { formatDateTime } from './common'
 import { OrgFilter } from './org-filter'
 import { useResetPassword } from './reset-password'
+import { MfaCell, useResetMfa } from './reset-mfa'
 import { useStatusSwitch } from './status-switch'
 import { ColumnSettings, OPTIONAL_COLUMN_DEFS } from './user-list-columns'
 
@@ -75,6 +76,8 @@ export function UserListPage() {
   const canEdit = batch.edit
   const statusSwitch = useStatusSwitch(me?.id, refresh, canEdit)
   const resetPassword = useResetPassword()
+  const canResetMfa = useCanCall(routes.mfa.reset)
+  const resetMfa = useResetMfa(refresh)
 
   const optional = columnsShown.shown.map((key) => OPTIONAL_COLUMN_DEFS[key])
   const actionsWidth = canAnalyse ? 250 : 180
@@ -89,6 +92,13 @@ export function UserListPage() {
       dataIndex: 'status',
       width: 80,
       render: (_: number, row) => statusSwitch.render(row),
+    },
+    // DESIGN.md §14: who signs in with a second factor
+    {
+      title: '两步验证',
+      dataIndex: 'mfaEnabled',
+      width: 90,
+      render: (on?: boolean) => <MfaCell enabled={on} />,
     },
     {
       title: '操作',
@@ -118,19 +128,26 @@ export function UserListPage() {
                   重置密码
                 </Button>
               )}
+              {canResetMfa && row.mfaEnabled ? (
+                <Button type="link" size="small" onClick={() => resetMfa.reset(row)}>
+                  重置两步验证
+                </Button>
+              ) : null}
             </>
           )}
         </Space>
       ),
     },
   ]
-  const scrollX = 40 + 100 + 100 + 120 + optional.reduce((sum, c) => sum + c.width, 0) + 80 + actionsWidth
+  const scrollX =
+    40 + 100 + 100 + 120 + optional.reduce((sum, c) => sum + c.width, 0) + 80 + 90 + actionsWidth
   const selectedRows = [...selected.values()]
 
   return (
     <Screen title="用户管理">
       {statusSwitch.holder}
       {resetPassword.holder}
+      {resetMfa.holder}
       <div style={{ display: 'flex', flexDirection: narrow ? 'column' : 'row', gap: narrow ? 0 : 16 }}>
         {canReadOrgs && (
           <OrgFilter

@@ -1,0 +1,45 @@
+import { Button, Modal } from 'antd'
+import type { CurrentUser } from '@amg/contract'
+import { useSession } from '../lib/session-store'
+import { ChangePasswordDialog } from '../features/user/change-password-dialog'
+import { MfaEnrolment } from '../features/user/mfa-enrolment'
+
+export const MFA_ENROL_TITLE = '请先绑定两步验证'
+
+/**
+ * A restricted session (DESIGN.md §14): the server refuses everything but changing the password or
+ * binding two-step sign-in, so the console shows only that, in a dialog that cannot be dismissed, and
+ * a way out (退出登录). Done, the current user is read again and the console opens.
+ */
+export function RestrictedGate({ user }: { user: CurrentUser }) {
+  const loadCurrentUser = useSession((s) => s.loadCurrentUser)
+  const logout = useSession((s) => s.logout)
+  return (
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'flex-end', justifyContent: 'center' }}>
+      {/* above the dialog's mask: the one way out besides finishing */}
+      <Button
+        type="link"
+        style={{ marginBottom: 24, position: 'relative', zIndex: 2000 }}
+        onClick={() => void logout()}
+      >
+        退出登录
+      </Button>
+      {user.restricted === 'password_change' ? (
+        <ChangePasswordDialog open forced onClose={() => undefined} />
+      ) : (
+        <Modal
+          title={MFA_ENROL_TITLE}
+          open
+          closable={false}
+          keyboard={false}
+          footer={null}
+          mask={{ closable: false }}
+          width={520}
+        >
+          <p>系统要求您的账号使用两步验证，绑定后才能继续使用系统。</p>
+          <MfaEnrolment onDone={() => void loadCurrentUser()} />
+        </Modal>
+      )}
+    </div>
+  )
+}
