@@ -51,6 +51,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('user:add', '新建用户', 'userAdd', ['POST /user/insert'], ['/usermanage/adduser']),
           button('user:edit', '修改用户', 'userEdit', ['PUT /user/update']),
           button('user:delete', '删除用户', 'userDelete', ['DELETE /user/delete']),
+          button('user:import', '导入用户', 'userImport', [
+            'GET /user/import/template',
+            'POST /user/import',
+            'GET /import/job',
+            'GET /import/result',
+          ]),
+          button('user:export', '导出用户', 'userExport', ['GET /user/export']),
           button(
             'user:role',
             '用户关联角色',
@@ -213,6 +220,12 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'DELETE /position/delete',
           ]),
           button('org:delete', '删除部门', 'orgDelete', ['DELETE /org/delete']),
+          button('org:import', '导入部门', 'orgImport', [
+            'GET /org/import/template',
+            'POST /org/import',
+            'GET /import/job',
+            'GET /import/result',
+          ]),
         ],
       },
       {

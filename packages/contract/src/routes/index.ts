@@ -12,6 +12,7 @@ import { systemRoutes } from './system'
 import { userGroupRoutes } from './user-group'
 import { userRoutes } from './user'
 import { webhookRoutes } from './webhook'
+import { importRoutes } from './import'
 
 // signing in needs only these two; the console's first download takes them alone
 export { sessionRoutes, systemRoutes }
@@ -32,4 +33,5 @@ export const routes = {
   authz: authzRoutes,
   service: serviceRoutes,
   webhook: webhookRoutes,
+  import: importRoutes,
 }

@@ -142,24 +142,7 @@ export async function listUsers(
   q: UserListBody,
   caller: Caller,
 ): Promise<PageResult<UserListRow>> {
-  const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
-  const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
-  const orgId = q.orgId ?? null
-  const status = q.status ?? null
-  const filters: SQL[] = []
-  if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
-  if (keyword) {
-    const pattern = containsPattern(keyword)
-    filters.push(
-      or(ilike(users.nickName, pattern), ilike(users.realName, pattern), ilike(users.mobile, pattern))!,
-    )
-  }
-  if (orgId != null) filters.push(holdsPositionUnder(orgId))
-  if (status != null) filters.push(eq(users.status, status))
-  // data scope (DESIGN.md §13): who is visible depends on positions and departments, which the list
-  // cache does not hear of, so a scoped list is read afresh each time
-  const inScope = visibleUser(caller, users.id)
-  if (inScope) filters.push(inScope)
+  const { nickName, keyword, orgId, status, inScope, filters } = userListFilters(q, caller)
   const { limit, offset } = page(q)
   const watched = keyword === null && orgId === null && inScope === undefined
   const { ids, ...total } = await newestFirstPage(
@@ -186,6 +169,35 @@ export async function listUsers(
     })),
     ...total,
   }
+}
+
+/**
+ * The user list's filters and the caller's scope (DESIGN.md §13), shared by the list and the export
+ * (DESIGN.md §15), so an export holds exactly the users the list shows.
+ */
+export function userListFilters(
+  q: Pick<UserListBody, 'nickName' | 'keyword' | 'orgId' | 'status'>,
+  caller: Caller,
+) {
+  const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
+  const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
+  const orgId = q.orgId ?? null
+  const status = q.status ?? null
+  const filters: SQL[] = []
+  if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
+  if (keyword) {
+    const pattern = containsPattern(keyword)
+    filters.push(
+      or(ilike(users.nickName, pattern), ilike(users.realName, pattern), ilike(users.mobile, pattern))!,
+    )
+  }
+  if (orgId != null) filters.push(holdsPositionUnder(orgId))
+  if (status != null) filters.push(eq(users.status, status))
+  // data scope (DESIGN.md §13): who is visible depends on positions and departments, which the list
+  // cache does not hear of, so a scoped list is read afresh each time
+  const inScope = visibleUser(caller, users.id)
+  if (inScope) filters.push(inScope)
+  return { nickName, keyword, orgId, status, inScope, filters }
 }
 
 /** A list memory that keeps nothing: the list is read from the database each time. */
@@ -312,7 +324,7 @@ export interface PreparedPassword {
 }
 
 /** The checks of a new user that need no database; answers the name as stored. */
-function checkNewUser(body: UserInsertBody): string {
+export function checkNewUser(body: UserInsertBody): string {
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameBlank)
   checkContact(body)
