@@ -3,7 +3,7 @@ import { PassThrough, Readable, type Writable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
-import { badRequest } from './errors'
+import { AppError, badRequest } from './errors'
 
 /**
  * The one place that knows spreadsheets (DESIGN.md §15): reading an upload (.xlsx with exceljs's
@@ -122,7 +122,7 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
       break // the first sheet holds the data; 说明 and the lists come after it
     }
   } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 400) throw err
+    if (err instanceof AppError) throw err
     throw badRequest(MSG.importNotWorkbook)
   }
   if (header === null) throw badRequest(MSG.importEmpty)

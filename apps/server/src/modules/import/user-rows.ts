@@ -162,18 +162,20 @@ async function updateFromRow(
     realName: row.realName,
     mobile: row.mobile,
   })
-  const [held, roleRows, groupRows] = await Promise.all([
-    db
-      .select({ id: positions.id, orgId: positions.orgId })
-      .from(positionUsers)
-      .innerJoin(positions, eq(positions.id, positionUsers.positionId))
-      .where(eq(positionUsers.userId, existing.id)),
-    db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, existing.id)),
-    db
-      .select({ id: userGroupUsers.groupId })
-      .from(userGroupUsers)
-      .where(eq(userGroupUsers.userId, existing.id)),
-  ])
+  // one after another: these run on the row's transaction, one connection
+  const held = await db
+    .select({ id: positions.id, orgId: positions.orgId })
+    .from(positionUsers)
+    .innerJoin(positions, eq(positions.id, positionUsers.positionId))
+    .where(eq(positionUsers.userId, existing.id))
+  const roleRows = await db
+    .select({ id: userRoles.roleId })
+    .from(userRoles)
+    .where(eq(userRoles.userId, existing.id))
+  const groupRows = await db
+    .select({ id: userGroupUsers.groupId })
+    .from(userGroupUsers)
+    .where(eq(userGroupUsers.userId, existing.id))
   // positions outside the caller's scope are neither shown in an export nor changed by an import
   const heldPositions = held.filter((p) => orgInScope(ctx.caller, p.orgId)).map((p) => p.id)
   const heldRoles = roleRows.map((r) => r.id)
