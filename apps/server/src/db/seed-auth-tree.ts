@@ -109,6 +109,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('role:add', '新建角色', 'roleAdd', ['POST /role/insert'], ['/rolemanage/addrole']),
           button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update', 'POST /authz/role-impact']),
           button('role:delete', '删除角色', 'roleDelete', ['DELETE /role/delete']),
+          button('role:export', '导出角色', 'roleExport', ['GET /role/export']),
         ],
       },
       {
@@ -158,6 +159,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'PATCH /user_groups/enable',
           ]),
           button('usergroup:delete', '删除用户组', 'userGroupDelete', ['DELETE /user_groups/delete']),
+          button('usergroup:export', '导出用户组', 'userGroupExport', ['GET /user_groups/export']),
           button('usergroup:link', '用户组关联', 'userGroupLink', [
             'PUT /rel/user-groups-rel-role',
             'PUT /rel/user-groups-un-rel-role',
@@ -251,6 +253,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             ['/stationmanage/editstation'],
           ),
           button('station:delete', '删除职位', 'stationDelete', ['DELETE /station/delete']),
+          button('station:export', '导出职位', 'stationExport', ['GET /station/export']),
         ],
       },
       {
@@ -269,6 +272,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         children: [
           button('position:enable', '启用/禁用岗位', 'positionEnable', ['PATCH /position/enable']),
           button('position:delete', '删除岗位', 'positionDelete', ['DELETE /position/delete']),
+          button('position:export', '导出岗位', 'positionExport', ['GET /position/export']),
           button('position:link', '岗位关联', 'positionLink', [
             'PUT /rel/position-rel-role',
             'PUT /rel/position-un-rel-role',

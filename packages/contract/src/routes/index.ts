@@ -13,6 +13,7 @@ import { userGroupRoutes } from './user-group'
 import { userRoutes } from './user'
 import { webhookRoutes } from './webhook'
 import { importRoutes } from './import'
+import { groupExportRoutes, positionExportRoutes, roleExportRoutes, stationExportRoutes } from './list-export'
 
 // signing in needs only these two; the console's first download takes them alone
 export { sessionRoutes, systemRoutes }
@@ -34,4 +35,8 @@ export const routes = {
   service: serviceRoutes,
   webhook: webhookRoutes,
   import: importRoutes,
+  roleExport: roleExportRoutes,
+  groupExport: groupExportRoutes,
+  stationExport: stationExportRoutes,
+  positionExport: positionExportRoutes,
 }

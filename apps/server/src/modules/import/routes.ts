@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
-import { importApi, MSG } from '@amg/contract'
+import { importApi, listExportApi, MSG } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
@@ -17,6 +17,16 @@ import { readNameBook } from './names'
 import { importUserRow, JobPasswords, rowNickName, USER_COLUMNS } from './user-rows'
 import { orgTemplate, userTemplate } from './templates'
 import { exportUsers } from './user-export'
+import {
+  exportGroups,
+  exportPositions,
+  exportRoles,
+  exportStations,
+  GROUP_EXPORT_COLUMNS,
+  POSITION_EXPORT_COLUMNS,
+  ROLE_EXPORT_COLUMNS,
+  STATION_EXPORT_COLUMNS,
+} from './list-exports'
 import { ORG_COLUMNS, importOrgRow, orgRowKey } from './org-rows'
 
 const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
@@ -158,6 +168,31 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const caller = await callerOf(authz, req)
     return sendWorkbook(reply as FastifyReply, `users-${stamp()}.xlsx`, `用户-${stamp()}.xlsx`).send(
       streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller)),
+    )
+  })
+
+  route(app, listExportApi.roleExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `roles-${stamp()}.xlsx`, `角色-${stamp()}.xlsx`).send(
+      streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db)),
+    ),
+  )
+
+  route(app, listExportApi.groupExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `user-groups-${stamp()}.xlsx`, `用户组-${stamp()}.xlsx`).send(
+      streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db)),
+    ),
+  )
+
+  route(app, listExportApi.stationExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `stations-${stamp()}.xlsx`, `职位-${stamp()}.xlsx`).send(
+      streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db)),
+    ),
+  )
+
+  route(app, listExportApi.positionExport, async (req, reply) => {
+    const caller = await callerOf(authz, req)
+    return sendWorkbook(reply as FastifyReply, `positions-${stamp()}.xlsx`, `岗位-${stamp()}.xlsx`).send(
+      streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, caller)),
     )
   })
 }
