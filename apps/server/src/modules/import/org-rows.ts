@@ -56,9 +56,19 @@ export async function importOrgRow(
     .from(organizations)
     .where(isNull(organizations.parent))
   if (!root || root.name !== segments[0]) throw badRequest(importUnknownName('部门', segments[0]))
+  const stationName = normalizeName((cells[1] ?? '').trim())
+  let stationId: number | null = null
+  if (stationName) {
+    const [station] = await tx
+      .select({ id: stations.id })
+      .from(stations)
+      .where(eq(stations.stationName, stationName))
+    if (!station) throw badRequest(importUnknownName('职位', stationName))
+    stationId = station.id
+  }
   let orgId = root.id
-  let created = false
-  for (const name of segments.slice(1)) {
+  const names = segments.slice(1)
+  for (const [i, name] of names.entries()) {
     const [child] = await tx
       .select({ id: organizations.id })
       .from(organizations)
@@ -67,26 +77,23 @@ export async function importOrgRow(
       orgId = child.id
       continue
     }
+    // the last department takes its position in the same call, as the console's 新建部门 gives it
+    const last = i === names.length - 1
     const body = checkAsBody<OrgInsertBody>(ctx.compile, OrgInsertBody, {
       organizationName: name,
       parent: orgId,
+      ...(last && stationId !== null ? { stationIds: [stationId] } : {}),
     })
     orgId = await insertOrg(db, body, ctx.caller)
-    created = true
+    if (last) return 'inserted'
   }
-  const stationName = normalizeName((cells[1] ?? '').trim())
-  if (!stationName) return created ? 'inserted' : refuseExisting(ctx, ORG_MSG.siblingExists)
-  const [station] = await tx
-    .select({ id: stations.id })
-    .from(stations)
-    .where(eq(stations.stationName, stationName))
-  if (!station) throw badRequest(importUnknownName('职位', stationName))
+  if (stationId === null) return refuseExisting(ctx, ORG_MSG.siblingExists)
   const [held] = await tx
     .select({ id: positions.id })
     .from(positions)
-    .where(and(eq(positions.orgId, orgId), eq(positions.stationId, station.id)))
-  if (held) return created ? 'inserted' : refuseExisting(ctx, MSG.importPositionExists)
-  await batchInsert(db, { orgId, stationIds: [station.id] }, ctx.caller)
+    .where(and(eq(positions.orgId, orgId), eq(positions.stationId, stationId)))
+  if (held) return refuseExisting(ctx, MSG.importPositionExists)
+  await batchInsert(db, { orgId, stationIds: [stationId] }, ctx.caller)
   return 'inserted'
 }
 
