@@ -34,10 +34,7 @@ describe('user import in the console', () => {
     // names of this run, so a retry starts clean
     const n = `e2e_imp_${Date.now() % 100000}_`
     const file = path.join(dir, 'users.csv')
-    fs.writeFileSync(
-      file,
-      `${HEADER}\n${n}1,甲,13800000011,正常,,,,\n${n}1,,,,,,,\n${n}2,,,冻结,,,,\n`,
-    )
+    fs.writeFileSync(file, `${HEADER}\n${n}1,甲,13800000011,正常,,,,\n${n}1,,,,,,,\n${n}2,,,冻结,,,,\n`)
     const page = await newPage(browser)
     await signIn(page)
     const dialog = await openImport(page)
@@ -47,7 +44,9 @@ describe('user import in the console', () => {
     const summary = dialog.getByTestId('import-summary')
     await summary.waitFor()
     expect((await summary.textContent())?.replace(/\s+/g, '')).toBe('共3行：新建1，修改0，未变更0，失败2')
-    await expect.poll(() => dialog.getByText('校验完成（未写入）').isVisible(), { timeout: 10_000 }).toBe(true)
+    await expect
+      .poll(() => dialog.getByText('校验完成（未写入）').isVisible(), { timeout: 10_000 })
+      .toBe(true)
     await screenshot(page, 'import-dry-run')
     const before = await api<{ total: number }>('POST', '/user/list', {
       token,
