@@ -19,6 +19,7 @@ import { measureAudit } from '../measure-audit'
 import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
 import { measureFirstRow } from '../../../../e2e/measure-first-row'
+import { measureImport } from './import'
 
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres'
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
@@ -207,6 +208,29 @@ async function main() {
         `${a.overheadPct}%`,
         ...Object.values(a.list).map((v) => `${v} ms`),
       ]),
+    ),
+  )
+
+  // DESIGN.md §15's goal is 100,000 rows; IMPORT_BENCH_ROWS sets fewer while the import is far slower
+  const importRows = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000)
+  out(`### Import and export of ${importRows.toLocaleString('en')} users (position, role and group each)`)
+  const imports = await measureImport({ postgresUrl: pgUrl, rows: importRows })
+  out(
+    table(
+      ['engine', 'import', 'per row', 'memory growth', 'export', 'inserted / failed'],
+      (['pglite', 'postgres'] as const)
+        .filter((e) => imports[e])
+        .map((e) => {
+          const f = imports[e]!
+          return [
+            e,
+            `${f.importSeconds.toFixed(1)} s`,
+            `${((f.importSeconds * 1000) / f.rows).toFixed(1)} ms`,
+            `${f.growthMb.toFixed(0)} MB`,
+            `${f.exportSeconds.toFixed(1)} s`,
+            `${f.inserted} / ${f.failed}`,
+          ]
+        }),
     ),
   )
 }
