@@ -200,7 +200,7 @@ async function timeCall(app: FastifyInstance, token: string, call: Call, runs: n
 }
 
 /** A fresh database on the engine measured (PostgreSQL: a new database on that server, dropped after). */
-async function openEngine(
+export async function openEngine(
   engine: Engine,
   postgresUrl: string | undefined,
 ): Promise<{ database: Database; drop: () => Promise<void> }> {

@@ -67,6 +67,25 @@ export const MSG = {
   userOutOfScope: '该用户不在您的管理范围内',
   /** DESIGN.md §13: a position whose department lies outside the caller's data scope */
   positionOutOfScope: '该岗位不在您的管理范围内',
+  // DESIGN.md §15: import and export (texts of this product, not of SPEC.md)
+  importNoFile: '请选择要导入的文件',
+  importModeInvalid: '导入方式只能为 insert 或 upsert',
+  importDryRunInvalid: 'dryRun 只能为 true 或 false',
+  importNotWorkbook: '文件不是有效的 Excel 工作簿（.xlsx）或 CSV 文件',
+  importEncrypted: '工作簿设有密码保护，请取消密码后再导入',
+  importTooLarge: '文件超过 20MB，请分批导入',
+  importTooManyRows: '文件超过 200000 行，请分批导入',
+  importEmpty: '工作表中没有数据',
+  importMergedCells: '工作表中有合并单元格，请取消合并后再导入',
+  importBusy: '已有导入正在进行，请稍后再试',
+  importJobNotFound: '导入任务不存在或已过期',
+  importJobRunning: '导入尚未完成',
+  importPositionExists: '该部门已有此职位的岗位',
+  importStatusInvalid: '状态只能为“正常”或“冻结”',
+  importRowInserted: '新建',
+  importRowUpdated: '修改',
+  importRowFailed: '失败',
+  importRowUnchanged: '未变更',
   /** DESIGN.md §13: a department outside the caller's scope, or one of its roots */
   orgOutOfScope: '该部门不在您的管理范围内',
   /** DESIGN.md §13: a scoped administrator creates a user only into a position within scope */
@@ -175,3 +194,16 @@ export const SIGN_IN_MSG = {
   recoveryUsed: '已使用恢复码登录',
   mfaReset: '已重置两步验证',
 } as const
+/** DESIGN.md §15: the first row of an import must be the template's header. */
+export const importWrongColumns = (expected: readonly string[]) =>
+  `表头与模板不一致，应为：${expected.join('、')}`
+
+/** DESIGN.md §15: a formula or an error value where a value is expected. */
+export const importFormulaCell = (address: string) => `单元格 ${address} 含公式或错误值，请改为数值后再导入`
+
+/** DESIGN.md §15: a name used twice in one file, with both spreadsheet row numbers. */
+export const importDuplicateRows = (what: string, name: string, first: number, second: number) =>
+  `${what}“${name}”在文件中重复（第 ${first} 行与第 ${second} 行）`
+
+/** DESIGN.md §15: a name in a cell that matches no record. */
+export const importUnknownName = (what: string, name: string) => `${what}“${name}”不存在`

@@ -6,7 +6,7 @@
  *
  * PostgreSQL figures need DATABASE_URL (or a server at 127.0.0.1:5432); without one they are skipped.
  * Sections can be chosen by name: `npm run bench -- events lists` (throughput, sign-in, decision,
- * scope, gateway, lists, console, audit, events); none named, all of them.
+ * scope, gateway, lists, console, audit, events, import); none named, all of them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -23,6 +23,7 @@ import { measureAudit } from '../measure-audit'
 import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
 import { measureFirstRow } from '../../../../e2e/measure-first-row'
+import { measureImport } from './import'
 
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres'
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
@@ -269,6 +270,31 @@ async function main() {
           `${e.write.withoutMs} ms`,
           `${e.write.overheadPct}%`,
         ]),
+      ),
+    )
+  }
+
+  if (want('import')) {
+    // DESIGN.md §15's goal is 100,000 rows; IMPORT_BENCH_ROWS sets fewer while the import is far slower
+    const importRows = Number(process.env.IMPORT_BENCH_ROWS ?? 100_000)
+    out(`### Import and export of ${importRows.toLocaleString('en')} users (position, role and group each)`)
+    const imports = await measureImport({ postgresUrl: pgUrl, rows: importRows })
+    out(
+      table(
+        ['engine', 'import', 'per row', 'memory growth', 'export', 'inserted / failed'],
+        (['pglite', 'postgres'] as const)
+          .filter((e) => imports[e])
+          .map((e) => {
+            const f = imports[e]!
+            return [
+              e,
+              `${f.importSeconds.toFixed(1)} s`,
+              `${((f.importSeconds * 1000) / f.rows).toFixed(1)} ms`,
+              `${f.growthMb.toFixed(0)} MB`,
+              `${f.exportSeconds.toFixed(1)} s`,
+              `${f.inserted} / ${f.failed}`,
+            ]
+          }),
       ),
     )
   }

@@ -242,3 +242,38 @@ export function installOperationLog(
     }
   }
 }
+
+/** Who started a background job and from where: what its batches' log rows name. */
+export interface JobOrigin {
+  operatorId: number
+  operatorName: string | null
+  ip: string | null
+  userAgent: string | null
+  method: string
+  path: string
+  resourceType: string | null
+}
+
+/**
+ * The log row of one batch of a background job (an import, DESIGN.md §15): written in the batch's
+ * own transaction with the changes its triggers staged and the events they make, as a request's row
+ * is, so a batch and its row commit together or not at all.
+ */
+export async function writeJobRow(
+  tx: DbOrTx,
+  origin: JobOrigin,
+  row: { summary: string; resourceId: string | null; msg: string },
+): Promise<void> {
+  await writeEvents(tx, await readStaged(tx))
+  await tx.insert(operationLogs).values({
+    ...origin,
+    ip: origin.ip?.slice(0, 64) ?? null,
+    userAgent: origin.userAgent?.slice(0, 512) || null,
+    summary: row.summary,
+    resourceId: row.resourceId,
+    result: 'success',
+    status: 200,
+    msg: row.msg.slice(0, 512),
+    rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
+  })
+}

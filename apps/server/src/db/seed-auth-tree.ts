@@ -52,6 +52,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('user:edit', '修改用户', 'userEdit', ['PUT /user/update']),
           button('user:delete', '删除用户', 'userDelete', ['DELETE /user/delete']),
           button('user:mfa-reset', '重置两步验证', 'userMfaReset', ['DELETE /user/mfa/reset']),
+          button('user:import', '导入用户', 'userImport', [
+            'GET /user/import/template',
+            'POST /user/import',
+            'GET /import/job',
+            'GET /import/result',
+          ]),
+          button('user:export', '导出用户', 'userExport', ['GET /user/export']),
           button(
             'user:role',
             '用户关联角色',
@@ -103,6 +110,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('role:add', '新建角色', 'roleAdd', ['POST /role/insert'], ['/rolemanage/addrole']),
           button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update', 'POST /authz/role-impact']),
           button('role:delete', '删除角色', 'roleDelete', ['DELETE /role/delete']),
+          button('role:export', '导出角色', 'roleExport', ['GET /role/export']),
         ],
       },
       {
@@ -152,6 +160,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'PATCH /user_groups/enable',
           ]),
           button('usergroup:delete', '删除用户组', 'userGroupDelete', ['DELETE /user_groups/delete']),
+          button('usergroup:export', '导出用户组', 'userGroupExport', ['GET /user_groups/export']),
           button('usergroup:link', '用户组关联', 'userGroupLink', [
             'PUT /rel/user-groups-rel-role',
             'PUT /rel/user-groups-un-rel-role',
@@ -214,6 +223,12 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'DELETE /position/delete',
           ]),
           button('org:delete', '删除部门', 'orgDelete', ['DELETE /org/delete']),
+          button('org:import', '导入部门', 'orgImport', [
+            'GET /org/import/template',
+            'POST /org/import',
+            'GET /import/job',
+            'GET /import/result',
+          ]),
         ],
       },
       {
@@ -239,6 +254,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             ['/stationmanage/editstation'],
           ),
           button('station:delete', '删除职位', 'stationDelete', ['DELETE /station/delete']),
+          button('station:export', '导出职位', 'stationExport', ['GET /station/export']),
         ],
       },
       {
@@ -257,6 +273,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
         children: [
           button('position:enable', '启用/禁用岗位', 'positionEnable', ['PATCH /position/enable']),
           button('position:delete', '删除岗位', 'positionDelete', ['DELETE /position/delete']),
+          button('position:export', '导出岗位', 'positionExport', ['GET /position/export']),
           button('position:link', '岗位关联', 'positionLink', [
             'PUT /rel/position-rel-role',
             'PUT /rel/position-un-rel-role',

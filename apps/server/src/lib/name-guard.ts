@@ -46,7 +46,8 @@ export function nameFields(schema: unknown): NameField[] {
   return fields
 }
 
-function normalizeFields(part: unknown, fields: NameField[]) {
+/** Normalises and checks the name fields of one part (a body) as the guard does before validation. */
+export function normalizeFields(part: unknown, fields: NameField[]) {
   if (!part || typeof part !== 'object' || Array.isArray(part)) return
   const values = part as Record<string, unknown>
   for (const { field, label } of fields) {

@@ -17,6 +17,7 @@ import { overviewRoutes } from './overview/routes'
 import { webhookRoutes } from './webhook/routes'
 import { settingsRoutes } from './settings/routes'
 import { mfaRoutes } from './mfa/routes'
+import { importRoutes } from './import/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -38,4 +39,5 @@ export const apiModules: FastifyPluginAsync[] = [
   webhookRoutes,
   settingsRoutes,
   mfaRoutes,
+  importRoutes,
 ]

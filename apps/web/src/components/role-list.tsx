@@ -15,6 +15,7 @@ import {
   type RoleRowActions,
 } from './role-list-columns'
 import { Table, type IndexedRow } from './table'
+import { ExportButton } from './export-button'
 
 export type { RoleListRow } from './role-list-columns'
 
@@ -122,6 +123,7 @@ export function RoleList(props: RoleListProps) {
             新建
           </Button>
         )}
+        <ExportButton route={routes.roleExport.roleExport} fallbackName="角色.xlsx" />
       </ListQueryBar>
       <RoleRowActionsContext.Provider value={actions}>
         <Table<RoleListRow>

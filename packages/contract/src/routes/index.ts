@@ -14,6 +14,8 @@ import { userRoutes } from './user'
 import { webhookRoutes } from './webhook'
 import { settingsRoutes } from './settings'
 import { mfaRoutes } from './mfa'
+import { importRoutes } from './import'
+import { groupExportRoutes, positionExportRoutes, roleExportRoutes, stationExportRoutes } from './list-export'
 
 // signing in needs only these two; the console's first download takes them alone
 export { sessionRoutes, systemRoutes }
@@ -36,4 +38,9 @@ export const routes = {
   webhook: webhookRoutes,
   settings: settingsRoutes,
   mfa: mfaRoutes,
+  import: importRoutes,
+  roleExport: roleExportRoutes,
+  groupExport: groupExportRoutes,
+  stationExport: stationExportRoutes,
+  positionExport: positionExportRoutes,
 }

@@ -147,23 +147,7 @@ export async function listUsers(
   q: UserListBody,
   caller: Caller,
 ): Promise<PageResult<UserListRow>> {
-  const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
-  const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
-  const orgId = q.orgId ?? null
-  const status = q.status ?? null
-  const filters: SQL[] = []
-  if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
-  if (keyword) {
-    const pattern = containsPattern(keyword)
-    filters.push(
-      or(ilike(users.nickName, pattern), ilike(users.realName, pattern), ilike(users.mobile, pattern))!,
-    )
-  }
-  if (orgId != null) filters.push(holdsPositionUnder(orgId))
-  if (status != null) filters.push(eq(users.status, status))
-  // data scope (DESIGN.md §13): who is visible depends on the positions held and their departments,
-  // which the list cache hears of too (migration 0019), and on the caller's scope, which names the list
-  const inScope = visibleUser(caller, users.id)
+  const { nickName, keyword, orgId, status, inScope, filters, walk } = userListFilters(q, caller)
   const { limit, offset } = page(q)
   const watched = keyword === null && orgId === null
   const { ids, ...total } = await newestFirstPage(
@@ -171,11 +155,8 @@ export async function listUsers(
     watched ? listCache : READ_AFRESH,
     {
       source: { table: users, id: users.id, createTime: users.createTime },
-      where: inScope || filters.length ? and(...filters, inScope) : undefined,
-      walk:
-        inScope || filters.length
-          ? and(...filters, visibleUser(caller, users.id, { rowByRow: true }))
-          : undefined,
+      where: filters.length ? and(...filters) : undefined,
+      walk,
       key: `users:${JSON.stringify([nickName, status])}${inScope ? `:${scopeKey(caller)}` : ''}`,
     },
     { offset, limit },
@@ -201,6 +182,41 @@ export async function listUsers(
     })),
     ...total,
   }
+}
+
+/**
+ * The user list's filters and the caller's scope (DESIGN.md §13), shared by the list and the export
+ * (DESIGN.md §15), so an export holds exactly the users the list shows.
+ */
+export function userListFilters(
+  q: Pick<UserListBody, 'nickName' | 'keyword' | 'orgId' | 'status'>,
+  caller: Caller,
+) {
+  const nickName = isBlank(q.nickName) ? null : q.nickName!.trim()
+  const keyword = isBlank(q.keyword) ? null : q.keyword!.trim()
+  const orgId = q.orgId ?? null
+  const status = q.status ?? null
+  const filters: SQL[] = []
+  if (nickName) filters.push(ilike(users.nickName, containsPattern(nickName)))
+  if (keyword) {
+    const pattern = containsPattern(keyword)
+    filters.push(
+      or(ilike(users.nickName, pattern), ilike(users.realName, pattern), ilike(users.mobile, pattern))!,
+    )
+  }
+  if (orgId != null) filters.push(holdsPositionUnder(orgId))
+  if (status != null) filters.push(eq(users.status, status))
+  // data scope (DESIGN.md §13): who is visible depends on the positions held and their departments,
+  // which the list cache hears of too (migration 0019), and on the caller's scope, which names the list;
+  // `walk` is the same condition checked row by row, for pages read along the index
+  const inScope = visibleUser(caller, users.id)
+  const walk = inScope
+    ? and(...filters, visibleUser(caller, users.id, { rowByRow: true }))
+    : filters.length
+      ? and(...filters)
+      : undefined
+  if (inScope) filters.push(inScope)
+  return { nickName, keyword, orgId, status, inScope, filters, walk }
 }
 
 /** A list memory that keeps nothing: the list is read from the database each time. */
@@ -327,7 +343,7 @@ export interface PreparedPassword {
 }
 
 /** The checks of a new user that need no database; answers the name as stored. */
-function checkNewUser(body: UserInsertBody): string {
+export function checkNewUser(body: UserInsertBody): string {
   const nickName = body.nickName.trim()
   if (nickName === '') throw badRequest(MSG.nickNameBlank)
   checkContact(body)

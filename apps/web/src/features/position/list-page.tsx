@@ -14,6 +14,7 @@ import { usePositionStore, type Position } from '../../lib/stores/position-store
 import { Screen } from '../../lib/ui/screen'
 import { deletePositions, fetchPositions, fetchStationOptions, positionName, togglePosition } from './api'
 import { linksTitle, statusTag } from './common'
+import { ExportButton } from '../../components/export-button'
 
 /** SPEC.md §2: the position list shows 10 per page, the only size its pager offers. */
 const PAGE_SIZES = [10]
@@ -152,6 +153,7 @@ export function PositionListPage() {
             >
               查询
             </Button>
+            <ExportButton route={routes.positionExport.positionExport} fallbackName="岗位.xlsx" />
             <Button
               onClick={() => {
                 setDraft({ orgId: undefined, stationId: undefined })

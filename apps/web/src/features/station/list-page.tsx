@@ -9,6 +9,7 @@ import { useDraft } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
 import { Screen } from '../../lib/ui/screen'
 import { LIST_PATH, STATION_LIST_KEY, STATION_TYPE_OPTIONS, stationDetailKey } from './common'
+import { ExportButton } from '../../components/export-button'
 
 const typeLabel = (type: number) => STATION_TYPE_OPTIONS.find((o) => o.value === type)?.label ?? String(type)
 const formatTime = (value?: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
@@ -93,6 +94,7 @@ export function StationListPage() {
             新建
           </Button>
         )}
+        <ExportButton route={routes.stationExport.stationExport} fallbackName="职位.xlsx" />
       </ListQueryBar>
       <ListTable<Station> screen={screen} columns={columns} scrollX={880} />
     </Screen>

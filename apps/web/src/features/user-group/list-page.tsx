@@ -10,6 +10,7 @@ import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { deleteGroup, listGroups, toggleEnable, type GroupFilters } from './api'
 import { GROUP_STATUS_OPTIONS, groupStatusText } from './group-fields'
+import { ExportButton } from '../../components/export-button'
 
 export const GROUP_LIST_PATH = '/usergroupmanage'
 export const GROUPS_KEY = ['user-groups'] as const
@@ -154,6 +155,7 @@ export function GroupListScreen() {
                 新建
               </Button>
             )}
+            <ExportButton route={routes.groupExport.groupExport} fallbackName="用户组.xlsx" />
           </Space>
         </Form.Item>
       </Form>

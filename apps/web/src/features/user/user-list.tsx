@@ -1,9 +1,11 @@
-import { PlusOutlined } from '@ant-design/icons'
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
 import { MSG, isBlank, routes, type UserListRow } from '@amg/contract'
 import { Button, Form, Grid, Input, Modal, Space, Table, Typography, type TableColumnsType } from 'antd'
-import { useState } from 'react'
+import { useCallback, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Pagination } from '../../components'
+import { ExportButton } from '../../components/export-button'
+import { ImportDialog } from '../../components/import-dialog'
 import { DeleteLink, ListQueryBar, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
 import { authzAnalysisUrl, useCanOpenAuthzAnalysis } from '../../lib/authz-analysis-link'
@@ -69,12 +71,15 @@ export function UserListPage() {
   const columnsShown = useUserColumns()
   const [selected, setSelected] = useState<Map<number, UserListRow>>(new Map())
   const canAdd = useCanCall(routes.user.insert)
+  const canImport = useCanCall(routes.import.userTemplate, routes.import.userImport, routes.import.job)
+  const [importing, setImporting] = useState(false)
   // the department filter reads the department tree
   const canReadOrgs = useCanCall(routes.org.tree)
   const batch = useBatchPermissions()
   // editing a row and the batch's 冻结/启用 make the same calls
   const canEdit = batch.edit
   const statusSwitch = useStatusSwitch(me?.id, refresh, canEdit)
+  const onImported = useCallback(() => void refresh(), [refresh])
   const resetPassword = useResetPassword()
   const canResetMfa = useCanCall(routes.mfa.reset)
   const resetMfa = useResetMfa(refresh)
@@ -174,8 +179,27 @@ export function UserListPage() {
                 <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
               </>
             )}
+            {canImport && (
+              <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+                导入
+              </Button>
+            )}
+            <ExportButton
+              route={routes.import.userExport}
+              params={exportParams(list.filters)}
+              fallbackName="用户.xlsx"
+            />
             <ColumnSettings shown={columnsShown.shown} onChange={columnsShown.change} />
           </ListQueryBar>
+          <ImportDialog
+            open={importing}
+            onClose={() => setImporting(false)}
+            title="导入用户"
+            template={routes.import.userTemplate}
+            upload={routes.import.userImport}
+            templateName="用户导入模板.xlsx"
+            onImported={onImported}
+          />
           {selectedRows.length ? (
             <BatchActions
               selected={selectedRows}
@@ -307,4 +331,19 @@ function CreateUserPrompt({
       </Form>
     </Modal>
   )
+}
+
+/** The list's filters as the export's query (empty ones left out). */
+function exportParams(filters: {
+  keyword?: string
+  nickName?: string
+  orgId?: number | null
+  status?: number | null
+}) {
+  return {
+    ...(filters.keyword ? { keyword: filters.keyword } : {}),
+    ...(filters.nickName ? { nickName: filters.nickName } : {}),
+    ...(filters.orgId != null ? { orgId: filters.orgId } : {}),
+    ...(filters.status != null ? { status: filters.status } : {}),
+  }
 }

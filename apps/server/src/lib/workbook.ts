@@ -1,0 +1,315 @@
+import { once } from 'node:events'
+import { PassThrough, Readable, type Writable } from 'node:stream'
+import ExcelJS from 'exceljs'
+import JSZip from 'jszip'
+import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
+import { AppError, badRequest } from './errors'
+
+/**
+ * The one place that knows spreadsheets (DESIGN.md §15): reading an upload (.xlsx with exceljs's
+ * streaming reader, or CSV) into rows of text, refusing bad files with a clear message, and writing
+ * workbooks, streamed where they can be long.
+ */
+
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024
+export const IMPORT_MAX_ROWS = 200_000
+
+/** One data row: its number in the spreadsheet (blank rows counted) and its cells as text. */
+export interface SheetRow {
+  rowNumber: number
+  cells: string[]
+}
+
+export interface ReadSheet {
+  header: string[]
+  rows: SheetRow[]
+}
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
+/** An OLE compound file: a legacy .xls, or an .xlsx encrypted with a password. */
+const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
+const ENCRYPTION_INFO = Buffer.from('EncryptionInfo', 'utf16le')
+
+const columnLetter = (index: number): string => {
+  let n = index + 1
+  let name = ''
+  while (n > 0) {
+    const rem = (n - 1) % 26
+    name = String.fromCharCode(65 + rem) + name
+    n = Math.floor((n - 1) / 26)
+  }
+  return name
+}
+
+/**
+ * Reads the first sheet of an upload. `expected`: the template's header; the first row must hold
+ * exactly these (a trailing '*' marking a required column may be left out). Refused with 400, before
+ * anything is written: not a workbook, encrypted, too large, too many rows, a formula or an error
+ * value, merged cells, no data.
+ */
+export async function readUpload(
+  file: Buffer,
+  fileName: string,
+  expected: readonly string[],
+): Promise<ReadSheet> {
+  if (file.length > IMPORT_MAX_BYTES) throw badRequest(MSG.importTooLarge)
+  let sheet: ReadSheet
+  if (file.subarray(0, 4).equals(ZIP_MAGIC)) sheet = await readXlsx(file)
+  else if (file.subarray(0, 8).equals(CFB_MAGIC))
+    throw badRequest(file.includes(ENCRYPTION_INFO) ? MSG.importEncrypted : MSG.importNotWorkbook)
+  else if (/\.csv$/i.test(fileName)) sheet = readCsv(file)
+  else throw badRequest(MSG.importNotWorkbook)
+  const header = sheet.header.map((h) => h.trim().replace(/\*$/, ''))
+  const want = expected.map((h) => h.replace(/\*$/, ''))
+  while (header.length > want.length && header[header.length - 1] === '') header.pop()
+  if (header.length !== want.length || header.some((h, i) => h !== want[i]))
+    throw badRequest(importWrongColumns(expected))
+  if (sheet.rows.length === 0) throw badRequest(MSG.importEmpty)
+  return sheet
+}
+
+/** The first worksheet's path inside the package, as the workbook lists its sheets. */
+async function firstSheetPath(zip: JSZip): Promise<string | null> {
+  const workbook = await zip.file('xl/workbook.xml')?.async('string')
+  const rels = await zip.file('xl/_rels/workbook.xml.rels')?.async('string')
+  if (!workbook || !rels) return null
+  const id = /<(?:\w+:)?sheet\b[^>]*\br:id="([^"]+)"/.exec(workbook)?.[1]
+  if (!id) return null
+  const rel = new RegExp(`<Relationship\\b[^>]*\\bId="${id}"[^>]*>`).exec(rels)?.[0]
+  const target = rel && /\bTarget="([^"]+)"/.exec(rel)?.[1]
+  if (!target) return null
+  return target.startsWith('/') ? target.slice(1) : `xl/${target}`
+}
+
+async function readXlsx(file: Buffer): Promise<ReadSheet> {
+  let zip: JSZip
+  try {
+    zip = await JSZip.loadAsync(file)
+  } catch {
+    throw badRequest(MSG.importNotWorkbook)
+  }
+  const sheetPath = await firstSheetPath(zip)
+  const sheetFile = sheetPath ? zip.file(sheetPath) : null
+  if (!sheetFile) throw badRequest(MSG.importNotWorkbook)
+  // merged cells sit after the sheet's data: read the sheet's text in pieces, looking for them only
+  if (await containsText(sheetFile, '<mergeCell ')) throw badRequest(MSG.importMergedCells)
+
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(file), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'cache',
+    entries: 'ignore',
+  })
+  let header: string[] | null = null
+  const rows: SheetRow[] = []
+  try {
+    for await (const worksheet of reader) {
+      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
+        const cells: string[] = []
+        row.eachCell({ includeEmpty: false }, (cell, col) => {
+          cells[col - 1] = cellText(cell.value, `${columnLetter(col - 1)}${row.number}`)
+        })
+        for (let i = 0; i < cells.length; i++) cells[i] ??= ''
+        if (header === null) {
+          header = cells
+          continue
+        }
+        if (cells.every((c) => c.trim() === '')) continue
+        rows.push({ rowNumber: row.number, cells })
+        if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows)
+      }
+      break // the first sheet holds the data; 说明 and the lists come after it
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    throw badRequest(MSG.importNotWorkbook)
+  }
+  if (header === null) throw badRequest(MSG.importEmpty)
+  return { header, rows }
+}
+
+interface ZipStream {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): ZipStream
+  on(event: 'error', listener: (err: Error) => void): ZipStream
+  on(event: 'end', listener: () => void): ZipStream
+  pause(): ZipStream
+  resume(): ZipStream
+}
+
+function containsText(file: JSZip.JSZipObject, needle: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let tail = ''
+    let found = false
+    // jszip's own stream (its nodeStream is not async-iterable): chunks of the inflated text
+    const stream = (file as unknown as { internalStream(type: 'uint8array'): ZipStream }).internalStream(
+      'uint8array',
+    )
+    stream
+      .on('data', (chunk: Uint8Array) => {
+        if (found) return
+        const text = tail + Buffer.from(chunk).toString('latin1')
+        if (text.includes(needle)) {
+          found = true
+          stream.pause()
+          resolve(true)
+        }
+        tail = text.slice(-needle.length)
+      })
+      .on('error', reject)
+      .on('end', () => resolve(found))
+      .resume()
+  })
+}
+
+/** A cell's value as the text a user sees; formulas and error values are refused. */
+function cellText(value: ExcelJS.CellValue, address: string): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  // a phone number typed into a number cell arrives as a number: its digits, never 1.38e+10
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value)
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE'
+  if (value instanceof Date) return value.toISOString().slice(0, 10)
+  if ('formula' in value || 'sharedFormula' in value || 'error' in value)
+    throw badRequest(importFormulaCell(address))
+  if ('richText' in value) return value.richText.map((r) => r.text).join('')
+  if ('text' in value) return String(value.text)
+  return ''
+}
+
+/** CSV: UTF-8 (with or without BOM) or GB18030 as older spreadsheet programs save it; RFC 4180 quoting. */
+function readCsv(file: Buffer): ReadSheet {
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(file)
+  } catch {
+    text = new TextDecoder('gb18030').decode(file)
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  if (text.includes('\u0000')) throw badRequest(MSG.importNotWorkbook)
+  const records = parseCsv(text)
+  if (records.length === 0) throw badRequest(MSG.importEmpty)
+  const [header, ...rest] = records
+  const rows: SheetRow[] = []
+  rest.forEach((cells, i) => {
+    if (cells.every((c) => c.trim() === '')) return
+    const rowNumber = i + 2
+    cells.forEach((c, col) => {
+      // what a spreadsheet would run as a formula is refused as in a workbook
+      if (/^=/.test(c)) throw badRequest(importFormulaCell(`${columnLetter(col)}${rowNumber}`))
+    })
+    rows.push({ rowNumber, cells })
+    if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows)
+  })
+  return { header, rows }
+}
+
+function parseCsv(text: string): string[][] {
+  const records: string[][] = []
+  let record: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"'
+          i++
+        } else quoted = false
+      } else field += ch
+    } else if (ch === '"' && field === '') quoted = true
+    else if (ch === ',') {
+      record.push(field)
+      field = ''
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++
+      record.push(field)
+      records.push(record)
+      record = []
+      field = ''
+    } else field += ch
+  }
+  if (field !== '' || record.length) {
+    record.push(field)
+    records.push(record)
+  }
+  return records
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+
+/** A content-disposition naming a download in Chinese, with an ASCII fallback. */
+export const attachment = (asciiName: string, name: string) =>
+  `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(name)}`
+
+export interface TemplateSpec {
+  sheetName: string
+  columns: readonly { header: string; width: number; list?: readonly string[] }[]
+  /** lines of the 说明 sheet */
+  notes: readonly string[]
+}
+
+/**
+ * A small template, built whole: the header row, each column's drop-down list (typed values are
+ * allowed too, so several names joined by ';' still fit) and the 说明 sheet.
+ */
+export async function templateWorkbook(spec: TemplateSpec): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook()
+  const sheet = workbook.addWorksheet(spec.sheetName)
+  const lists = workbook.addWorksheet('下拉列表', { state: 'hidden' })
+  sheet.columns = spec.columns.map((c) => ({ header: c.header, width: c.width, style: { numFmt: '@' } }))
+  sheet.getRow(1).font = { bold: true }
+  spec.columns.forEach((column, i) => {
+    if (!column.list?.length) return
+    const letter = columnLetter(i)
+    column.list.forEach((value, j) => (lists.getCell(`${letter}${j + 1}`).value = value))
+    for (let row = 2; row <= 1001; row++)
+      sheet.getCell(`${letter}${row}`).dataValidation = {
+        type: 'list',
+        allowBlank: true,
+        showErrorMessage: false,
+        formulae: [`'下拉列表'!$${letter}$1:$${letter}$${column.list.length}`],
+      }
+  })
+  const notes = workbook.addWorksheet('说明')
+  notes.getColumn(1).width = 100
+  spec.notes.forEach((line, i) => (notes.getCell(`A${i + 1}`).value = line))
+  return Buffer.from(await workbook.xlsx.writeBuffer())
+}
+
+/**
+ * A workbook streamed as it is written: rows go out as they are read, never the whole sheet in
+ * memory, and reading waits while the client is slower than the database.
+ */
+export function streamWorkbook(
+  sheetName: string,
+  header: readonly string[],
+  rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
+): Readable {
+  const out = new PassThrough()
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out as unknown as Writable,
+    useSharedStrings: false,
+    useStyles: false,
+  })
+  const sheet = workbook.addWorksheet(sheetName)
+  sheet.addRow([...header]).commit()
+  void (async () => {
+    try {
+      for await (const cells of rows) {
+        sheet.addRow([...cells]).commit()
+        if (out.writableNeedDrain) await once(out, 'drain')
+      }
+      sheet.commit()
+      await workbook.commit()
+    } catch (err) {
+      out.destroy(err as Error)
+    }
+  })()
+  return out
+}

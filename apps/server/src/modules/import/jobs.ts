@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto'
+import { MSG, importDuplicateRows, type ImportJob, type ImportMode } from '@amg/contract'
+import type { Db, Tx } from '../../db/connection'
+import { runInTransaction } from '../../db/request-transaction'
+import type { ChangeWatch } from '../../cache/change-watch'
+import { writeJobRow, type JobOrigin } from '../../audit/operation-log'
+import { AppError, conflict, notFound } from '../../lib/errors'
+import type { SheetRow } from '../../lib/workbook'
+
+/**
+ * Import jobs (DESIGN.md §15), kept in this instance's memory: one runs at a time per instance, and
+ * a finished job's rows and results stay for an hour (the last few jobs) so its result can be
+ * downloaded. A restart forgets them; what a job committed stays committed.
+ */
+
+/** Rows per transaction: each batch commits with its operation-log row. */
+export const BATCH_ROWS = 1000
+const KEEP_MS = 60 * 60 * 1000
+const KEEP_JOBS = 5
+
+export type JobKind = ImportJob['kind']
+export type RowOutcome = 'inserted' | 'updated' | 'unchanged'
+
+export interface Job extends ImportJob {
+  id: string
+  ownerId: number
+  header: readonly string[]
+  rows: SheetRow[]
+  /** per row: its outcome, or the reason it failed */
+  results: ({ ok: RowOutcome } | { failed: string })[]
+  finishedAt: number | null
+}
+
+/** What a job's rows run through: one row in its own savepoint (made when the job starts). */
+export type RowHandler = (tx: Tx, row: SheetRow) => Promise<RowOutcome>
+
+export interface JobStart {
+  kind: JobKind
+  mode: ImportMode
+  dryRun: boolean
+  ownerId: number
+  header: readonly string[]
+  rows: SheetRow[]
+  /** the key of a row whose duplicates within the file fail both rows (null: no key) */
+  keyOf: (row: SheetRow) => string | null
+  /** the name of the key in the duplicate message ('登录名', '部门全称') */
+  keyName: string
+}
+
+/** Thrown to roll a dry run's batch back. */
+class DryRun extends Error {}
+
+const LOG_SUMMARY: Record<JobKind, string> = { user: '导入用户', org: '导入部门' }
+
+export class ImportJobs {
+  private readonly jobs = new Map<string, Job>()
+  private running: Job | null = null
+
+  constructor(
+    private readonly db: Db,
+    private readonly changes: ChangeWatch,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  /** 409 when a job is running; else the job, registered, its duplicates already failed. */
+  create(start: JobStart): Job {
+    if (this.running) throw conflict(MSG.importBusy)
+    this.forgetOld()
+    const job: Job = {
+      id: randomUUID(),
+      kind: start.kind,
+      mode: start.mode,
+      dryRun: start.dryRun,
+      ownerId: start.ownerId,
+      status: 'running',
+      total: start.rows.length,
+      done: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 0,
+      msg: null,
+      header: start.header,
+      rows: start.rows,
+      results: new Array(start.rows.length),
+      finishedAt: null,
+    }
+    markDuplicates(job, start.keyOf, start.keyName)
+    this.jobs.set(job.id, job)
+    this.running = job
+    return job
+  }
+
+  /** The job as its starter sees it; another user's job is as unknown as a missing one. */
+  get(jobId: string, userId: number): Job {
+    const job = this.jobs.get(jobId)
+    if (!job || job.ownerId !== userId) throw notFound(MSG.importJobNotFound)
+    return job
+  }
+
+  /**
+   * Runs the rows in batches of about 1,000, each in one transaction with its operation-log row;
+   * every row in a savepoint of its own, so a refused row leaves the others. A dry run runs the very
+   * same code and rolls each batch back.
+   */
+  async run(job: Job, origin: JobOrigin, prepare: () => Promise<RowHandler>): Promise<void> {
+    try {
+      // read once the request that started the job has committed (PGlite has one connection)
+      const handle = await prepare()
+      for (let start = 0; start < job.rows.length; start += BATCH_ROWS) {
+        const end = Math.min(start + BATCH_ROWS, job.rows.length)
+        const counts = { inserted: 0, updated: 0, unchanged: 0, failed: 0 }
+        const batch = () =>
+          this.db.transaction((tx) =>
+            // the batch's transaction is the database of everything it calls, as a request's is
+            runInTransaction(tx, async () => {
+              for (let i = start; i < end; i++) {
+                if (!job.results[i]) job.results[i] = await this.runRow(tx, job.rows[i], handle)
+                const result = job.results[i]
+                if ('ok' in result) counts[result.ok]++
+                else counts.failed++
+                job.done = i + 1
+              }
+              if (job.dryRun) throw new DryRun()
+              await writeJobRow(tx, origin, {
+                summary: LOG_SUMMARY[job.kind],
+                resourceId: job.id,
+                msg: `第 ${job.rows[start].rowNumber}–${job.rows[end - 1].rowNumber} 行：新建 ${counts.inserted}，修改 ${counts.updated}，未变更 ${counts.unchanged}，失败 ${counts.failed}`,
+              })
+            }),
+          )
+        await batch().catch((err) => {
+          if (!(err instanceof DryRun)) throw err
+        })
+        job.inserted += counts.inserted
+        job.updated += counts.updated
+        job.unchanged += counts.unchanged
+        job.failed += counts.failed
+        if (!job.dryRun) await this.changes.refreshIfChanged()
+      }
+      job.status = 'done'
+    } catch (err) {
+      // a batch that cannot commit (the database went away) ends the job; what committed stays
+      this.onError(err as Error)
+      job.status = 'failed'
+      job.msg = MSG.serverError
+      this.changes.dropAll()
+    } finally {
+      job.finishedAt = Date.now()
+      this.running = null
+    }
+  }
+
+  private async runRow(tx: Tx, row: SheetRow, handle: RowHandler): Promise<Job['results'][number]> {
+    try {
+      return { ok: await tx.transaction((rowTx) => handle(rowTx, row)) }
+    } catch (err) {
+      if (err instanceof AppError) return { failed: err.message }
+      this.onError(err as Error)
+      return { failed: MSG.serverError }
+    }
+  }
+
+  private forgetOld() {
+    const now = Date.now()
+    const finished = [...this.jobs.values()].filter((j) => j.finishedAt !== null)
+    finished.forEach((job, i) => {
+      if (now - job.finishedAt! > KEEP_MS || i < finished.length - KEEP_JOBS + 1) this.jobs.delete(job.id)
+    })
+  }
+}
+
+/**
+ * A key used twice in the file fails both rows, each naming the other's row number (the
+ * spreadsheet's own numbers): which of the two was meant cannot be told.
+ */
+function markDuplicates(job: Job, keyOf: (row: SheetRow) => string | null, keyName: string) {
+  const first = new Map<string, number>()
+  job.rows.forEach((row, i) => {
+    const key = keyOf(row)
+    if (key === null || key === '') return
+    const earlier = first.get(key)
+    if (earlier === undefined) return void first.set(key, i)
+    const message = importDuplicateRows(keyName, key, job.rows[earlier].rowNumber, row.rowNumber)
+    job.results[earlier] ??= { failed: message }
+    job.results[i] = { failed: message }
+  })
+}
+
+/** The job as GET /import/job answers it. */
+export const jobView = (job: Job): ImportJob => ({
+  status: job.status,
+  kind: job.kind,
+  mode: job.mode,
+  dryRun: job.dryRun,
+  total: job.total,
+  done: job.done,
+  inserted: job.inserted,
+  updated: job.updated,
+  unchanged: job.unchanged,
+  failed: job.failed,
+  msg: job.msg,
+})

@@ -1,0 +1,82 @@
+import { asc, eq, gt, and } from 'drizzle-orm'
+import { ROLE_TYPE_LABEL, DATA_SCOPE_LABEL, type DataScopeValue, type RoleType } from '@amg/contract'
+import type { Db } from '../../db/connection'
+import { positions, roles, stations, userGroups } from '../../db/schema'
+import { visibleOrg, type Caller } from '../../auth/user-scope'
+import { orgPaths, PATH_SEPARATOR } from './names'
+
+/**
+ * The other lists' exports (DESIGN.md §15: 导出 on every list screen): every row a thousand at a
+ * time by id, never the whole list in memory. Roles, groups and job titles are company-wide; positions
+ * follow the caller's scope as their list does.
+ */
+
+const BATCH = 1000
+const STATUS = (s: number) => (s === 1 ? '启用' : '禁用')
+const time = (d: Date) => d.toISOString()
+
+async function* byId<R extends { id: number }>(page: (after: number) => Promise<R[]>): AsyncGenerator<R> {
+  let after = 0
+  for (;;) {
+    const rows = await page(after)
+    if (rows.length === 0) return
+    yield* rows
+    after = rows[rows.length - 1].id
+  }
+}
+
+export const ROLE_EXPORT_COLUMNS = ['角色名称', '类型', '数据范围', '状态', '描述', '创建时间']
+export async function* exportRoles(db: Db): AsyncGenerator<string[]> {
+  const rows = byId((after) =>
+    db.select().from(roles).where(gt(roles.id, after)).orderBy(asc(roles.id)).limit(BATCH),
+  )
+  for await (const r of rows)
+    yield [
+      r.roleName,
+      ROLE_TYPE_LABEL[r.type as RoleType] ?? '',
+      DATA_SCOPE_LABEL[r.dataScope as DataScopeValue] ?? '',
+      STATUS(r.status),
+      r.description ?? '',
+      time(r.createTime),
+    ]
+}
+
+export const GROUP_EXPORT_COLUMNS = ['用户组名称', '状态', '描述', '创建时间']
+export async function* exportGroups(db: Db): AsyncGenerator<string[]> {
+  const rows = byId((after) =>
+    db.select().from(userGroups).where(gt(userGroups.id, after)).orderBy(asc(userGroups.id)).limit(BATCH),
+  )
+  for await (const g of rows) yield [g.groupName, STATUS(g.status), g.description ?? '', time(g.createTime)]
+}
+
+export const STATION_EXPORT_COLUMNS = ['职位名称', '创建时间']
+export async function* exportStations(db: Db): AsyncGenerator<string[]> {
+  const rows = byId((after) =>
+    db.select().from(stations).where(gt(stations.id, after)).orderBy(asc(stations.id)).limit(BATCH),
+  )
+  for await (const s of rows) yield [s.stationName, time(s.createTime)]
+}
+
+export const POSITION_EXPORT_COLUMNS = ['部门全称', '职位', '岗位', '状态']
+export async function* exportPositions(db: Db, caller: Caller): AsyncGenerator<string[]> {
+  const paths = await orgPaths(db)
+  const inScope = visibleOrg(caller, positions.orgId)
+  const rows = byId((after) =>
+    db
+      .select({
+        id: positions.id,
+        orgId: positions.orgId,
+        status: positions.status,
+        stationName: stations.stationName,
+      })
+      .from(positions)
+      .innerJoin(stations, eq(stations.id, positions.stationId))
+      .where(and(gt(positions.id, after), inScope))
+      .orderBy(asc(positions.id))
+      .limit(BATCH),
+  )
+  for await (const p of rows) {
+    const path = paths.get(p.orgId) ?? ''
+    yield [path, p.stationName, `${path}${PATH_SEPARATOR}${p.stationName}`, STATUS(p.status)]
+  }
+}

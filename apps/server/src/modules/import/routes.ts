@@ -1,0 +1,198 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import multipart from '@fastify/multipart'
+import { importApi, listExportApi, MSG } from '@amg/contract'
+import { ok } from '../../lib/reply'
+import { route } from '../../lib/route'
+import { currentUser } from '../../lib/context'
+import { conflict } from '../../lib/errors'
+import { beforeTransaction } from '../../lib/before-transaction'
+import { attachment, IMPORT_MAX_BYTES, streamWorkbook, XLSX_TYPE } from '../../lib/workbook'
+import { callerOf } from '../../auth/user-scope'
+import type { JobOrigin } from '../../audit/operation-log'
+import { ImportJobs, jobView, type Job } from './jobs'
+import { receiveImport } from './upload'
+import { compilerOf } from './request-checks'
+import { readNameBook } from './names'
+import { importUserRow, JobPasswords, rowNickName, USER_COLUMNS } from './user-rows'
+import { orgTemplate, userTemplate } from './templates'
+import { exportUsers } from './user-export'
+import {
+  exportGroups,
+  exportPositions,
+  exportRoles,
+  exportStations,
+  GROUP_EXPORT_COLUMNS,
+  POSITION_EXPORT_COLUMNS,
+  ROLE_EXPORT_COLUMNS,
+  STATION_EXPORT_COLUMNS,
+} from './list-exports'
+import { ORG_COLUMNS, importOrgRow, orgRowKey } from './org-rows'
+
+const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
+
+const RESULT_TEXT = {
+  inserted: MSG.importRowInserted,
+  updated: MSG.importRowUpdated,
+  unchanged: MSG.importRowUnchanged,
+} as const
+
+/** The rows as sent, each with 结果 and 原因 (DESIGN.md §15). */
+function* resultRows(job: Job): Generator<string[]> {
+  const width = job.header.length
+  let next = 2
+  for (let i = 0; i < job.rows.length; i++) {
+    // blank rows stay where they were: the result's row numbers are the file's
+    for (; next < job.rows[i].rowNumber; next++) yield []
+    next++
+    const cells = Array.from({ length: width }, (_, c) => job.rows[i].cells[c] ?? '')
+    const result = job.results[i]
+    if (!result) yield [...cells, '', '']
+    else if ('ok' in result) yield [...cells, RESULT_TEXT[result.ok], '']
+    else yield [...cells, MSG.importRowFailed, result.failed]
+  }
+}
+
+/** Import and export (DESIGN.md §15): templates, import jobs with progress and result, the user export. */
+export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, database, config, power, authz, changes } = app.ctx
+  // jobs write through the database itself, batch by batch, never through a request's transaction
+  const jobs = new ImportJobs(database.db, changes, (err) =>
+    app.log.error({ err: { message: err.message } }, 'import row failed unexpectedly'),
+  )
+
+  // this module reads multipart bodies too (the file module's registration is its own)
+  await app.register(multipart, {
+    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 20 },
+  })
+
+  const userUpload = beforeTransaction((req) => receiveImport(req, USER_COLUMNS))
+  const orgUpload = beforeTransaction((req) => receiveImport(req, ORG_COLUMNS))
+
+  const originOf = (req: FastifyRequest): JobOrigin => ({
+    operatorId: currentUser(req).id,
+    operatorName: currentUser(req).nickName ?? null,
+    ip: req.ip ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+    method: req.method,
+    path: req.url.split('?')[0],
+    resourceType: importApi.userImport.route.group,
+  })
+
+  const sendWorkbook = (reply: FastifyReply, ascii: string, name: string) =>
+    reply
+      .type(XLSX_TYPE)
+      .header('content-disposition', attachment(ascii, name))
+      .header('cache-control', 'no-store')
+
+  route(app, importApi.userTemplate, async (req, reply) => {
+    const body = await userTemplate(db, await callerOf(authz, req))
+    return sendWorkbook(reply as FastifyReply, 'user-import-template.xlsx', '用户导入模板.xlsx').send(body)
+  })
+
+  route(app, importApi.orgTemplate, async (req, reply) => {
+    const body = await orgTemplate(db, await callerOf(authz, req))
+    return sendWorkbook(reply as FastifyReply, 'org-import-template.xlsx', '部门导入模板.xlsx').send(body)
+  })
+
+  const multipartExtras = {
+    validatorCompiler: () => () => true,
+    schema: { description: '至多 20MB、200000 行；一次只运行一个导入' },
+  }
+
+  route(
+    app,
+    importApi.userImport,
+    async (req) => {
+      const { mode, dryRun, sheet } = userUpload.resultFor(req)
+      const caller = await callerOf(authz, req)
+      const job = jobs.create({
+        kind: 'user',
+        mode,
+        dryRun,
+        ownerId: caller.id,
+        header: sheet.header,
+        rows: sheet.rows,
+        keyOf: (row) => rowNickName(row.cells),
+        keyName: '登录名',
+      })
+      const compile = compilerOf(req)
+      const passwords = new JobPasswords(config.initialUserPassword)
+      void jobs.run(job, originOf(req), async () => {
+        const ctx = { power, caller, mode, names: await readNameBook(database.db), compile }
+        return (tx, row) => importUserRow(tx, ctx, passwords, row.cells)
+      })
+      return ok({ jobId: job.id })
+    },
+    { ...multipartExtras, preHandler: userUpload.preHandler },
+  )
+
+  route(
+    app,
+    importApi.orgImport,
+    async (req) => {
+      const { mode, dryRun, sheet } = orgUpload.resultFor(req)
+      const caller = await callerOf(authz, req)
+      const job = jobs.create({
+        kind: 'org',
+        mode,
+        dryRun,
+        ownerId: caller.id,
+        header: sheet.header,
+        rows: sheet.rows,
+        keyOf: (row) => orgRowKey(row.cells),
+        keyName: '部门全称/职位',
+      })
+      const origin = { ...originOf(req), resourceType: importApi.orgImport.route.group }
+      const ctx = { power, caller, mode, compile: compilerOf(req) }
+      void jobs.run(job, origin, async () => (tx, row) => importOrgRow(tx, ctx, row.cells))
+      return ok({ jobId: job.id })
+    },
+    { ...multipartExtras, preHandler: orgUpload.preHandler },
+  )
+
+  route(app, importApi.job, async (req) => ok(jobView(jobs.get(req.query.jobId, currentUser(req).id))))
+
+  route(app, importApi.result, async (req, reply) => {
+    const job = jobs.get(req.query.jobId, currentUser(req).id)
+    if (job.status === 'running') throw conflict(MSG.importJobRunning)
+    const header = [...job.header, '结果', '原因']
+    return sendWorkbook(
+      reply as FastifyReply,
+      `import-result-${stamp()}.xlsx`,
+      `导入结果-${stamp()}.xlsx`,
+    ).send(streamWorkbook('导入结果', header, resultRows(job)))
+  })
+
+  route(app, importApi.userExport, async (req, reply) => {
+    const caller = await callerOf(authz, req)
+    return sendWorkbook(reply as FastifyReply, `users-${stamp()}.xlsx`, `用户-${stamp()}.xlsx`).send(
+      streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller)),
+    )
+  })
+
+  route(app, listExportApi.roleExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `roles-${stamp()}.xlsx`, `角色-${stamp()}.xlsx`).send(
+      streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db)),
+    ),
+  )
+
+  route(app, listExportApi.groupExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `user-groups-${stamp()}.xlsx`, `用户组-${stamp()}.xlsx`).send(
+      streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db)),
+    ),
+  )
+
+  route(app, listExportApi.stationExport, async (_req, reply) =>
+    sendWorkbook(reply as FastifyReply, `stations-${stamp()}.xlsx`, `职位-${stamp()}.xlsx`).send(
+      streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db)),
+    ),
+  )
+
+  route(app, listExportApi.positionExport, async (req, reply) => {
+    const caller = await callerOf(authz, req)
+    return sendWorkbook(reply as FastifyReply, `positions-${stamp()}.xlsx`, `岗位-${stamp()}.xlsx`).send(
+      streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, caller)),
+    )
+  })
+}

@@ -1,0 +1,96 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm'
+import type { UserExportQuery } from '@amg/contract'
+import type { Db } from '../../db/connection'
+import {
+  positions,
+  positionUsers,
+  roles,
+  stations,
+  userGroups,
+  userGroupUsers,
+  userRoles,
+  users,
+} from '../../db/schema'
+import { orgInScope, type Caller } from '../../auth/user-scope'
+import { userListFilters } from '../user/service'
+import { STATUS_TEXT } from './user-rows'
+import { joinNames, orgPaths, PATH_SEPARATOR } from './names'
+
+const BATCH = 1000
+
+const groupBy = <R extends { userId: number }>(rows: R[], text: (r: R) => string) => {
+  const byUser = new Map<number, string[]>()
+  for (const r of rows) {
+    const list = byUser.get(r.userId)
+    if (list) list.push(text(r))
+    else byUser.set(r.userId, [text(r)])
+  }
+  return byUser
+}
+
+/**
+ * GET /user/export (DESIGN.md §15): the users the list shows for these filters and this caller, in
+ * the import template's columns, read a thousand at a time by id, so export → import changes
+ * nothing. Positions outside the caller's scope are left out, as the list leaves them out; the
+ * initial password column stays empty.
+ */
+export async function* exportUsers(db: Db, q: UserExportQuery, caller: Caller): AsyncGenerator<string[]> {
+  const { filters } = userListFilters(q, caller)
+  const paths = await orgPaths(db)
+  let after = 0
+  for (;;) {
+    const page = await db
+      .select({
+        id: users.id,
+        nickName: users.nickName,
+        realName: users.realName,
+        mobile: users.mobile,
+        status: users.status,
+      })
+      .from(users)
+      .where(and(gt(users.id, after), ...filters))
+      .orderBy(asc(users.id))
+      .limit(BATCH)
+    if (page.length === 0) return
+    const ids = page.map((u) => u.id)
+    const [held, roleRows, groupRows] = await Promise.all([
+      db
+        .select({ userId: positionUsers.userId, orgId: positions.orgId, stationName: stations.stationName })
+        .from(positionUsers)
+        .innerJoin(positions, eq(positions.id, positionUsers.positionId))
+        .innerJoin(stations, eq(stations.id, positions.stationId))
+        .where(inArray(positionUsers.userId, ids))
+        .orderBy(asc(positions.id)),
+      db
+        .select({ userId: userRoles.userId, name: roles.roleName })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .where(inArray(userRoles.userId, ids))
+        .orderBy(asc(roles.id)),
+      db
+        .select({ userId: userGroupUsers.userId, name: userGroups.groupName })
+        .from(userGroupUsers)
+        .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
+        .where(inArray(userGroupUsers.userId, ids))
+        .orderBy(asc(userGroups.id)),
+    ])
+    const positionsOf = groupBy(
+      held.filter((p) => orgInScope(caller, p.orgId)),
+      (p) => `${paths.get(p.orgId)}${PATH_SEPARATOR}${p.stationName}`,
+    )
+    const rolesOf = groupBy(roleRows, (r) => r.name)
+    const groupsOf = groupBy(groupRows, (g) => g.name)
+    for (const u of page)
+      yield [
+        u.nickName,
+        u.realName ?? '',
+        u.mobile ?? '',
+        STATUS_TEXT[u.status] ?? '',
+        joinNames(positionsOf.get(u.id) ?? []),
+        joinNames(rolesOf.get(u.id) ?? []),
+        joinNames(groupsOf.get(u.id) ?? []),
+        '',
+      ]
+    after = ids[ids.length - 1]
+  }
+}

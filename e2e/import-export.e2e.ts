@@ -1,0 +1,93 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+
+/** 导入 and 导出 in the console (DESIGN.md §15), driven in Chromium. */
+
+let browser: Browser
+let token: string
+let dir: string
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  token = await apiLogin()
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-import-e2e-'))
+})
+afterAll(async () => {
+  await browser?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const HEADER = '登录名*,姓名,手机号,状态,岗位,角色,用户组,初始密码'
+
+async function openImport(page: Page) {
+  await page.goto('/usermanage')
+  await page.getByRole('button', { name: '导入' }).click()
+  return page.getByRole('dialog', { name: '导入用户' })
+}
+
+describe('user import in the console', () => {
+  it('checks first (仅校验 is checked), then imports; the summary and 下载结果 show', async () => {
+    // names of this run, so a retry starts clean
+    const n = `e2e_imp_${Date.now() % 100000}_`
+    const file = path.join(dir, 'users.csv')
+    fs.writeFileSync(file, `${HEADER}\n${n}1,甲,13800000011,正常,,,,\n${n}1,,,,,,,\n${n}2,,,冻结,,,,\n`)
+    const page = await newPage(browser)
+    await signIn(page)
+    const dialog = await openImport(page)
+    await expect.poll(() => dialog.getByRole('checkbox').isChecked()).toBe(true)
+    await dialog.locator('input[type=file]').setInputFiles(file)
+    await dialog.getByRole('button', { name: '开始校验' }).click()
+    const summary = dialog.getByTestId('import-summary')
+    await summary.waitFor()
+    expect((await summary.textContent())?.replace(/\s+/g, '')).toBe('共3行：新建1，修改0，未变更0，失败2')
+    await expect
+      .poll(() => dialog.getByText('校验完成（未写入）').isVisible(), { timeout: 10_000 })
+      .toBe(true)
+    await screenshot(page, 'import-dry-run')
+    const before = await api<{ total: number }>('POST', '/user/list', {
+      token,
+      body: { pageNum: 1, pageSize: 10, nickName: n },
+    })
+    expect(before.data.total).toBe(0)
+
+    // after the check, the next run is the real one
+    await expect.poll(() => dialog.getByRole('checkbox').isChecked()).toBe(false)
+    await dialog.getByRole('button', { name: '开始导入' }).click()
+    await expect.poll(() => dialog.getByText('导入完成').isVisible(), { timeout: 10_000 }).toBe(true)
+    const download = page.waitForEvent('download')
+    await dialog.getByRole('button', { name: '下载结果' }).click()
+    expect((await download).suggestedFilename()).toMatch(/^导入结果-\d+\.xlsx$/)
+    await screenshot(page, 'import-done')
+    const after = await api<{ total: number }>('POST', '/user/list', {
+      token,
+      body: { pageNum: 1, pageSize: 10, nickName: n },
+    })
+    expect(after.data.total).toBe(1)
+    await page.context().close()
+  })
+
+  it('导出 on the user list downloads a workbook', async () => {
+    const page = await newPage(browser)
+    await signIn(page)
+    await page.goto('/usermanage')
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: '导出' }).click()
+    expect((await download).suggestedFilename()).toMatch(/^用户-\d+\.xlsx$/)
+    await page.context().close()
+  })
+
+  it('导入 on the department tree', async () => {
+    const page = await newPage(browser)
+    await signIn(page)
+    await page.goto('/orgmanage')
+    await page.getByRole('button', { name: '导入' }).click()
+    const dialog = page.getByRole('dialog', { name: '导入部门' })
+    await dialog.getByText('下载导入模板').waitFor()
+    await screenshot(page, 'import-org-dialog')
+    await page.context().close()
+  })
+})
