@@ -27,6 +27,13 @@ export interface AuthHookContext {
   changes: ChangeWatch
 }
 
+/** The key of `Authorization: Bearer ak_…` (DESIGN.md §16), or undefined for any other header. */
+function apiKeyOf(header: string | undefined): string | undefined {
+  if (!header) return undefined
+  const match = /^Bearer\s+(ak_[A-Za-z0-9_-]{20,100})\s*$/.exec(header)
+  return match?.[1]
+}
+
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
  * unless the route is public, and a permission matching the method and path unless the route
@@ -38,15 +45,21 @@ export interface AuthHookContext {
 export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
   const { db, database, authz, sessions, changes } = ctx
   const lastSeen = new LastSeen(db)
+  const keyLastUsed = new LastSeen(db, 'apiKeys')
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
 
   /** Admits a signed-in user: the route's permission unless it needs only a session. */
-  const admit = (req: FastifyRequest, tokenHash: string, user: SessionUser | null): Promise<void> | void => {
+  const admit = (
+    req: FastifyRequest,
+    tokenHash: string,
+    user: SessionUser | null,
+    seen = lastSeen,
+  ): Promise<void> | void => {
     if (!user) throw unauthorized(MSG.unauthorized)
     req.user = user
-    // at most one small write a minute per session, and never in the way of the answer
-    lastSeen
+    // at most one small write a minute per session (or API key), and never in the way of the answer
+    seen
       .touch(tokenHash)
       ?.catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
     if (req.routeOptions.config.access === 'session') return
@@ -65,7 +78,11 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     const header = req.headers[AUTH_HEADER]
     req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
     if (req.routeOptions.config.access === 'public') return
-    if (!req.token) throw unauthorized(MSG.unauthorized)
+    if (!req.token) {
+      const apiKey = apiKeyOf(req.headers.authorization)
+      if (apiKey) return authenticateApiKey(req, hashToken(apiKey))
+      throw unauthorized(MSG.unauthorized)
+    }
     const tokenHash = hashToken(req.token)
     const held = sessions.held(tokenHash)
     if (held) return admit(req, tokenHash, held)
@@ -73,6 +90,16 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
       // the session's owner learns why it ended (the token proves who they are)
       if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
       return admit(req, tokenHash, user)
+    })
+  }
+
+  /** A service's API key (DESIGN.md §16): it acts as its user, decided from memory once warm like a session. */
+  const authenticateApiKey = (req: FastifyRequest, keyHash: string): Promise<void> | void => {
+    const held = sessions.heldApiKey(keyHash)
+    if (held) return admit(req, keyHash, held, keyLastUsed)
+    return sessions.lookupApiKey(keyHash).then((user) => {
+      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
+      return admit(req, keyHash, user, keyLastUsed)
     })
   }
 

@@ -348,3 +348,4 @@ export const services = pgTable(
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
 export * from './audit-schema'
 export * from './webhook-schema'
+export * from './apikey-schema'

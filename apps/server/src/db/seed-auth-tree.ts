@@ -190,6 +190,19 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('service:delete', '删除服务', 'serviceDelete', ['DELETE /service/delete']),
         ],
       },
+      {
+        // DESIGN.md §16: API keys act as their user; making one is a change to that user (§6a)
+        code: 'apikey',
+        chName: 'API 密钥',
+        enName: 'apikey',
+        type: 2,
+        frontEnd: ['/apikeymanage'],
+        api: ['POST /apikey/list'],
+        children: [
+          button('apikey:add', '新建 API 密钥', 'apiKeyAdd', ['POST /apikey/insert', 'POST /user/namelist']),
+          button('apikey:revoke', '吊销 API 密钥', 'apiKeyRevoke', ['DELETE /apikey/revoke']),
+        ],
+      },
     ],
   },
   {

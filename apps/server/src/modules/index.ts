@@ -15,6 +15,7 @@ import { authzRoutes } from './authz/routes'
 import { serviceRoutes } from './service/routes'
 import { overviewRoutes } from './overview/routes'
 import { webhookRoutes } from './webhook/routes'
+import { apiKeyRoutes } from './apikey/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -34,4 +35,5 @@ export const apiModules: FastifyPluginAsync[] = [
   serviceRoutes,
   overviewRoutes,
   webhookRoutes,
+  apiKeyRoutes,
 ]

@@ -1,3 +1,4 @@
+import { apiKeyRoutes } from './apikey'
 import { authRoutes } from './auth'
 import { authzRoutes } from './authz'
 import { fileRoutes } from './file'
@@ -32,4 +33,5 @@ export const routes = {
   authz: authzRoutes,
   service: serviceRoutes,
   webhook: webhookRoutes,
+  apiKey: apiKeyRoutes,
 }

@@ -18,6 +18,7 @@ export const RESOURCE_GROUPS = {
   authz: '权限分析',
   service: '服务管理',
   webhook: 'Webhook 管理',
+  apiKey: 'API 密钥管理',
 } as const
 
 export type Resource = keyof typeof RESOURCE_GROUPS
