@@ -24,6 +24,9 @@ import { requestScopedDb } from './db/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './modules/context'
 import { apiModules } from './modules'
+import { mountOidc, oidcHost } from './modules/oidc/mount'
+import { SecretBox } from './lib/secret-box'
+import { LoginThrottle } from './auth/login-throttle'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
 
@@ -86,6 +89,9 @@ export async function buildApp({
   const authz = new Authorizer(db, database, changes)
   const sessions = new SessionCache(db, database, changes)
   const power = new PowerGuard(authz)
+  const box = SecretBox.fromConfig(config)
+  const oidc = oidcHost(db, authz, box, config)
+  await oidc.load()
   const ctx: AppContext = {
     config,
     database,
@@ -96,6 +102,9 @@ export async function buildApp({
     power,
     links: new Links(db, power),
     catalogue: new RouteCatalogue(),
+    loginThrottle: new LoginThrottle(config),
+    box,
+    oidc,
   }
   app.decorate('ctx', ctx)
   forwardFastPath.serve(ctx, app.log)
@@ -117,10 +126,13 @@ export async function buildApp({
   })
   await app.register(swaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true })
 
+  // DESIGN.md §16: the OpenID Connect provider under /oidc, its login and consent calls beside it
+  await mountOidc(app, oidc, database)
+
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => ctx.catalogue.addRoute(route))
-      installAuthHooks(api, ctx)
+      installAuthHooks(api, { ...ctx, machineTokens: oidc })
       installInputGuard(api)
       installNameGuard(api)
       if (audit) installOperationLog(api, database.db)

@@ -50,6 +50,14 @@ export interface Config {
   webhookWorkerIntervalMs: number
   /** every wait between delivery attempts is multiplied by this (tests shrink it; 1 in production) */
   webhookRetryScale: number
+  /** DESIGN.md §16: the address users and applications reach this server at; the issuer is `${publicUrl}/oidc` */
+  publicUrl: string
+  /**
+   * DESIGN.md §16: the key client secrets and signing keys are encrypted with at rest (any string; its
+   * SHA-256 is the AES key). Unset: a random key kept in the data directory (embedded database only:
+   * instances sharing a PostgreSQL database must be given the same SECRET_KEY).
+   */
+  secretKey: string | undefined
 }
 
 /** off, trust every proxy, trust this many hops, or trust these addresses / CIDRs */
@@ -134,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE),
     webhookWorkerIntervalMs: int(env.WEBHOOK_WORKER_INTERVAL_MS, 2000),
     webhookRetryScale: 1,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+    secretKey: env.SECRET_KEY || undefined,
     ...overrides,
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
+import { API_KEY_PREFIX, API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { addOnSend, routeMayWrite } from '../lib/route-hooks'
@@ -25,12 +25,14 @@ export interface AuthHookContext {
   authz: Authorizer
   sessions: SessionCache
   changes: ChangeWatch
+  /** checks a machine client's token (DESIGN.md §16) in memory: the service account it acts as, or null */
+  machineTokens?: { machineUser(token: string): number | null }
 }
 
-/** The key of `Authorization: Bearer ak_…` (DESIGN.md §16), or undefined for any other header. */
-function apiKeyOf(header: string | undefined): string | undefined {
+/** The token of `Authorization: Bearer …`: an API key (`ak_…`) or a machine token (DESIGN.md §16). */
+function bearerOf(header: string | undefined): string | undefined {
   if (!header) return undefined
-  const match = /^Bearer\s+(ak_[A-Za-z0-9_-]{20,100})\s*$/.exec(header)
+  const match = /^Bearer\s+([A-Za-z0-9_.-]{20,4096})\s*$/.exec(header)
   return match?.[1]
 }
 
@@ -43,7 +45,7 @@ function apiKeyOf(header: string | undefined): string | undefined {
  * a change takes effect on the very next request, and a read sent as POST clears nothing.
  */
 export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
-  const { db, database, authz, sessions, changes } = ctx
+  const { db, database, authz, sessions, changes, machineTokens } = ctx
   const lastSeen = new LastSeen(db)
   const keyLastUsed = new LastSeen(db, 'apiKeys')
   api.decorateRequest('user', null)
@@ -54,13 +56,13 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     req: FastifyRequest,
     tokenHash: string,
     user: SessionUser | null,
-    seen = lastSeen,
+    seen: LastSeen | null = lastSeen,
   ): Promise<void> | void => {
     if (!user) throw unauthorized(MSG.unauthorized)
     req.user = user
     // at most one small write a minute per session (or API key), and never in the way of the answer
     seen
-      .touch(tokenHash)
+      ?.touch(tokenHash)
       ?.catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
     if (req.routeOptions.config.access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method
@@ -79,8 +81,9 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
     if (req.routeOptions.config.access === 'public') return
     if (!req.token) {
-      const apiKey = apiKeyOf(req.headers.authorization)
-      if (apiKey) return authenticateApiKey(req, hashToken(apiKey))
+      const bearer = bearerOf(req.headers.authorization)
+      if (bearer?.startsWith(API_KEY_PREFIX)) return authenticateApiKey(req, hashToken(bearer))
+      if (bearer) return authenticateMachine(req, bearer)
       throw unauthorized(MSG.unauthorized)
     }
     const tokenHash = hashToken(req.token)
@@ -100,6 +103,18 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     return sessions.lookupApiKey(keyHash).then((user) => {
       if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
       return admit(req, keyHash, user, keyLastUsed)
+    })
+  }
+
+  /** A machine client's token: the service account it names, the token checked in memory. */
+  const authenticateMachine = (req: FastifyRequest, token: string): Promise<void> | void => {
+    const userId = machineTokens?.machineUser(token) ?? null
+    if (userId === null) throw unauthorized(MSG.unauthorized)
+    const held = sessions.heldUser(userId)
+    if (held) return admit(req, token, held, null)
+    return sessions.lookupUser(userId).then((user) => {
+      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
+      return admit(req, token, user, null)
     })
   }
 

@@ -34,6 +34,8 @@ export class SessionCache extends WatchedCache {
   private readonly byTokenHash = new Map<string, CachedSession>()
   /** API keys apart from sessions: a key is never admitted as a session token, nor a token as a key */
   private readonly byKeyHash = new Map<string, CachedSession>()
+  /** service accounts behind machine tokens (DESIGN.md §16), by user id */
+  private readonly byUserId = new Map<number, SessionUser>()
 
   constructor(
     private readonly db: Db,
@@ -46,6 +48,7 @@ export class SessionCache extends WatchedCache {
   protected forget() {
     this.byTokenHash.clear()
     this.byKeyHash.clear()
+    this.byUserId.clear()
   }
 
   /** Whether this token's session is held here (tests show what drops it). */
@@ -115,6 +118,37 @@ export class SessionCache extends WatchedCache {
    * read, so a warm call costs no query; revoking the key or freezing its user clears it through the
    * same triggers (migration 0018). `key`: the key's hash (`hashToken`).
    */
+  /** A machine token's service account held here (the token itself is checked in memory, oidc/host.ts). */
+  heldUser(userId: number): SessionUser | undefined {
+    return this.byUserId.get(userId)
+  }
+
+  /** The service account of a machine token: FROZEN when frozen, null when gone. Kept like a session. */
+  async lookupUser(userId: number): Promise<SessionUser | typeof FROZEN | null> {
+    const hit = this.byUserId.get(userId)
+    if (hit) return hit
+    const token = this.token()
+    const [row] = await this.db
+      .select({
+        id: users.id,
+        nickName: users.nickName,
+        realName: users.realName,
+        status: users.status,
+        passwordIsInitial: users.passwordIsInitial,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1)
+    if (!row) return null
+    if (row.status !== 1) return FROZEN
+    const user: SessionUser = { ...row, passwordIsInitial: row.passwordIsInitial === 1 }
+    if (this.mayKeep(token)) {
+      if (this.byUserId.size >= MAX_ENTRIES) this.byUserId.clear()
+      this.byUserId.set(userId, user)
+    }
+    return user
+  }
+
   /** `held` for an API key (its hash). */
   heldApiKey(key: string, now = Date.now()): SessionUser | undefined {
     const hit = this.byKeyHash.get(key)

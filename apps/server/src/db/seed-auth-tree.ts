@@ -188,6 +188,14 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('service:add', '新建服务', 'serviceAdd', ['POST /service/insert', 'POST /auth/tree']),
           button('service:edit', '修改服务', 'serviceEdit', ['PUT /service/update']),
           button('service:delete', '删除服务', 'serviceDelete', ['DELETE /service/delete']),
+          // DESIGN.md §16: an application's single sign-on settings and the provider's signing keys
+          button('service:oidc', '单点登录设置', 'serviceOidc', [
+            'GET /service/oidc',
+            'PUT /service/oidc',
+            'POST /service/oidc/rotate-secret',
+            'DELETE /service/oidc',
+          ]),
+          button('service:oidc-keys', '轮换签名密钥', 'serviceOidcKeys', ['POST /service/oidc/rotate-keys']),
         ],
       },
       {

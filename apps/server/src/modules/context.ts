@@ -6,6 +6,9 @@ import type { SessionCache } from '../cache/session-cache'
 import type { PowerGuard } from '../auth/power'
 import type { Links } from './links/service'
 import type { RouteCatalogue } from '../lib/route-catalogue'
+import type { LoginThrottle } from '../auth/login-throttle'
+import type { SecretBox } from '../lib/secret-box'
+import type { OidcHost } from './oidc/host'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -22,6 +25,12 @@ export interface AppContext {
   /** the seven link tables, served by one module */
   links: Links
   catalogue: RouteCatalogue
+  /** one sign-in throttle for the console's sign-in, password changes and the single sign-on login */
+  loginThrottle: LoginThrottle
+  /** secrets at rest (DESIGN.md §16) */
+  box: SecretBox
+  /** the OpenID Connect provider (DESIGN.md §16) */
+  oidc: OidcHost
 }
 
 declare module 'fastify' {
