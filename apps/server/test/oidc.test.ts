@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import * as client from 'openid-client'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { MSG } from '@amg/contract'
-import { oidcClients, oidcKeys, services, users } from '../src/db/schema'
+import { oidcClients, oidcKeys, roleAuths, services, userRoles, users } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { CookieBrowser } from './helpers/oidc-browser'
 
@@ -167,6 +167,7 @@ describe('single sign-on with a relying party we did not write', () => {
       code_challenge_method: 'S256',
     })
     expect(otherUri.status).toBe(400)
+    expect(await otherUri.text()).toContain('登录出错')
     const token = await fetch(`${base}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -244,11 +245,19 @@ describe('machine clients', () => {
     const check = (token: string) =>
       t.call('POST', '/api/authz/check', {
         headers: { authorization: `Bearer ${token}` },
-        body: { method: 'GET', path: '/api/user/list' },
+        body: { method: 'POST', path: '/user/list' },
       })
     const res = await check(tokens.access_token)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data.allowed).toBe(false)
+    // the service account's own permissions decide: given the user list, it may
+    const role = await admin('POST', '/api/role/insert', { roleName: '报表读取', type: 3, status: 1 })
+    expect(role.status, JSON.stringify(role.body)).toBe(200)
+    await t.db.insert(roleAuths).values({ roleId: role.body.data as number, authCode: 'user' })
+    await t.db.insert(userRoles).values({ userId: row.serviceUserId!, roleId: role.body.data as number })
+    await t.app.ctx.authz.invalidate()
+    const allowed = await check(tokens.access_token)
+    expect(allowed.body.data.allowed).toBe(true)
     // a forged or altered token is refused
     expect((await check(`${tokens.access_token.slice(0, -4)}AAAA`)).status).toBe(401)
     // the service account cannot sign in interactively

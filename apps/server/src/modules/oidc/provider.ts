@@ -7,6 +7,7 @@ import type { SecretBox } from '../../lib/secret-box'
 import { adapterFor } from './adapter'
 import { EXTRA_SCOPES, scopedClaims } from './claims'
 import type { PrivateJwk } from './keys'
+import { logoutSource, postLogoutSuccessSource, renderError } from './pages'
 
 /** Where the provider is mounted; the issuer is `${PUBLIC_URL}/oidc`. */
 export const OIDC_PREFIX = '/oidc'
@@ -62,7 +63,7 @@ export function buildProvider(deps: ProviderDeps, keys: PrivateJwk[]): Provider 
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       resourceIndicators: {
         enabled: true,
         // only a machine client's token is for the API; a user's stays an opaque token for userinfo
@@ -115,6 +116,7 @@ export function buildProvider(deps: ProviderDeps, keys: PrivateJwk[]): Provider 
       }
       return undefined
     },
+    renderError,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
     ttl: {
