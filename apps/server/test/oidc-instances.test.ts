@@ -10,7 +10,6 @@ import { users } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { CookieBrowser } from './helpers/oidc-browser'
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
 
 /**
