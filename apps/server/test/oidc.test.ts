@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
+import { loginLogs } from '../src/db/audit-schema'
 import * as client from 'openid-client'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { MSG } from '@amg/contract'
@@ -228,6 +229,8 @@ describe('single sign-on with a relying party we did not write', () => {
     })
     expect(res.status).toBe(401)
     expect(((await res.json()) as Json).msg).toBe(MSG.loginFailed)
+    const [logged] = await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1)
+    expect(logged).toMatchObject({ nickName: 'admin', result: 'failure' })
     // without the browser's interaction cookie nothing can be done with the interaction
     const stranger = await fetch(`${base}/oidc-login/${uid}/details`)
     expect(stranger.status).toBe(400)
@@ -269,7 +272,8 @@ describe('machine clients', () => {
     const before = (await t.db.select().from(oidcKeys)).length
     const rotated = await admin('POST', '/api/service/oidc/rotate-keys')
     expect(rotated.status).toBe(200)
-    expect((await t.db.select().from(oidcKeys)).length).toBe(before + 1)
+    // a pair: RS256 for ID tokens, ES256 for machine tokens
+    expect((await t.db.select().from(oidcKeys)).length).toBe(before + 2)
     const jwks = (await (await fetch(`${base}/oidc/jwks`)).json()) as Json
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(rotated.body.data.kid)
     expect(JSON.stringify(jwks)).not.toContain('"d"')

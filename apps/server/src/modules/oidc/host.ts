@@ -20,7 +20,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void
 export class OidcHost {
   private provider!: Provider
   private handler!: Handler
-  private publicKeys = new Map<string, KeyObject>()
+  private publicKeys = new Map<string, { alg: string; key: KeyObject }>()
+  /** tokens already checked, until they expire: a warm call costs no signature check either */
+  private checked = new Map<string, { userId: number; expiresAt: number }>()
   private readonly issuer: string
   private readonly audience: string
 
@@ -36,7 +38,13 @@ export class OidcHost {
   async load(): Promise<void> {
     const keys = await loadSigningKeys(this.deps.db, this.deps.box)
     const provider = buildProvider(this.deps, keys)
-    this.publicKeys = new Map(keys.map((k) => [k.kid, createPublicKey({ key: k as never, format: 'jwk' })]))
+    this.publicKeys = new Map(
+      keys.map((k) => [
+        k.kid,
+        { alg: String(k.alg), key: createPublicKey({ key: k as never, format: 'jwk' }) },
+      ]),
+    )
+    this.checked = new Map()
     this.provider = provider
     this.handler = provider.callback() as Handler
   }
@@ -59,6 +67,21 @@ export class OidcHost {
    * this API, or expired. Synchronous: an RS256 check against keys held in memory.
    */
   machineUser(token: string, now = Date.now()): number | null {
+    const hit = this.checked.get(token)
+    if (hit) {
+      if (hit.expiresAt > now) return hit.userId
+      this.checked.delete(token)
+      return null
+    }
+    const checked = this.check(token, now)
+    if (checked) {
+      if (this.checked.size >= 10_000) this.checked.clear()
+      this.checked.set(token, checked)
+    }
+    return checked?.userId ?? null
+  }
+
+  private check(token: string, now: number): { userId: number; expiresAt: number } | null {
     const parts = token.split('.')
     if (parts.length !== 3) return null
     try {
@@ -66,11 +89,12 @@ export class OidcHost {
         alg?: string
         kid?: string
       }
-      if (header.alg !== 'RS256' || !header.kid) return null
-      const key = this.publicKeys.get(header.kid)
-      if (!key) return null
+      const held = header.kid ? this.publicKeys.get(header.kid) : undefined
+      if (!held || held.alg !== header.alg || (header.alg !== 'RS256' && header.alg !== 'ES256')) return null
       const signed = Buffer.from(`${parts[0]}.${parts[1]}`)
-      if (!verify('sha256', signed, key, Buffer.from(parts[2], 'base64url'))) return null
+      const signature = Buffer.from(parts[2], 'base64url')
+      const key = header.alg === 'ES256' ? { key: held.key, dsaEncoding: 'ieee-p1363' as const } : held.key
+      if (!verify('sha256', signed, key, signature)) return null
       const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Record<
         string,
         unknown
@@ -80,7 +104,9 @@ export class OidcHost {
       if (claims.iss !== this.issuer || !audOk) return null
       if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null
       const uid = claims.amg_uid
-      return typeof uid === 'number' && Number.isSafeInteger(uid) ? uid : null
+      return typeof uid === 'number' && Number.isSafeInteger(uid)
+        ? { userId: uid, expiresAt: claims.exp * 1000 }
+        : null
     } catch {
       return null
     }

@@ -7,6 +7,8 @@ import { checkCredentials } from '../../auth/sessions'
 import { AppError, badRequest, forbidden } from '../../lib/errors'
 import { ok } from '../../lib/reply'
 import { recordLogin } from '../../audit/login-log'
+import { recordLoginRefusal } from '../session/login-log'
+import { ThrottledError } from '../../auth/login-throttle'
 import type { OidcHost } from './host'
 import { INTERACTION_PREFIX } from './provider'
 
@@ -83,8 +85,16 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
       if (typeof nickName !== 'string' || !nickName.trim() || nickName.length > 64)
         throw badRequest(MSG.nickNameRequired)
       if (typeof password !== 'string' || !password || password.length > 128) throw badRequest('请输入密码')
-      const user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
-      return signIn(req, reply, user)
+      const attempt = { nickName, address: req.ip, userAgent: req.headers['user-agent'] ?? null }
+      try {
+        const user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
+        return await signIn(req, reply, user)
+      } catch (err) {
+        // refused attempts land in the login log as the console's do
+        await recordLoginRefusal(db, attempt, err)
+        if (err instanceof ThrottledError) reply.header('retry-after', String(err.retryAfterSeconds))
+        throw err
+      }
     },
   )
 

@@ -76,7 +76,7 @@ export function buildProvider(deps: ProviderDeps, keys: PrivateJwk[]): Provider 
             audience: resource,
             accessTokenFormat: 'jwt',
             accessTokenTTL: MACHINE_TOKEN_TTL,
-            jwt: { sign: { alg: 'RS256' } },
+            jwt: { sign: { alg: 'ES256' } },
           }
         },
         useGrantedResource: () => false,
