@@ -68,6 +68,8 @@ export async function startBuiltServer(
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // the single sign-on issuer (DESIGN.md §16) is the address the browser uses
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: path.join(dataDir, 'data'),
       WEB_DIST: webDist,
       DATABASE_URL: '',

@@ -5,7 +5,6 @@ import swaggerUi from '@fastify/swagger-ui'
 import { API_PREFIX, MESSAGE_KEYWORD, NAME_KEYWORD, NAME_SEARCH_KEYWORD } from '@amg/contract'
 import type { Database } from './db/connection'
 import { Authorizer } from './auth/authorizer'
-import { loadSecretBox } from './auth/secret-box'
 import { installAuthHooks } from './auth/hook'
 import { ChangeWatch } from './cache/change-watch'
 import { SessionCache } from './cache/session-cache'
@@ -25,6 +24,9 @@ import { requestScopedDb } from './db/request-transaction'
 import { RouteCatalogue } from './lib/route-catalogue'
 import type { AppContext } from './modules/context'
 import { apiModules } from './modules'
+import { mountOidc, oidcHost } from './modules/oidc/mount'
+import { SecretBox } from './lib/secret-box'
+import { LoginThrottle } from './auth/login-throttle'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
 import { DeliveriesCommitted } from './events/committed'
@@ -91,6 +93,9 @@ export async function buildApp({
   const authz = new Authorizer(db, database, changes)
   const sessions = new SessionCache(db, database, changes)
   const power = new PowerGuard(authz)
+  const box = SecretBox.fromConfig(config)
+  const oidc = oidcHost(db, authz, box, config)
+  await oidc.load()
   const ctx: AppContext = {
     config,
     database,
@@ -102,7 +107,9 @@ export async function buildApp({
     links: new Links(db, power),
     catalogue: new RouteCatalogue(),
     deliveriesCommitted: new DeliveriesCommitted(),
-    secrets: loadSecretBox(config),
+    loginThrottle: new LoginThrottle(config),
+    box,
+    oidc,
   }
   app.decorate('ctx', ctx)
   forwardFastPath.serve(ctx, app.log)
@@ -124,10 +131,13 @@ export async function buildApp({
   })
   await app.register(swaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true })
 
+  // DESIGN.md §16: the OpenID Connect provider under /oidc, its login and consent calls beside it
+  await mountOidc(app, oidc, database)
+
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => ctx.catalogue.addRoute(route))
-      installAuthHooks(api, ctx)
+      installAuthHooks(api, { ...ctx, machineTokens: oidc })
       installInputGuard(api)
       installNameGuard(api)
       if (audit) installOperationLog(api, database.db, { events, committed: ctx.deliveriesCommitted })

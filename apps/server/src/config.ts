@@ -16,11 +16,6 @@ export interface Config {
    */
   initialAdminPasswordChosen: boolean
   initialUserPassword: string
-  /**
-   * MFA_SECRET_KEY: 32 bytes (hex or base64) encrypting TOTP keys at rest; without it a key file is
-   * made in the data directory (every instance of a shared PostgreSQL must then be given the same key)
-   */
-  mfaSecretKey: string | undefined
   sessionTtlHours: number
   /** failed sign-ins per account and client address before attempts are refused for a while */
   loginFreeFailures: number
@@ -60,6 +55,14 @@ export interface Config {
   webhookWorkerIntervalMs: number
   /** every wait between delivery attempts is multiplied by this (tests shrink it; 1 in production) */
   webhookRetryScale: number
+  /** DESIGN.md §16: the address users and applications reach this server at; the issuer is `${publicUrl}/oidc` */
+  publicUrl: string
+  /**
+   * DESIGN.md §16: the key client secrets and signing keys are encrypted with at rest (any string; its
+   * SHA-256 is the AES key). Unset: a random key kept in the data directory (embedded database only:
+   * instances sharing a PostgreSQL database must be given the same SECRET_KEY).
+   */
+  secretKey: string | undefined
 }
 
 /** off, trust every proxy, trust this many hops, or trust these addresses / CIDRs */
@@ -127,7 +130,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // a password handed in by a harness (overrides) is chosen too
     initialAdminPasswordChosen:
       Boolean(env.INITIAL_ADMIN_PASSWORD) || overrides.initialAdminPassword !== undefined,
-    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
     initialUserPassword: env.INITIAL_USER_PASSWORD || 'User@12345678',
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 12),
     loginFreeFailures: int(env.LOGIN_FREE_FAILURES, 5),
@@ -151,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE),
     webhookWorkerIntervalMs: int(env.WEBHOOK_WORKER_INTERVAL_MS, 2000),
     webhookRetryScale: 1,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+    secretKey: env.SECRET_KEY || undefined,
     ...overrides,
   }
 }

@@ -122,6 +122,22 @@ export const MSG = {
   dataScopeInvalid: '数据权限须为 1 全部数据、2 自定义部门、3 本部门、4 本部门及以下、5 仅本人 之一',
   scopeOrgIdsInvalid: '自定义部门须为部门 id 的列表，最多 1000 个',
   scopeOrgIdsRequired: '数据权限为自定义部门时，请至少选择一个部门',
+  // DESIGN.md §16: API keys for services that cannot do OAuth
+  apiKeyNameRequired: '请输入密钥名称',
+  apiKeyUserRequired: '请选择密钥所属用户',
+  apiKeyUserNotFound: '密钥所属用户不存在',
+  apiKeyExpiryInvalid: '过期时间格式不正确',
+  apiKeyExpiryPast: '过期时间必须晚于当前时间',
+  apiKeyNotFound: 'API 密钥不存在',
+  apiKeyRevoked: '已吊销',
+  // DESIGN.md §16: single sign-on
+  oidcInteractionGone: '登录请求已失效，请回到应用重新登录',
+  oidcWrongStep: '登录步骤不正确，请回到应用重新登录',
+  oidcServiceAccount: '服务账号不能交互式登录',
+  oidcTypeInvalid: '应用类型须为 web、spa 或 machine',
+  oidcRedirectUriInvalid: '回调地址须为完整的 https 地址（localhost 可用 http），不含 #',
+  oidcRedirectUriRequired: '请至少填写一个回调地址',
+  oidcNotEnabled: '该服务未开启单点登录',
 } as const
 
 /** DESIGN.md §13: a role's 自定义部门 names a department that does not exist (400, nothing changed). */

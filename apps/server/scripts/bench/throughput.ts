@@ -24,9 +24,12 @@ interface Load {
   path: string
   headers?: Record<string, string>
   body?: string
+  /** run before each firing (a machine token lives five minutes: a fresh one each time) */
+  before?: () => Promise<void>
 }
 
 async function fire(base: string, load: Load, seconds: number) {
+  await load.before?.()
   const result = await autocannon({
     url: base + load.path,
     method: load.method,
@@ -122,6 +125,63 @@ const forwardHeaders = (token: string) => ({
   'x-original-uri': '/api/orders/1024?page=1',
 })
 
+/**
+ * DESIGN.md §16: a machine application (client credentials) with its service account; the loads ask
+ * the token endpoint for tokens, and call the check API with one.
+ */
+async function machineLoads(
+  base: string,
+  adminToken: string,
+  engine: 'pglite' | 'postgres',
+): Promise<Load[]> {
+  const call = async <T>(method: string, path: string, body: unknown): Promise<T> => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-auth-token': adminToken },
+      body: JSON.stringify(body),
+    })
+    return ((await res.json()) as { data: T }).data
+  }
+  const serviceId = await call<number>('POST', '/api/service/insert', {
+    key: 'bench-machine',
+    name: '压测机器客户端',
+  })
+  const { clientId, clientSecret } = await call<{ clientId: string; clientSecret: string }>(
+    'PUT',
+    '/api/service/oidc',
+    { serviceId, type: 'machine', redirectUris: [], requireConsent: false },
+  )
+  const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`
+  const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }
+  const checkHeaders: Record<string, string> = { 'content-type': 'application/json' }
+  return [
+    {
+      name: '客户端凭证 POST /oidc/token',
+      engine,
+      method: 'POST',
+      path: '/oidc/token',
+      headers: form,
+      body: 'grant_type=client_credentials',
+    },
+    {
+      name: '机器令牌 POST /api/authz/check',
+      engine,
+      method: 'POST',
+      path: '/api/authz/check',
+      headers: checkHeaders,
+      body: JSON.stringify({ method: 'GET', path: '/user/list' }),
+      before: async () => {
+        const res = await fetch(`${base}/oidc/token`, {
+          method: 'POST',
+          headers: form,
+          body: 'grant_type=client_credentials',
+        })
+        checkHeaders.authorization = `Bearer ${((await res.json()) as { access_token: string }).access_token}`
+      },
+    },
+  ]
+}
+
 /** The signed-in loads of one running server. */
 function serverLoads(
   engine: 'pglite' | 'postgres',
@@ -198,7 +258,10 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
     running.push(pglite)
     targets.push({
       base: pglite.url,
-      loads: serverLoads('pglite', pglite.token, await prepareForwardUsers(pglite.url, pglite.token)),
+      loads: [
+        ...serverLoads('pglite', pglite.token, await prepareForwardUsers(pglite.url, pglite.token)),
+        ...(await machineLoads(pglite.url, pglite.token, 'pglite')),
+      ],
     })
     const pgUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
     if (pgUrl) {
@@ -208,11 +271,10 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
       running.push(postgres)
       targets.push({
         base: postgres.url,
-        loads: serverLoads(
-          'postgres',
-          postgres.token,
-          await prepareForwardUsers(postgres.url, postgres.token),
-        ),
+        loads: [
+          ...serverLoads('postgres', postgres.token, await prepareForwardUsers(postgres.url, postgres.token)),
+          ...(await machineLoads(postgres.url, postgres.token, 'postgres')),
+        ],
       })
     }
     const all = targets.flatMap((t) => t.loads.map((load) => ({ base: t.base, load })))

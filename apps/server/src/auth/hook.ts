@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
+import { API_KEY_PREFIX, API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
 import { addOnSend, routeMayWrite } from '../lib/route-hooks'
@@ -26,6 +26,15 @@ export interface AuthHookContext {
   authz: Authorizer
   sessions: SessionCache
   changes: ChangeWatch
+  /** checks a machine client's token (DESIGN.md §16) in memory: the service account it acts as, or null */
+  machineTokens?: { machineUser(token: string): number | null }
+}
+
+/** The token of `Authorization: Bearer …`: an API key (`ak_…`) or a machine token (DESIGN.md §16). */
+function bearerOf(header: string | undefined): string | undefined {
+  if (!header) return undefined
+  const match = /^Bearer\s+([A-Za-z0-9_.-]{20,4096})\s*$/.exec(header)
+  return match?.[1]
 }
 
 /**
@@ -37,21 +46,27 @@ export interface AuthHookContext {
  * a change takes effect on the very next request, and a read sent as POST clears nothing.
  */
 export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
-  const { db, database, authz, sessions, changes } = ctx
+  const { db, database, authz, sessions, changes, machineTokens } = ctx
   const lastSeen = new LastSeen(db)
+  const keyLastUsed = new LastSeen(db, 'apiKeys')
   api.decorateRequest('user', null)
   api.decorateRequest('token', null)
 
   /** Admits a signed-in user: the route's permission unless it needs only a session. */
-  const admit = (req: FastifyRequest, tokenHash: string, user: SessionUser | null): Promise<void> | void => {
+  const admit = (
+    req: FastifyRequest,
+    tokenHash: string,
+    user: SessionUser | null,
+    seen: LastSeen | null = lastSeen,
+  ): Promise<void> | void => {
     if (!user) throw unauthorized(MSG.unauthorized)
     // a session that must first change its password or enrol MFA may call nothing else (§14)
     if (user.restricted && !restrictedMayCall(req.method, req.routeOptions.url))
       throw restrictionRefusal(user.restricted)
     req.user = user
-    // at most one small write a minute per session, and never in the way of the answer
-    lastSeen
-      .touch(tokenHash)
+    // at most one small write a minute per session (or API key), and never in the way of the answer
+    seen
+      ?.touch(tokenHash)
       ?.catch((err: Error) => req.log.warn({ err: { message: err.message } }, 'last seen not written'))
     if (req.routeOptions.config.access === 'session') return
     const method = req.method === 'HEAD' ? 'GET' : req.method
@@ -69,7 +84,12 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     const header = req.headers[AUTH_HEADER]
     req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
     if (req.routeOptions.config.access === 'public') return
-    if (!req.token) throw unauthorized(MSG.unauthorized)
+    if (!req.token) {
+      const bearer = bearerOf(req.headers.authorization)
+      if (bearer?.startsWith(API_KEY_PREFIX)) return authenticateApiKey(req, hashToken(bearer))
+      if (bearer) return authenticateMachine(req, bearer)
+      throw unauthorized(MSG.unauthorized)
+    }
     const tokenHash = hashToken(req.token)
     const held = sessions.held(tokenHash)
     if (held) return admit(req, tokenHash, held)
@@ -77,6 +97,28 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
       // the session's owner learns why it ended (the token proves who they are)
       if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
       return admit(req, tokenHash, user)
+    })
+  }
+
+  /** A service's API key (DESIGN.md §16): it acts as its user, decided from memory once warm like a session. */
+  const authenticateApiKey = (req: FastifyRequest, keyHash: string): Promise<void> | void => {
+    const held = sessions.heldApiKey(keyHash)
+    if (held) return admit(req, keyHash, held, keyLastUsed)
+    return sessions.lookupApiKey(keyHash).then((user) => {
+      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
+      return admit(req, keyHash, user, keyLastUsed)
+    })
+  }
+
+  /** A machine client's token: the service account it names, the token checked in memory. */
+  const authenticateMachine = (req: FastifyRequest, token: string): Promise<void> | void => {
+    const userId = machineTokens?.machineUser(token) ?? null
+    if (userId === null) throw unauthorized(MSG.unauthorized)
+    const held = sessions.heldUser(userId)
+    if (held) return admit(req, token, held, null)
+    return sessions.lookupUser(userId).then((user) => {
+      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
+      return admit(req, token, user, null)
     })
   }
 

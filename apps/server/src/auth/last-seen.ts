@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/connection'
-import { sessions } from '../db/schema'
+import { apiKeys, sessions } from '../db/schema'
 
 /** How often a session's last-seen time is written: the online list needs minutes, not requests. */
 export const LAST_SEEN_EVERY_MS = 60_000
@@ -12,7 +12,11 @@ export const LAST_SEEN_EVERY_MS = 60_000
 export class LastSeen {
   private readonly written = new Map<string, number>()
 
-  constructor(private readonly db: Db) {}
+  /** `apiKeys`: the times are an API key's last use (DESIGN.md §16), the key given by its hash. */
+  constructor(
+    private readonly db: Db,
+    private readonly of: 'sessions' | 'apiKeys' = 'sessions',
+  ) {}
 
   /**
    * `tokenHash`: the session's token as stored (`hashToken`). The write when one is due, else nothing
@@ -27,6 +31,13 @@ export class LastSeen {
   }
 
   private async write(tokenHash: string) {
+    if (this.of === 'apiKeys') {
+      await this.db
+        .update(apiKeys)
+        .set({ lastUsedTime: sql`now()` })
+        .where(eq(apiKeys.keyHash, tokenHash))
+      return
+    }
     await this.db
       .update(sessions)
       .set({ lastSeenTime: sql`now()` })

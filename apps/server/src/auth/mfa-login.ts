@@ -7,7 +7,7 @@ import { hashToken } from '../lib/tokens'
 import type { SessionUser } from '../cache/session-cache'
 import { pause, type LoginThrottle } from './login-throttle'
 import { checkSecondFactor } from './mfa'
-import type { SecretBox } from './secret-box'
+import type { SecretBox } from '../lib/secret-box'
 import { MFA_TOKEN_TRIES, openSession, type SessionPolicy, type SignIn } from './sessions'
 
 /** A refused second step, with whose it was for the login log; `refusal` is what to answer. */

@@ -4,7 +4,7 @@ import { SIGN_IN_MSG } from '@amg/contract'
 import type { DbOrTx } from '../db/connection'
 import { mfaRecoveryCodes, userMfa } from '../db/schema'
 import { badRequest } from '../lib/errors'
-import type { SecretBox } from './secret-box'
+import type { SecretBox } from '../lib/secret-box'
 import { matchStep, newTotpSecret, otpauthUri } from './totp'
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
 import { MSG, normalizeName, type Restriction, type SecuritySettings } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
-import { mfaChallenges, sessions, userMfa, users } from '../db/schema'
+import { mfaChallenges, oidcPayloads, sessions, userMfa, users } from '../db/schema'
 import { passwordExpired } from './password-rules'
 import { AppError, unauthorized } from '../lib/errors'
 import { pause, type LoginThrottle } from './login-throttle'
@@ -40,6 +40,26 @@ export const MFA_TOKEN_TTL_MS = 5 * 60_000
 export const MFA_TOKEN_TRIES = 5
 
 /**
+ * The account a name and password sign in to, throttled and answered as `login` answers (below): the
+ * one check the console's sign-in and the single sign-on login screen (DESIGN.md §16) share.
+ */
+export async function checkCredentials(db: Db, throttle: LoginThrottle, attempt: Omit<SignIn, 'userAgent'>) {
+  // the one form names are stored in (names.ts), so a full-width or spaced-out name finds its account
+  // and counts against the same throttle; a name with invisible characters matches no account
+  const nickName = normalizeName(attempt.nickName)
+  const admitted = throttle.signIn(nickName, attempt.address)
+  await pause(admitted.pauseMs)
+  const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)
+  // Unknown, frozen and active accounts alike: the same hash check, the same answer to a wrong
+  // password, the same counting. Only the right password learns that an account is frozen.
+  const passwordOk = await verifyPasswordEvenly(attempt.password, user?.passwordHash)
+  if (!user || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
+  admitted.succeeded()
+  if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
+  return user
+}
+
+/**
  * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
  * An unknown user, a frozen one and a wrong password answer alike, throttling included, until the
  * password is right (DESIGN.md §11); a hash made at an older cost is replaced by one at the current
@@ -54,18 +74,7 @@ export async function login(
   gate: SignInGate,
   attempt: SignIn,
 ): Promise<SignInOutcome> {
-  // the one form names are stored in (names.ts), so a full-width or spaced-out name finds its account
-  // and counts against the same throttle; a name with invisible characters matches no account
-  const nickName = normalizeName(attempt.nickName)
-  const admitted = throttle.signIn(nickName, attempt.address)
-  await pause(admitted.pauseMs)
-  const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)
-  // Unknown, frozen and active accounts alike: the same hash check, the same answer to a wrong
-  // password, the same counting. Only the right password learns that an account is frozen.
-  const passwordOk = await verifyPasswordEvenly(attempt.password, user?.passwordHash)
-  if (!user || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
-  admitted.succeeded()
-  if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
+  const user = await checkCredentials(db, throttle, attempt)
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined
   const settings = await gate.settings()
   const expired = passwordExpired(settings, user.passwordChangedAt)
@@ -155,6 +164,16 @@ export async function endUserSessions(db: DbOrTx, userId: number, keepToken?: st
     db,
     ended.map((s) => sessionRevoked(s.id, userId)),
   )
+  await endProviderSessions(db, userId)
+}
+
+/**
+ * Ends everything a user holds at the single sign-on provider (DESIGN.md §16): provider sessions,
+ * grants, codes, access and refresh tokens, at once and for every instance (the rows are shared).
+ * Freezing, a forced sign-out and a password change end them with the console sessions.
+ */
+export async function endProviderSessions(db: DbOrTx, userId: number) {
+  await db.delete(oidcPayloads).where(eq(oidcPayloads.accountId, String(userId)))
 }
 
 /** The change event of an ended session (DESIGN.md §17): consumers holding its decisions drop them. */

@@ -1,7 +1,7 @@
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { Restriction } from '@amg/contract'
 import type { Db } from '../db/connection'
-import { sessions, users } from '../db/schema'
+import { apiKeys, sessions, users } from '../db/schema'
 import { hashToken } from '../lib/tokens'
 import { WatchedCache, type CacheHost } from './watched-cache'
 
@@ -35,6 +35,10 @@ const MAX_ENTRIES = 200_000
  */
 export class SessionCache extends WatchedCache {
   private readonly byTokenHash = new Map<string, CachedSession>()
+  /** API keys apart from sessions: a key is never admitted as a session token, nor a token as a key */
+  private readonly byKeyHash = new Map<string, CachedSession>()
+  /** service accounts behind machine tokens (DESIGN.md §16), by user id */
+  private readonly byUserId = new Map<number, SessionUser>()
 
   constructor(
     private readonly db: Db,
@@ -46,6 +50,8 @@ export class SessionCache extends WatchedCache {
 
   protected forget() {
     this.byTokenHash.clear()
+    this.byKeyHash.clear()
+    this.byUserId.clear()
   }
 
   /** Whether this token's session is held here (tests show what drops it). */
@@ -111,6 +117,80 @@ export class SessionCache extends WatchedCache {
     if (this.mayKeep(token)) {
       if (this.byTokenHash.size >= MAX_ENTRIES) this.dropOldest()
       this.byTokenHash.set(key, { user, expiresAt: expiresAt.getTime() })
+    }
+    return user
+  }
+
+  /**
+   * The user an API key (DESIGN.md §16) acts as, like `lookupByHash` for a session: held here once
+   * read, so a warm call costs no query; revoking the key or freezing its user clears it through the
+   * same triggers (migration 0018). `key`: the key's hash (`hashToken`).
+   */
+  /** A machine token's service account held here (the token itself is checked in memory, oidc/host.ts). */
+  heldUser(userId: number): SessionUser | undefined {
+    return this.byUserId.get(userId)
+  }
+
+  /** The service account of a machine token: FROZEN when frozen, null when gone. Kept like a session. */
+  async lookupUser(userId: number): Promise<SessionUser | typeof FROZEN | null> {
+    const hit = this.byUserId.get(userId)
+    if (hit) return hit
+    const token = this.token()
+    const [row] = await this.db
+      .select({
+        id: users.id,
+        nickName: users.nickName,
+        realName: users.realName,
+        status: users.status,
+        passwordIsInitial: users.passwordIsInitial,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1)
+    if (!row) return null
+    if (row.status !== 1) return FROZEN
+    const user: SessionUser = { ...row, passwordIsInitial: row.passwordIsInitial === 1 }
+    if (this.mayKeep(token)) {
+      if (this.byUserId.size >= MAX_ENTRIES) this.byUserId.clear()
+      this.byUserId.set(userId, user)
+    }
+    return user
+  }
+
+  /** `held` for an API key (its hash). */
+  heldApiKey(key: string, now = Date.now()): SessionUser | undefined {
+    const hit = this.byKeyHash.get(key)
+    return hit !== undefined && hit.expiresAt > now ? hit.user : undefined
+  }
+
+  async lookupApiKey(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
+    const hit = this.byKeyHash.get(key)
+    if (hit) {
+      if (hit.expiresAt > now) return hit.user
+      this.byKeyHash.delete(key)
+      return null
+    }
+    const token = this.token()
+    const [row] = await this.db
+      .select({
+        id: users.id,
+        nickName: users.nickName,
+        realName: users.realName,
+        status: users.status,
+        passwordIsInitial: users.passwordIsInitial,
+        expiresAt: apiKeys.expiresAt,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, key), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))))
+      .limit(1)
+    if (!row) return null
+    if (row.status !== 1) return FROZEN
+    const { expiresAt, passwordIsInitial, ...rest } = row
+    const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
+    if (this.mayKeep(token)) {
+      if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear()
+      this.byKeyHash.set(key, { user, expiresAt: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY })
     }
     return user
   }

@@ -357,3 +357,5 @@ export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
 export * from './audit-schema'
 export * from './webhook-schema'
 export * from './sign-in-schema'
+export * from './apikey-schema'
+export * from './oidc-schema'

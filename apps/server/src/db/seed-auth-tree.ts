@@ -198,6 +198,27 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('service:add', '新建服务', 'serviceAdd', ['POST /service/insert', 'POST /auth/tree']),
           button('service:edit', '修改服务', 'serviceEdit', ['PUT /service/update']),
           button('service:delete', '删除服务', 'serviceDelete', ['DELETE /service/delete']),
+          // DESIGN.md §16: an application's single sign-on settings and the provider's signing keys
+          button('service:oidc', '单点登录设置', 'serviceOidc', [
+            'GET /service/oidc',
+            'PUT /service/oidc',
+            'POST /service/oidc/rotate-secret',
+            'DELETE /service/oidc',
+          ]),
+          button('service:oidc-keys', '轮换签名密钥', 'serviceOidcKeys', ['POST /service/oidc/rotate-keys']),
+        ],
+      },
+      {
+        // DESIGN.md §16: API keys act as their user; making one is a change to that user (§6a)
+        code: 'apikey',
+        chName: 'API 密钥',
+        enName: 'apikey',
+        type: 2,
+        frontEnd: ['/apikeymanage'],
+        api: ['POST /apikey/list'],
+        children: [
+          button('apikey:add', '新建 API 密钥', 'apiKeyAdd', ['POST /apikey/insert', 'POST /user/namelist']),
+          button('apikey:revoke', '吊销 API 密钥', 'apiKeyRevoke', ['DELETE /apikey/revoke']),
         ],
       },
     ],

@@ -43,7 +43,7 @@ export const passwordHistory = pgTable(
 )
 
 /**
- * A user's TOTP key, encrypted (auth/secret-box.ts). `enabled` false while enrolment waits for its
+ * A user's TOTP key, encrypted (lib/secret-box.ts). `enabled` false while enrolment waits for its
  * first code; `lastStep`: the newest time step accepted, so a code is never accepted twice.
  */
 export const userMfa = pgTable('user_mfa', {

@@ -7,7 +7,9 @@ import type { PowerGuard } from '../auth/power'
 import type { Links } from './links/service'
 import type { RouteCatalogue } from '../lib/route-catalogue'
 import type { DeliveriesCommitted } from '../events/committed'
-import type { SecretBox } from '../auth/secret-box'
+import type { LoginThrottle } from '../auth/login-throttle'
+import type { SecretBox } from '../lib/secret-box'
+import type { OidcHost } from './oidc/host'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -26,8 +28,12 @@ export interface AppContext {
   catalogue: RouteCatalogue
   /** a write that committed webhook deliveries says so here; the worker sends them at once */
   deliveriesCommitted: DeliveriesCommitted
-  /** TOTP keys sealed at rest, recovery codes as keyed hashes (DESIGN.md §14) */
-  secrets: SecretBox
+  /** one sign-in throttle for the console's sign-in, password changes and the single sign-on login */
+  loginThrottle: LoginThrottle
+  /** secrets at rest: TOTP keys, recovery codes (DESIGN.md §14), client secrets, signing keys (§16) */
+  box: SecretBox
+  /** the OpenID Connect provider (DESIGN.md §16) */
+  oidc: OidcHost
 }
 
 declare module 'fastify' {

@@ -18,6 +18,7 @@ import { webhookRoutes } from './webhook/routes'
 import { settingsRoutes } from './settings/routes'
 import { mfaRoutes } from './mfa/routes'
 import { importRoutes } from './import/routes'
+import { apiKeyRoutes } from './apikey/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -40,4 +41,5 @@ export const apiModules: FastifyPluginAsync[] = [
   settingsRoutes,
   mfaRoutes,
   importRoutes,
+  apiKeyRoutes,
 ]

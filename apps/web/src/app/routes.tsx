@@ -46,6 +46,7 @@ import {
 } from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
 import { LoginPage } from './login-page'
+import { OidcLoginPage } from './oidc-login-page'
 import { RedirectKeepQuery } from './redirect'
 import { WelcomePage } from './welcome-page'
 
@@ -71,6 +72,8 @@ const MONITOR: Crumb = { title: '系统监控' }
  */
 export const routes: RouteObject[] = [
   { path: '/', element: <LoginPage /> },
+  // DESIGN.md §16: single sign-on login and consent, outside the signed-in layout
+  { path: '/oidc-login/:uid', element: <OidcLoginPage /> },
   {
     element: <AppLayout />,
     children: [

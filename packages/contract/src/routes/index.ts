@@ -1,3 +1,4 @@
+import { apiKeyRoutes } from './apikey'
 import { authRoutes } from './auth'
 import { authzRoutes } from './authz'
 import { fileRoutes } from './file'
@@ -43,4 +44,5 @@ export const routes = {
   groupExport: groupExportRoutes,
   stationExport: stationExportRoutes,
   positionExport: positionExportRoutes,
+  apiKey: apiKeyRoutes,
 }

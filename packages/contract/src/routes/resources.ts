@@ -20,6 +20,7 @@ export const RESOURCE_GROUPS = {
   webhook: 'Webhook 管理',
   settings: '安全设置',
   mfa: '两步验证',
+  apiKey: 'API 密钥管理',
 } as const
 
 export type Resource = keyof typeof RESOURCE_GROUPS

@@ -7,6 +7,13 @@ import {
   ServicePage,
   ServiceUpdateBody,
 } from '../schemas/service'
+import {
+  OidcClientBody,
+  OidcClientInfo,
+  OidcClientSaved,
+  OidcServiceBody,
+  OidcServiceQuery,
+} from '../schemas/oidc'
 import { bindSchemas } from './route'
 import { serviceRoutes } from './service'
 
@@ -15,6 +22,14 @@ export const serviceSchemas = {
   insert: { body: ServiceInsertBody, response: { 200: Envelope(Type.Integer()) } },
   update: { body: ServiceUpdateBody, response: { 200: NullData } },
   delete: { querystring: ServiceIdQuery, response: { 200: NullData } },
+  oidcDetail: { querystring: OidcServiceQuery, response: { 200: Envelope(OidcClientInfo) } },
+  oidcSave: { body: OidcClientBody, response: { 200: Envelope(OidcClientSaved) } },
+  oidcRotateSecret: {
+    body: OidcServiceBody,
+    response: { 200: Envelope(Type.Object({ clientSecret: Type.String() })) },
+  },
+  oidcOff: { querystring: OidcServiceQuery, response: { 200: NullData } },
+  oidcRotateKeys: { response: { 200: Envelope(Type.Object({ kid: Type.String() })) } },
 }
 
 export const serviceApi = bindSchemas(serviceRoutes, serviceSchemas)

@@ -19,7 +19,7 @@ import { USER_MSG } from '../user/service'
  * reset of someone else's (DESIGN.md §14).
  */
 export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, secrets, authz, power } = app.ctx
+  const { db, box: secrets, authz, power } = app.ctx
 
   route(app, mfaApi.setup, async (req) => {
     const user = currentUser(req)

@@ -9,7 +9,7 @@ import { notFound } from '../../lib/errors'
 import { containsPattern } from '../../lib/like'
 import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 import { stageEvents } from '../../events/stage'
-import { sessionRevoked } from '../../auth/sessions'
+import { sessionRevoked, endProviderSessions } from '../../auth/sessions'
 
 export const SESSION_NOT_FOUND = '会话不存在或已结束'
 export const SESSION_REVOKED = '已强制下线'
@@ -87,6 +87,8 @@ export async function revokeSession(
   await requireWritableUsers(db, caller.scoped, [target.userId])
   await power.require(db, caller.id, { userIds: [target.userId] })
   await db.delete(sessions).where(eq(sessions.id, sessionId))
+  // a forced sign-out signs the user out of the applications too (DESIGN.md §16)
+  await endProviderSessions(db, target.userId)
   await stageEvents(db, [sessionRevoked(sessionId, target.userId)])
   await recordLogin(db, {
     nickName: target.nickName,

@@ -10,7 +10,7 @@ import { mfaEnrolmentDue } from '../../auth/mfa-due'
 import { readSecuritySettings } from '../../auth/security-settings'
 import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal } from './login-log'
-import { LoginThrottle, ThrottledError } from '../../auth/login-throttle'
+import { ThrottledError } from '../../auth/login-throttle'
 import { dummyPasswordHash } from '../../auth/password'
 import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
 import { beforeTransaction } from '../../lib/before-transaction'
@@ -27,8 +27,8 @@ async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): P
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
-  // One throttle per app: sign-in and password change share the per-address count.
-  const throttle = new LoginThrottle(config)
+  // One throttle per app: sign-in, password change and the single sign-on login share the per-address count.
+  const throttle = app.ctx.loginThrottle
   // the hash an unknown name is checked against, made as the server starts (without holding the start
   // up), so that the first unknown name is not answered slower than a known one
   app.addHook('onReady', async () => void dummyPasswordHash())
@@ -85,7 +85,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         db,
         config,
         throttle,
-        app.ctx.secrets,
+        app.ctx.box,
         req.body,
         attempt,
       )

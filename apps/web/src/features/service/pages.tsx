@@ -8,6 +8,7 @@ import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { SERVICE_LIST_KEY, deleteService, listServices } from './api'
 import { ServiceFormDialog } from './service-form'
+import { OidcDialog } from './oidc-dialog'
 
 const FILTERS = { keyword: 'text' } as const
 const formatTime = (value?: string | Date) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
@@ -31,6 +32,8 @@ export function ServiceListPage() {
   const canAdd = useCanCall(routes.service.insert)
   const canEdit = useCanCall(routes.service.update)
   const canDelete = useCanCall(routes.service.delete)
+  const canOidc = useCanCall(routes.service.oidcSave)
+  const [oidcOf, setOidcOf] = useState<ServiceRow | null>(null)
 
   const remove = (row: ServiceRow) => removeRow(() => deleteService(row.id))
 
@@ -64,9 +67,14 @@ export function ServiceListPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 150,
+      width: 220,
       render: (_, row) => (
         <Space size={0}>
+          {canOidc && !row.builtIn ? (
+            <Button type="link" size="small" onClick={() => setOidcOf(row)}>
+              单点登录
+            </Button>
+          ) : null}
           {canEdit ? (
             <Button type="link" size="small" onClick={() => setDialog({ editing: row })}>
               修改
@@ -112,6 +120,7 @@ export function ServiceListPage() {
         ) : null}
       </ListQueryBar>
       <ListTable<ServiceRow> screen={screen} columns={columns} scrollX={900} data-testid="service-table" />
+      {oidcOf ? <OidcDialog service={oidcOf} onClose={() => setOidcOf(null)} /> : null}
       <ServiceFormDialog
         key={dialog?.editing?.id ?? 'new'}
         open={dialog !== null}

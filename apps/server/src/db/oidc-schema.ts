@@ -1,0 +1,67 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core'
+import { services, users } from './schema'
+
+/** DESIGN.md §16: single sign-on (migration 0018). */
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/** A service's sign-on settings: it is an OpenID Connect client whose client id is the service key. */
+export const oidcClients = pgTable('oidc_clients', {
+  serviceId: integer('service_id')
+    .primaryKey()
+    .references(() => services.id, { onDelete: 'cascade' }),
+  /** 'web' (secret), 'spa' (public, PKCE), 'machine' (client credentials only) */
+  type: varchar('type', { length: 16 }).notNull(),
+  redirectUris: text('redirect_uris').array().notNull(),
+  requireConsent: boolean('require_consent').notNull().default(true),
+  enabled: boolean('enabled').notNull().default(true),
+  /** the client secret, encrypted (lib/secret-box.ts); null for a public client */
+  secretEnc: text('secret_enc'),
+  /** a machine client's service account: its tokens act as this user */
+  serviceUserId: integer('service_user_id').references(() => users.id, { onDelete: 'set null' }),
+  createTime: at('create_time').notNull().defaultNow(),
+  updateTime: at('update_time').notNull().defaultNow(),
+})
+
+/** oidc-provider's storage: one row per model instance, the payload as the provider gives it. */
+export const oidcPayloads = pgTable(
+  'oidc_payloads',
+  {
+    model: varchar('model', { length: 40 }).notNull(),
+    id: varchar('id', { length: 255 }).notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: varchar('grant_id', { length: 255 }),
+    userCode: varchar('user_code', { length: 255 }),
+    uid: varchar('uid', { length: 255 }),
+    /** the signed-in user (sessions, grants, tokens): what freezing or a forced sign-out ends */
+    accountId: varchar('account_id', { length: 64 }),
+    expiresAt: at('expires_at'),
+    consumedAt: at('consumed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oidc_payloads_grant_id_idx').on(t.grantId),
+    index('oidc_payloads_uid_idx').on(t.uid),
+    index('oidc_payloads_user_code_idx').on(t.userCode),
+    index('oidc_payloads_account_id_idx').on(t.accountId),
+    index('oidc_payloads_expires_at_idx').on(t.expiresAt),
+  ],
+)
+
+/** The provider's signing keys, shared by every instance; the newest signs. The private JWK encrypted. */
+export const oidcKeys = pgTable('oidc_keys', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  kid: varchar('kid', { length: 64 }).notNull().unique(),
+  jwkEnc: text('jwk_enc').notNull(),
+  createTime: at('create_time').notNull().defaultNow(),
+})

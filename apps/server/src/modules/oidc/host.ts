@@ -1,0 +1,129 @@
+import { createPublicKey, verify, type KeyObject } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type Provider from 'oidc-provider'
+import type { Db } from '../../db/connection'
+import type { Authorizer } from '../../auth/authorizer'
+import type { SecretBox } from '../../lib/secret-box'
+import { apiResource, buildProvider, OIDC_PREFIX, type ProviderDeps } from './provider'
+import { loadSigningKeys, rotateSigningKey } from './keys'
+
+/** What every instance is told when the signing keys change: each rebuilds its provider from the database. */
+export const KEYS_CHANGED = 'oidc-keys'
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * The running provider, rebuilt when the signing keys change (on this instance by the rotation call,
+ * on the others by the notification it sends), and the check of machine tokens: a JWT signed with one
+ * of our keys, verified in memory, so a machine client's call needs no query once warm.
+ */
+export class OidcHost {
+  private provider!: Provider
+  private handler!: Handler
+  private publicKeys = new Map<string, { alg: string; key: KeyObject }>()
+  /** tokens already checked, until they expire: a warm call costs no signature check either */
+  private checked = new Map<string, { userId: number; expiresAt: number }>()
+  private readonly issuer: string
+  private readonly audience: string
+
+  constructor(private readonly deps: ProviderDeps) {
+    this.issuer = `${deps.publicUrl}${OIDC_PREFIX}`
+    this.audience = apiResource(deps.publicUrl)
+  }
+
+  get current(): Provider {
+    return this.provider
+  }
+
+  async load(): Promise<void> {
+    const keys = await loadSigningKeys(this.deps.db, this.deps.box)
+    const provider = buildProvider(this.deps, keys)
+    this.publicKeys = new Map(
+      keys.map((k) => [
+        k.kid,
+        { alg: String(k.alg), key: createPublicKey({ key: k as never, format: 'jwk' }) },
+      ]),
+    )
+    this.checked = new Map()
+    this.provider = provider
+    this.handler = provider.callback() as Handler
+  }
+
+  /** The provider's own answer to a request under /oidc (mounted with @fastify/middie). */
+  handle(req: IncomingMessage, res: ServerResponse) {
+    this.handler(req, res)
+  }
+
+  /** Makes a new signing key for every instance; answers its id. */
+  async rotateKeys(notify: () => Promise<void>): Promise<string> {
+    const kid = await rotateSigningKey(this.deps.db, this.deps.box)
+    await this.load()
+    await notify()
+    return kid
+  }
+
+  /**
+   * The service account a machine token acts as, or null when the token is not one of ours, not for
+   * this API, or expired. Synchronous: an RS256 check against keys held in memory.
+   */
+  machineUser(token: string, now = Date.now()): number | null {
+    const hit = this.checked.get(token)
+    if (hit) {
+      if (hit.expiresAt > now) return hit.userId
+      this.checked.delete(token)
+      return null
+    }
+    const checked = this.check(token, now)
+    if (checked) {
+      if (this.checked.size >= 10_000) this.checked.clear()
+      this.checked.set(token, checked)
+    }
+    return checked?.userId ?? null
+  }
+
+  private check(token: string, now: number): { userId: number; expiresAt: number } | null {
+    const parts = token.split('.')
+    if (parts.length !== 3) return null
+    try {
+      const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as {
+        alg?: string
+        kid?: string
+      }
+      const held = header.kid ? this.publicKeys.get(header.kid) : undefined
+      if (!held || held.alg !== header.alg || (header.alg !== 'RS256' && header.alg !== 'ES256')) return null
+      const signed = Buffer.from(`${parts[0]}.${parts[1]}`)
+      const signature = Buffer.from(parts[2], 'base64url')
+      const key = header.alg === 'ES256' ? { key: held.key, dsaEncoding: 'ieee-p1363' as const } : held.key
+      if (!verify('sha256', signed, key, signature)) return null
+      const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >
+      const aud = claims.aud
+      const audOk = aud === this.audience || (Array.isArray(aud) && aud.includes(this.audience))
+      if (claims.iss !== this.issuer || !audOk) return null
+      if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null
+      const uid = claims.amg_uid
+      return typeof uid === 'number' && Number.isSafeInteger(uid)
+        ? { userId: uid, expiresAt: claims.exp * 1000 }
+        : null
+    } catch {
+      return null
+    }
+  }
+}
+
+export function oidcHost(
+  db: Db,
+  authz: Authorizer,
+  box: SecretBox,
+  config: { publicUrl: string; trustProxy: unknown },
+) {
+  return new OidcHost({
+    db,
+    authz,
+    box,
+    publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy !== false,
+  })
+}

@@ -1,0 +1,283 @@
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { desc, eq } from 'drizzle-orm'
+import { loginLogs } from '../src/db/audit-schema'
+import * as client from 'openid-client'
+import { createRemoteJWKSet, jwtVerify } from 'jose'
+import { MSG } from '@amg/contract'
+import { oidcClients, oidcKeys, roleAuths, services, userRoles, users } from '../src/db/schema'
+import { createTestApp, type TestApp } from './helpers/app'
+import { CookieBrowser } from './helpers/oidc-browser'
+
+/**
+ * DESIGN.md §16: a relying party we did not write (openid-client) signs a user in through the provider
+ * end to end — PKCE, our login and consent calls, the callback, the ID token checked against the JWKS,
+ * userinfo, refresh with rotation — and is refused once the user is frozen; a machine client's token
+ * calls the check API as its service account.
+ */
+type Json = any
+let t: TestApp
+let base: string
+const REDIRECT = 'http://localhost:9/callback'
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as net.AddressInfo).port
+  await new Promise((r) => server.close(r))
+  return port
+}
+
+beforeAll(async () => {
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}`
+  t = await createTestApp({ publicUrl: base })
+  await t.app.listen({ port, host: '127.0.0.1' })
+})
+afterAll(async () => t.close())
+
+const admin = (method: string, url: string, body?: unknown, query?: Record<string, string | number>) =>
+  t.call(method, url, { token: t.adminToken, body, query })
+
+async function application(key: string, type: 'web' | 'spa' | 'machine', requireConsent = true) {
+  const made = await admin('POST', '/api/service/insert', { key, name: `应用 ${key}` })
+  expect(made.status).toBe(200)
+  const serviceId = made.body.data as number
+  const saved = await admin('PUT', '/api/service/oidc', {
+    serviceId,
+    type,
+    redirectUris: type === 'machine' ? [] : [REDIRECT],
+    requireConsent,
+  })
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+  return { serviceId, ...(saved.body.data as { clientId: string; clientSecret: string | null }) }
+}
+
+const discover = (clientId: string, secret?: string | null) =>
+  client.discovery(
+    new URL(`${base}/oidc`),
+    clientId,
+    secret ?? undefined,
+    secret ? undefined : client.None(),
+    {
+      execute: [client.allowInsecureRequests],
+    },
+  )
+
+/** The whole browser part: authorize, our login (and consent), back to the callback with a code. */
+async function signIn(config: client.Configuration, nickName: string, password: string, scope: string) {
+  const verifier = client.randomPKCECodeVerifier()
+  const state = client.randomState()
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  })
+  const browser = new CookieBrowser(base)
+  let at = await browser.follow(url.href, REDIRECT)
+  const steps: string[] = []
+  while (!at.startsWith(REDIRECT)) {
+    const uid = /\/oidc-login\/([^/?#]+)/.exec(at)?.[1]
+    expect(uid, at).toBeTruthy()
+    const details = (await (await browser.request('GET', `/oidc-login/${uid}/details`)).json()) as Json
+    steps.push(details.data.prompt)
+    const res =
+      details.data.prompt === 'login'
+        ? await browser.request('POST', `/oidc-login/${uid}/login`, { body: { nickName, password } })
+        : await browser.request('POST', `/oidc-login/${uid}/consent`, { body: {} })
+    const body = (await res.json()) as Json
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    at = await browser.follow(body.data.redirectTo, REDIRECT)
+  }
+  return { callback: new URL(at), verifier, state, steps }
+}
+
+describe('single sign-on with a relying party we did not write', () => {
+  it('signs in with PKCE, login and consent; the ID token checks against the JWKS; userinfo; refresh rotates; frozen is refused', async () => {
+    const app = await application('crm', 'web')
+    expect(app.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // stored encrypted, never as given
+    const [stored] = await t.db.select().from(oidcClients).where(eq(oidcClients.serviceId, app.serviceId))
+    expect(stored.secretEnc).not.toContain(app.clientSecret!)
+
+    const user = await t.userWithCodes([])
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id))
+    const config = await discover(app.clientId, app.clientSecret)
+    expect(config.serverMetadata().issuer).toBe(`${base}/oidc`)
+
+    const { callback, verifier, state, steps } = await signIn(
+      config,
+      row.nickName,
+      'User@12345678',
+      'openid profile roles permissions offline_access',
+    )
+    expect(steps).toEqual(['login', 'consent'])
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    })
+    const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!))
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, {
+      issuer: `${base}/oidc`,
+      audience: app.clientId,
+    })
+    expect(payload.sub).toBe(String(user.id))
+
+    const info = await client.fetchUserInfo(config, tokens.access_token, String(user.id))
+    expect(info).toMatchObject({
+      sub: String(user.id),
+      preferred_username: row.nickName,
+      roles: [`r_${row.nickName}`],
+      permissions: [],
+    })
+
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!)
+    expect(refreshed.refresh_token).toBeTruthy()
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token)
+    // the old refresh token was rotated away
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    })
+
+    // frozen: the refresh token and the access token end at once
+    const frozen = await admin('PUT', '/api/user/update', { id: user.id, nickName: row.nickName, status: 2 })
+    expect(frozen.status, JSON.stringify(frozen.body)).toBe(200)
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    })
+    await expect(client.fetchUserInfo(config, refreshed.access_token, String(user.id))).rejects.toBeTruthy()
+  })
+
+  it('PKCE is required, redirect URIs match exactly, and bad input gets the protocol’s own errors', async () => {
+    const app = await application('erp', 'web')
+    const authorize = (params: Record<string, string>) =>
+      fetch(
+        `${base}/oidc/auth?${new URLSearchParams({ client_id: app.clientId, response_type: 'code', scope: 'openid', ...params })}`,
+        {
+          redirect: 'manual',
+        },
+      )
+    const noPkce = await authorize({ redirect_uri: REDIRECT, state: 's' })
+    expect(noPkce.status).toBe(303)
+    expect(new URL(noPkce.headers.get('location')!).searchParams.get('error')).toBe('invalid_request')
+    const otherUri = await authorize({
+      redirect_uri: `${REDIRECT}/x`,
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+    })
+    expect(otherUri.status).toBe(400)
+    expect(await otherUri.text()).toContain('登录出错')
+    const token = await fetch(`${base}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'nope',
+        client_id: app.clientId,
+        client_secret: app.clientSecret!,
+      }),
+    })
+    expect(token.status).toBe(400)
+    expect(((await token.json()) as Json).error).toBe('invalid_grant')
+
+    const bad = await admin('PUT', '/api/service/oidc', {
+      serviceId: app.serviceId,
+      type: 'web',
+      redirectUris: ['http://example.com/cb'],
+      requireConsent: true,
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.msg).toBe(MSG.oidcRedirectUriInvalid)
+  })
+
+  it('an application without consent skips the consent step', async () => {
+    const app = await application('wiki', 'spa', false)
+    expect(app.clientSecret).toBeNull()
+    const user = await t.userWithCodes([])
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id))
+    const config = await discover(app.clientId)
+    const { steps, callback, verifier, state } = await signIn(
+      config,
+      row.nickName,
+      'User@12345678',
+      'openid profile',
+    )
+    expect(steps).toEqual(['login'])
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    })
+    expect(tokens.id_token).toBeTruthy()
+  })
+
+  it('a wrong password is refused with our message and the interaction stays open', async () => {
+    const app = await application('hr', 'web')
+    const config = await discover(app.clientId, app.clientSecret)
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    })
+    const browser = new CookieBrowser(base)
+    const at = await browser.follow(url.href, REDIRECT)
+    const uid = /\/oidc-login\/([^/?#]+)/.exec(at)![1]
+    const res = await browser.request('POST', `/oidc-login/${uid}/login`, {
+      body: { nickName: 'admin', password: 'wrong' },
+    })
+    expect(res.status).toBe(401)
+    expect(((await res.json()) as Json).msg).toBe(MSG.loginFailed)
+    const [logged] = await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1)
+    expect(logged).toMatchObject({ nickName: 'admin', result: 'failure' })
+    // without the browser's interaction cookie nothing can be done with the interaction
+    const stranger = await fetch(`${base}/oidc-login/${uid}/details`)
+    expect(stranger.status).toBe(400)
+    expect(((await stranger.json()) as Json).msg).toBe(MSG.oidcInteractionGone)
+  })
+})
+
+describe('machine clients', () => {
+  it('client credentials give a token the check API accepts as the service account', async () => {
+    const app = await application('billing', 'machine')
+    const [row] = await t.db.select().from(oidcClients).where(eq(oidcClients.serviceId, app.serviceId))
+    expect(row.serviceUserId).not.toBeNull()
+    const config = await discover(app.clientId, app.clientSecret)
+    const tokens = await client.clientCredentialsGrant(config)
+    const check = (token: string) =>
+      t.call('POST', '/api/authz/check', {
+        headers: { authorization: `Bearer ${token}` },
+        body: { method: 'POST', path: '/user/list' },
+      })
+    const res = await check(tokens.access_token)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data.allowed).toBe(false)
+    // the service account's own permissions decide: given the user list, it may
+    const role = await admin('POST', '/api/role/insert', { roleName: '报表读取', type: 3, status: 1 })
+    expect(role.status, JSON.stringify(role.body)).toBe(200)
+    await t.db.insert(roleAuths).values({ roleId: role.body.data as number, authCode: 'user' })
+    await t.db.insert(userRoles).values({ userId: row.serviceUserId!, roleId: role.body.data as number })
+    await t.app.ctx.authz.invalidate()
+    const allowed = await check(tokens.access_token)
+    expect(allowed.body.data.allowed).toBe(true)
+    // a forged or altered token is refused
+    expect((await check(`${tokens.access_token.slice(0, -4)}AAAA`)).status).toBe(401)
+    // the service account cannot sign in interactively
+    const login = await t.call('POST', '/api/login', { body: { nickName: 'svc-billing', password: '!' } })
+    expect(login.status).toBe(401)
+  })
+
+  it('rotating the signing key keeps earlier tokens verifiable and signs with the new one', async () => {
+    const before = (await t.db.select().from(oidcKeys)).length
+    const rotated = await admin('POST', '/api/service/oidc/rotate-keys')
+    expect(rotated.status).toBe(200)
+    // a pair: RS256 for ID tokens, ES256 for machine tokens
+    expect((await t.db.select().from(oidcKeys)).length).toBe(before + 2)
+    const jwks = (await (await fetch(`${base}/oidc/jwks`)).json()) as Json
+    expect(jwks.keys.map((k: { kid: string }) => k.kid)).toContain(rotated.body.data.kid)
+    expect(JSON.stringify(jwks)).not.toContain('"d"')
+    const [svc] = await t.db.select().from(services).where(eq(services.key, 'billing'))
+    expect(svc).toBeTruthy()
+  })
+})

@@ -1,0 +1,197 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons'
+import { Alert, Button, Space, theme } from 'antd'
+import Input from 'antd/es/input/Input'
+import Password from 'antd/es/input/Password'
+import { useEffect, useState, type ReactNode } from 'react'
+import { useParams } from 'react-router'
+import { AUTH_HEADER } from '@amg/contract'
+import { usePageTitle } from '../lib/page-title'
+import { readToken } from '../lib/token'
+import { LightForm, LightFormItem } from './light-form'
+import { Title } from './title'
+
+/** What each scope lets the application see, as the consent screen says it. */
+const SCOPE_LABELS: Record<string, string> = {
+  openid: '您的登录身份',
+  profile: '您的昵称和姓名',
+  roles: '您的角色',
+  permissions: '您在该应用中的权限',
+  departments: '您所属的部门',
+  offline_access: '在您离开后保持登录',
+}
+
+interface Details {
+  prompt: 'login' | 'consent' | string
+  clientId: string
+  clientName: string
+  scopes: string[]
+}
+
+interface Envelope<T> {
+  code: number
+  msg: string
+  data: T
+}
+
+/**
+ * The single sign-on login and consent screen (DESIGN.md §16) at /oidc-login/:uid, in the console's
+ * look. Its calls go to /oidc-login/:uid/…, where the browser sends the provider's interaction cookie
+ * (scoped to this path): only the browser that started the sign-on can finish it. A console session
+ * in this browser skips the password.
+ */
+export function OidcLoginPage() {
+  const { uid = '' } = useParams()
+  usePageTitle('登录')
+  const { token: colors } = theme.useToken()
+  const [details, setDetails] = useState<Details | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [nickName, setNickName] = useState('')
+  const [password, setPassword] = useState('')
+
+  const call = async <T,>(
+    method: string,
+    step: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const res = await fetch(`/oidc-login/${encodeURIComponent(uid)}/${step}`, {
+      method,
+      credentials: 'same-origin',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const answer = (await res.json().catch(() => ({ msg: '服务暂时不可用，请稍后重试' }))) as Envelope<T>
+    return { ok: res.ok, answer }
+  }
+
+  const go = (answer: Envelope<{ redirectTo: string }>) => window.location.assign(answer.data.redirectTo)
+
+  useEffect(() => {
+    let live = true
+    void (async () => {
+      const { ok, answer } = await call<Details>('GET', 'details')
+      if (!live) return
+      if (!ok) return setError(answer.msg)
+      // signed in to the console already: no password asked
+      const token = readToken()
+      if (answer.data.prompt === 'login' && token) {
+        const skip = await call<{ redirectTo: string }>('POST', 'session', {}, { [AUTH_HEADER]: token })
+        if (skip.ok) return go(skip.answer)
+      }
+      if (live) setDetails(answer.data)
+    })()
+    return () => {
+      live = false
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [uid])
+
+  const send = async (step: string, body: unknown) => {
+    setBusy(true)
+    const { ok, answer } = await call<{ redirectTo: string }>('POST', step, body)
+    if (ok) return go(answer)
+    setBusy(false)
+    setError(answer.msg)
+  }
+
+  let content: ReactNode = null
+  if (!details) content = error ? <Alert type="error" showIcon title={error} /> : null
+  else if (details.prompt === 'login')
+    content = (
+      <>
+        <p style={{ textAlign: 'center', color: colors.colorTextSecondary }}>
+          登录以继续使用「{details.clientName}」
+        </p>
+        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+        <LightForm
+          id="oidc-login"
+          size="large"
+          onSubmit={() => {
+            if (!nickName.trim()) return setError('请输入用户昵称')
+            if (!password) return setError('请输入密码')
+            void send('login', { nickName: nickName.trim(), password })
+          }}
+        >
+          <LightFormItem fieldId="oidc_nickName">
+            <Input
+              id="oidc_nickName"
+              size="large"
+              prefix={<UserOutlined />}
+              placeholder="用户昵称"
+              autoFocus
+              value={nickName}
+              onChange={(e) => setNickName(e.target.value)}
+            />
+          </LightFormItem>
+          <LightFormItem fieldId="oidc_password">
+            <Password
+              id="oidc_password"
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder="密码"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </LightFormItem>
+          <LightFormItem style={{ marginBottom: 0 }}>
+            <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+              登录
+            </Button>
+          </LightFormItem>
+        </LightForm>
+      </>
+    )
+  else
+    content = (
+      <>
+        <p>「{details.clientName}」请求访问：</p>
+        <ul data-testid="oidc-scopes">
+          {details.scopes.map((s) => (
+            <li key={s}>{SCOPE_LABELS[s] ?? s}</li>
+          ))}
+        </ul>
+        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+        <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+          <Button disabled={busy} onClick={() => void send('abort', {})}>
+            拒绝
+          </Button>
+          <Button type="primary" loading={busy} onClick={() => void send('consent', {})}>
+            授权
+          </Button>
+        </Space>
+      </>
+    )
+
+  return (
+    <div
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        padding: 16,
+        boxSizing: 'border-box',
+        background: `linear-gradient(135deg, ${colors.colorPrimaryBg} 0%, ${colors.colorBgLayout} 100%)`,
+      }}
+    >
+      <div
+        data-testid="oidc-card"
+        style={{
+          width: 380,
+          maxWidth: '100%',
+          padding: 24,
+          boxSizing: 'border-box',
+          background: colors.colorBgContainer,
+          border: `1px solid ${colors.colorBorderSecondary}`,
+          borderRadius: colors.borderRadiusLG,
+        }}
+      >
+        <Title level={3} style={{ textAlign: 'center', marginBottom: 16 }}>
+          {details?.prompt === 'consent' ? '授权确认' : '角色权限管理系统'}
+        </Title>
+        {content}
+      </div>
+    </div>
+  )
+}
