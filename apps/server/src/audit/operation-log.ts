@@ -102,13 +102,26 @@ async function writeRow(
     status: row.status,
     msg: row.msg?.slice(0, 512) ?? null,
   }
-  // what this transaction's triggers staged (migration 0007); a refusal's own transaction staged nothing
+  return insertLogRow(db, values, drafts)
+}
+
+type LogRowValues = Omit<typeof operationLogs.$inferInsert, 'id' | 'time' | 'rowChanges'>
+
+/**
+ * Inserts a log row with what this transaction's triggers staged (migration 0007; a refusal's own
+ * transaction staged nothing) and, in the same statement, the change events and their deliveries
+ * (events/outbox.ts); answers how many deliveries it wrote.
+ */
+async function insertLogRow(
+  db: DbOrTx,
+  values: LogRowValues,
+  drafts: readonly ChangeEventDraft[],
+): Promise<number> {
   const staged = sql`nullif(current_setting('amg.staged', true), '')::jsonb`
   if (drafts.length === 0) {
     await db.insert(operationLogs).values({ ...values, rowChanges: staged })
     return 0
   }
-  // the events and their deliveries in the same statement as the row (events/outbox.ts)
   const [written] = await queryRows<{ deliveries: number | string }>(
     db,
     sql`${withEvents(drafts)}
@@ -264,16 +277,19 @@ export async function writeJobRow(
   origin: JobOrigin,
   row: { summary: string; resourceId: string | null; msg: string },
 ): Promise<void> {
-  await writeEvents(tx, await readStaged(tx))
-  await tx.insert(operationLogs).values({
-    ...origin,
-    ip: origin.ip?.slice(0, 64) ?? null,
-    userAgent: origin.userAgent?.slice(0, 512) || null,
-    summary: row.summary,
-    resourceId: row.resourceId,
-    result: 'success',
-    status: 200,
-    msg: row.msg.slice(0, 512),
-    rowChanges: sql`nullif(current_setting('amg.staged', true), '')::jsonb`,
-  })
+  const drafts = await draftEvents(tx, await readStaged(tx))
+  await insertLogRow(
+    tx,
+    {
+      ...origin,
+      ip: origin.ip?.slice(0, 64) ?? null,
+      userAgent: origin.userAgent?.slice(0, 512) || null,
+      summary: row.summary,
+      resourceId: row.resourceId,
+      result: 'success',
+      status: 200,
+      msg: row.msg.slice(0, 512),
+    },
+    drafts,
+  )
 }

@@ -1,5 +1,7 @@
 import { matchesUrlPattern, routes, type SecuritySettings } from '@amg/contract'
 import type { DbOrTx } from '../db/connection'
+import type { SignInGate } from './sessions'
+import { readSecuritySettings } from './security-settings'
 import type { Authorizer, EffectiveAccess } from './authorizer'
 import { mfaEnabled } from './mfa'
 
@@ -35,3 +37,9 @@ export async function mfaEnrolmentDue(
   if (settings.mfa === 'all') return true
   return holdsWritePermission(await authz.resolve(userId))
 }
+
+/** What sign-in asks of the settings for a user (DESIGN.md §14), read afresh at each sign-in. */
+export const signInGate = (db: DbOrTx, authz: Authorizer): SignInGate => ({
+  settings: () => readSecuritySettings(db),
+  mfaEnrolmentDue: (settings, userId) => mfaEnrolmentDue(db, authz, settings, userId),
+})

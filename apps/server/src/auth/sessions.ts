@@ -60,6 +60,30 @@ export async function checkCredentials(db: Db, throttle: LoginThrottle, attempt:
 }
 
 /**
+ * What the settings ask of a user whose password was just checked (DESIGN.md §14): `expired`, the
+ * restriction their session starts with (a password set by someone else or expired: change it; MFA
+ * required and not enrolled: enrol), and whether a second step is due (MFA enrolled). The console's
+ * sign-in and the single sign-on login screen ask it alike.
+ */
+export async function signInDemands(
+  db: Db,
+  gate: SignInGate,
+  user: { id: number; passwordChangedAt: Date; mustChangePassword: number },
+): Promise<{ expired: boolean; restricted: Restriction | null; mfa: boolean }> {
+  const settings = await gate.settings()
+  const expired = passwordExpired(settings, user.passwordChangedAt)
+  const mustChange = expired || (settings.forceChangeInitial && user.mustChangePassword === 1)
+  const [row] = await db.select({ enabled: userMfa.enabled }).from(userMfa).where(eq(userMfa.userId, user.id))
+  const mfa = !!row?.enabled
+  const restricted: Restriction | null = mustChange
+    ? 'password_change'
+    : !mfa && (await gate.mfaEnrolmentDue(settings, user.id))
+      ? 'mfa_enroll'
+      : null
+  return { expired, restricted, mfa }
+}
+
+/**
  * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
  * An unknown user, a frozen one and a wrong password answer alike, throttling included, until the
  * password is right (DESIGN.md §11); a hash made at an older cost is replaced by one at the current
@@ -76,15 +100,7 @@ export async function login(
 ): Promise<SignInOutcome> {
   const user = await checkCredentials(db, throttle, attempt)
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined
-  const settings = await gate.settings()
-  const expired = passwordExpired(settings, user.passwordChangedAt)
-  const mustChange = expired || (settings.forceChangeInitial && user.mustChangePassword === 1)
-  const [mfa] = await db.select({ enabled: userMfa.enabled }).from(userMfa).where(eq(userMfa.userId, user.id))
-  const restricted: Restriction | null = mustChange
-    ? 'password_change'
-    : !mfa?.enabled && (await gate.mfaEnrolmentDue(settings, user.id))
-      ? 'mfa_enroll'
-      : null
+  const { expired, restricted, mfa } = await signInDemands(db, gate, user)
   const sessionUser: SessionUser = {
     id: user.id,
     nickName: user.nickName,
@@ -101,7 +117,7 @@ export async function login(
         .set({ passwordHash: rehashed })
         .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
   }
-  if (mfa?.enabled) {
+  if (mfa) {
     const mfaToken = newToken()
     await db.transaction(async (tx) => {
       await rehash(tx)

@@ -149,7 +149,8 @@ export class SessionCache extends WatchedCache {
       .limit(1)
     if (!row) return null
     if (row.status !== 1) return FROZEN
-    const user: SessionUser = { ...row, passwordIsInitial: row.passwordIsInitial === 1 }
+    // a service account acts through machine tokens only: no sign-in, no restriction (DESIGN.md §16)
+    const user: SessionUser = { ...row, passwordIsInitial: row.passwordIsInitial === 1, restricted: null }
     if (this.mayKeep(token)) {
       if (this.byUserId.size >= MAX_ENTRIES) this.byUserId.clear()
       this.byUserId.set(userId, user)
@@ -187,7 +188,8 @@ export class SessionCache extends WatchedCache {
     if (!row) return null
     if (row.status !== 1) return FROZEN
     const { expiresAt, passwordIsInitial, ...rest } = row
-    const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1 }
+    // a key is its own credential, made by an administrator: a session's restriction does not bind it
+    const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1, restricted: null }
     if (this.mayKeep(token)) {
       if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear()
       this.byKeyHash.set(key, { user, expiresAt: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY })

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { eq } from 'drizzle-orm'
-import { AUTH_HEADER, MSG } from '@amg/contract'
+import { AUTH_HEADER, MSG, SIGN_IN_MSG } from '@amg/contract'
 import { errors } from 'oidc-provider'
 import { oidcClients } from '../../db/schema'
-import { checkCredentials } from '../../auth/sessions'
+import { checkCredentials, signInDemands } from '../../auth/sessions'
+import { signInGate } from '../../auth/mfa-due'
 import { AppError, badRequest, forbidden } from '../../lib/errors'
 import { ok } from '../../lib/reply'
 import { recordLogin } from '../../audit/login-log'
@@ -20,8 +21,9 @@ import { INTERACTION_PREFIX } from './provider'
  * browser goes next (back to the provider, which answers the application).
  */
 export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) {
-  const { db, sessions } = app.ctx
+  const { db, sessions, authz } = app.ctx
   const throttle = app.ctx.loginThrottle
+  const gate = signInGate(db, authz)
 
   const details = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
@@ -88,6 +90,10 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
       const attempt = { nickName, address: req.ip, userAgent: req.headers['user-agent'] ?? null }
       try {
         const user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
+        // a password alone is not enough where the console asks for more (DESIGN.md §14): a second
+        // step or a forced change is done by signing in to the console, whose session then carries on
+        const demands = await signInDemands(db, gate, user)
+        if (demands.mfa || demands.restricted) throw forbidden(MSG.oidcConsoleFirst)
         return await signIn(req, reply, user)
       } catch (err) {
         // refused attempts land in the login log as the console's do
@@ -105,6 +111,9 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     const token = req.headers[AUTH_HEADER]
     const user = typeof token === 'string' && token ? await sessions.find(token) : null
     if (!user) throw new AppError(401, MSG.unauthorized)
+    // a restricted session may do nothing else, here either (DESIGN.md §14)
+    if (user.restricted === 'password_change') throw forbidden(SIGN_IN_MSG.mustChangePassword)
+    if (user.restricted === 'mfa_enroll') throw forbidden(SIGN_IN_MSG.mustEnrollMfa)
     return signIn(req, reply, user)
   })
 

@@ -4,10 +4,9 @@ import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
-import { endSession, login, type SignInGate } from '../../auth/sessions'
+import { endSession, login } from '../../auth/sessions'
 import { loginSecondStep, SecondStepRefused } from '../../auth/mfa-login'
-import { mfaEnrolmentDue } from '../../auth/mfa-due'
-import { readSecuritySettings } from '../../auth/security-settings'
+import { signInGate } from '../../auth/mfa-due'
 import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal } from './login-log'
 import { ThrottledError } from '../../auth/login-throttle'
@@ -45,10 +44,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   // what the settings ask of this user at sign-in and after a password change (DESIGN.md §14)
-  const gate: SignInGate = {
-    settings: () => readSecuritySettings(db),
-    mfaEnrolmentDue: (settings, userId) => mfaEnrolmentDue(db, authz, settings, userId),
-  }
+  const gate = signInGate(db, authz)
 
   route(app, sessionApi.login, async (req, reply) => {
     const attempt = {
@@ -81,14 +77,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, sessionApi.loginMfa, async (req, reply) => {
     const attempt = { address: req.ip, userAgent: req.headers['user-agent'] ?? null }
     try {
-      const { token, user, via } = await loginSecondStep(
-        db,
-        config,
-        throttle,
-        app.ctx.box,
-        req.body,
-        attempt,
-      )
+      const { token, user, via } = await loginSecondStep(db, config, throttle, app.ctx.box, req.body, attempt)
       await recordLogin(db, {
         nickName: user.nickName,
         userId: user.id,
