@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm'
 import { loginLogs } from '../src/db/audit-schema'
 import * as client from 'openid-client'
 import { createRemoteJWKSet, jwtVerify } from 'jose'
-import { MSG } from '@amg/contract'
+import { MSG, SIGN_IN_MSG } from '@amg/contract'
 import { oidcClients, oidcKeys, roleAuths, services, userRoles, users } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { CookieBrowser } from './helpers/oidc-browser'
@@ -235,6 +235,46 @@ describe('single sign-on with a relying party we did not write', () => {
     const stranger = await fetch(`${base}/oidc-login/${uid}/details`)
     expect(stranger.status).toBe(400)
     expect(((await stranger.json()) as Json).msg).toBe(MSG.oidcInteractionGone)
+  })
+})
+
+describe('the single sign-on screen asks what the console’s sign-in asks (DESIGN.md §14)', () => {
+  it('a password that must be changed is not enough, and a restricted console session is refused', async () => {
+    const app = await application('forced', 'web')
+    const config = await discover(app.clientId, app.clientSecret)
+    const user = await t.userWithCodes([])
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id))
+    await t.db.update(users).set({ mustChangePassword: 1 }).where(eq(users.id, user.id))
+    const settings = (await admin('GET', '/api/settings/security')).body.data
+    const forced = await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: true })
+    expect(forced.status, forced.body.msg).toBe(200)
+    try {
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      })
+      const browser = new CookieBrowser(base)
+      const uid = /\/oidc-login\/([^/?#]+)/.exec(await browser.follow(url.href, REDIRECT))![1]
+      const byPassword = await browser.request('POST', `/oidc-login/${uid}/login`, {
+        body: { nickName: row.nickName, password: 'User@12345678' },
+      })
+      expect(byPassword.status).toBe(403)
+      expect(((await byPassword.json()) as Json).msg).toBe(MSG.oidcConsoleFirst)
+      // the console's own sign-in gives a session restricted to changing the password; it opens nothing here
+      const signedIn = await t.call('POST', '/api/login', {
+        body: { nickName: row.nickName, password: 'User@12345678' },
+      })
+      expect(signedIn.body.data.restricted).toBe('password_change')
+      const bySession = await browser.request('POST', `/oidc-login/${uid}/session`, {
+        headers: { 'x-auth-token': signedIn.body.data.token },
+      })
+      expect(bySession.status).toBe(403)
+      expect(((await bySession.json()) as Json).msg).toBe(SIGN_IN_MSG.mustChangePassword)
+    } finally {
+      await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: false })
+    }
   })
 })
 
