@@ -28,3 +28,7 @@ export const USER_STATUS = { active: 1, frozen: 2 } as const
 type UserStatusValue = (typeof USER_STATUS)[keyof typeof USER_STATUS]
 
 export const USER_STATUS_LABEL: Readonly<Record<UserStatusValue, string>> = { 1: '正常', 2: '冻结' }
+
+/** DESIGN.md §16: the kinds of application that sign in here (a `spa` signs in with PKCE alone). */
+export const OIDC_CLIENT_TYPES = ['web', 'spa', 'machine'] as const
+export type OidcClientType = (typeof OIDC_CLIENT_TYPES)[number]

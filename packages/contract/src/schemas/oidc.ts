@@ -1,13 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
 import { Id, withMessage } from './common'
+import { OIDC_CLIENT_TYPES } from '../enums'
 
 /**
  * DESIGN.md §16: a service's single sign-on settings. The client id is the service key; the secret is
  * answered only when made (`null` for a `spa`, which signs in with PKCE alone).
  */
-export const OIDC_CLIENT_TYPES = ['web', 'spa', 'machine'] as const
-export type OidcClientType = (typeof OIDC_CLIENT_TYPES)[number]
 
 const ServiceIdField = withMessage(Id, '请选择服务')
 

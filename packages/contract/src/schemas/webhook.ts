@@ -1,25 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { DateTime, Id, NameText, PageQuery, Page, RequiredText, withMessage } from './common'
+import { WEBHOOK_MSG } from '../messages'
 
 /** Webhook endpoints, their deliveries and the pulled change events (DESIGN.md §17). */
-
-export const WEBHOOK_MSG = {
-  nameRequired: '请输入 Webhook 名称',
-  urlRequired: '请输入 Webhook 地址',
-  urlInvalid: 'Webhook 地址不正确，应为 http:// 或 https:// 开头的完整网址',
-  urlPrivate: 'Webhook 地址不能指向本机、内网、链路本地或云元数据地址',
-  eventTypesRequired: '请至少选择一种事件类型',
-  eventTypeUnknown: (type: string) => `未知的事件类型：${type}`,
-  enabledRequired: '请选择是否启用',
-  idRequired: '请选择 Webhook',
-  deliveryIdRequired: '请选择投递记录',
-  notFound: 'Webhook 不存在',
-  deliveryNotFound: '投递记录不存在',
-  disabledFailing: '连续 3 天投递失败，已自动停用',
-  rotated: '密钥已轮换，旧密钥在 24 小时内仍然有效',
-  afterInvalid: 'after 应为事件编号（非负整数）',
-  limitInvalid: 'limit 应为 1 到 1000 之间的整数',
-} as const
 
 /** The name a person gives an endpoint (checked like every name). */
 const WebhookName = NameText(WEBHOOK_MSG.nameRequired, 'Webhook 名称')
