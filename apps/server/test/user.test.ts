@@ -148,6 +148,7 @@ describe('POST /api/user/list', () => {
     expect(Object.keys(row).sort()).toEqual([
       'createTime',
       'id',
+      'mfaEnabled',
       'mobile',
       'nickName',
       'positions',
