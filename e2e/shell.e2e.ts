@@ -103,6 +103,14 @@ const MENU_SCREENS: { group?: string; label: string; url: string; crumbs: string
     crumbs: ['系统监控', 'Webhook 管理'],
     heading: 'Webhook 管理',
   },
+  // DESIGN.md §14
+  {
+    group: '系统管理',
+    label: '安全设置',
+    url: '/securitysettings',
+    crumbs: ['系统管理', '安全设置'],
+    heading: '安全设置',
+  },
 ]
 
 /** The lists the sub-screens lead back to, by their crumb. */
@@ -295,6 +303,8 @@ describe('console shell as admin', () => {
       '登录日志',
       '在线用户',
       'Webhook 管理',
+      '系统管理',
+      '安全设置',
       '权限分析',
     ])
     for (const screen of MENU_SCREENS) {
