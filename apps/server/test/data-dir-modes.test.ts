@@ -112,9 +112,9 @@ describe.skipIf(!!inject('pgTemplate'))('the data directory is the server userâ€
     expect(upload.status, upload.body.msg).toBe(200)
     const changed = await server.call('PUT', '/api/user/password', token, {
       oldPassword: ADMIN_PASSWORD,
-      newPassword: 'Second#Admin2026x',
+      newPassword: 'Second#Keeper2026x',
     })
-    expect(changed.status).toBe(200)
+    expect(changed.status, changed.body.msg).toBe(200)
 
     const entries = modesUnder(dataDir)
     // what the test is about is really there: the database, its write-ahead log, the upload, the lock
@@ -140,7 +140,7 @@ describe.skipIf(!!inject('pgTemplate'))('the data directory is the server userâ€
 
     const server = await startServer(dataDir)
     expect(loose(dataDir)).toEqual([])
-    await server.login('Second#Admin2026x') // the data survived
+    await server.login('Second#Keeper2026x') // the data survived
     await server.stop()
     expect(loose(dataDir)).toEqual([])
   }, 300_000)

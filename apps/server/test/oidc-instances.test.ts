@@ -144,7 +144,7 @@ describe.skipIf(!inject('pgTemplate'))('two instances, one provider', () => {
   })
 
   it('a key rotated on one instance is served by the other', async () => {
-    const rotated = await admin('POST', '/api/service/oidc/rotate-keys')
+    const rotated = await admin('POST', '/api/service/oidc/rotate-keys', {})
     expect(rotated.status).toBe(200)
     const kid = rotated.body.data.kid as string
     await vi.waitFor(async () => expect(await jwksOf(baseB)).toContain(kid), { timeout: 5000, interval: 50 })

@@ -310,7 +310,7 @@ describe('machine clients', () => {
 
   it('rotating the signing key keeps earlier tokens verifiable and signs with the new one', async () => {
     const before = (await t.db.select().from(oidcKeys)).length
-    const rotated = await admin('POST', '/api/service/oidc/rotate-keys')
+    const rotated = await admin('POST', '/api/service/oidc/rotate-keys', {})
     expect(rotated.status).toBe(200)
     // a pair: RS256 for ID tokens, ES256 for machine tokens
     expect((await t.db.select().from(oidcKeys)).length).toBe(before + 2)

@@ -29,7 +29,7 @@ const second = (mfaToken: string, proof: { code?: string; recoveryCode?: string 
 /** A user with MFA enrolled through the API; answers the secret and the recovery codes. */
 async function enrolled(nickName: string, codes: string[] = ['user']) {
   const user = await t.userWithCodes(codes, nickName)
-  const setup = await t.call('POST', '/api/user/mfa/setup', { token: user.token })
+  const setup = await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })
   expect(setup.status).toBe(200)
   const secret: string = setup.body.data.secret
   expect(setup.body.data.otpauthUri).toContain(`secret=${secret}`)
@@ -90,14 +90,14 @@ describe('enrolment', () => {
     for (const code of u.recoveryCodes)
       expect(hashes.some((h) => h.codeHash.includes(code.replace('-', '')))).toBe(false)
     // enrolled once: setup again is refused
-    const again = await t.call('POST', '/api/user/mfa/setup', { token: u.token })
+    const again = await t.call('POST', '/api/user/mfa/setup', { token: u.token, body: {} })
     expect(again.status).toBe(400)
     expect(again.body.msg).toBe(SIGN_IN_MSG.mfaAlreadyOn)
   })
 
   it('refuses a wrong first code, changing nothing', async () => {
     const user = await t.userWithCodes(['user'], 'mfa_wrong_first')
-    await t.call('POST', '/api/user/mfa/setup', { token: user.token })
+    await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })
     const res = await t.call('POST', '/api/user/mfa/enable', { token: user.token, body: { code: '000000' } })
     expect(res.status).toBe(400)
     expect(res.body.msg).toBe(SIGN_IN_MSG.mfaCodeWrong)
@@ -235,7 +235,7 @@ describe('mfa: admins and all', () => {
     expect(refused.body.msg).toBe(SIGN_IN_MSG.mustEnrollMfa)
     expect((await signIn('mfa_reader', TEST_USER_PASSWORD)).body.data.restricted).toBeUndefined()
     // enrolment frees the session
-    const setup = await t.call('POST', '/api/user/mfa/setup', { token })
+    const setup = await t.call('POST', '/api/user/mfa/setup', { token, body: {} })
     const enable = await t.call('POST', '/api/user/mfa/enable', {
       token,
       body: { code: oathtool(setup.body.data.secret, Date.now()) },

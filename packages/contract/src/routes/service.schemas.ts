@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { Envelope, NullData } from '../schemas/common'
+import { EmptyBody, Envelope, NullData } from '../schemas/common'
 import {
   ServiceIdQuery,
   ServiceInsertBody,
@@ -29,7 +29,7 @@ export const serviceSchemas = {
     response: { 200: Envelope(Type.Object({ clientSecret: Type.String() })) },
   },
   oidcOff: { querystring: OidcServiceQuery, response: { 200: NullData } },
-  oidcRotateKeys: { response: { 200: Envelope(Type.Object({ kid: Type.String() })) } },
+  oidcRotateKeys: { body: EmptyBody, response: { 200: Envelope(Type.Object({ kid: Type.String() })) } },
 }
 
 export const serviceApi = bindSchemas(serviceRoutes, serviceSchemas)

@@ -98,3 +98,9 @@ export const Grantable = {
   grantable: Type.Optional(Type.Boolean({ description: '调用者能否授予（关联）它' })),
   denyReason: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: '不能授予时的原因' })),
 }
+
+/**
+ * The body of a write that needs no input: an empty object, so a request must still say it is one
+ * (a stray array or string is refused at validation, before anything is written).
+ */
+export const EmptyBody = Type.Object({})

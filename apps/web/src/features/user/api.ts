@@ -139,7 +139,7 @@ export const stationOptions = (orgId?: number) =>
 
 // -- two-step sign-in (DESIGN.md §14) ----------------------------------------------------------
 
-export const mfaSetup = () => request(routes.mfa.setup, {})
+export const mfaSetup = () => request(routes.mfa.setup, { body: {} })
 export const mfaEnable = (code: string) => request(routes.mfa.enable, { body: { code } })
 export const mfaDisable = (password: string, code: string) =>
   request(routes.mfa.disable, { body: { password, code } })
