@@ -1,10 +1,12 @@
 import { Button, Result } from 'antd'
 import { useNavigate } from 'react-router'
-import { ApiError } from '../lib/http'
+import type { ApiError } from '../lib/http'
 
 /** The refusal (403: outside the caller's scope) or absence (404) a record's address met, else null. */
 export function unreachable(error: unknown): ApiError | null {
-  return error instanceof ApiError && (error.status === 403 || error.status === 404) ? error : null
+  // read by its status, not its class: every failure of the HTTP layer carries one (lib/http.ts)
+  const status = (error as { status?: unknown } | null)?.status
+  return error instanceof Error && (status === 403 || status === 404) ? (error as ApiError) : null
 }
 
 /**

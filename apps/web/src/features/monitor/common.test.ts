@@ -58,6 +58,7 @@ describe('RESOURCE_TYPES', () => {
         'Webhook 管理',
         '安全设置',
         '两步验证',
+        'API 密钥管理',
       ].sort(),
     )
   })

@@ -74,9 +74,14 @@ const isLoggedWrite = (route: Route) =>
  * The resource types of the operation log: the group names of the resources with a write route, which
  * is what the log's `resourceType` holds (the group of the route called), in the contract's order.
  */
-export const RESOURCE_TYPES: string[] = Object.values(routes)
-  .filter((resource) => Object.values<Route>(resource).some(isLoggedWrite))
-  .map((resource) => Object.values<Route>(resource)[0].group)
+export const RESOURCE_TYPES: string[] = [
+  // several route files may log under one group (the user import under 用户管理): each group once
+  ...new Set(
+    Object.values(routes)
+      .filter((resource) => Object.values<Route>(resource).some(isLoggedWrite))
+      .map((resource) => Object.values<Route>(resource)[0].group),
+  ),
+]
 
 /** Browser marks in the order they must be tried: Edge and Opera also say Chrome, Chrome also says Safari. */
 const BROWSERS: [RegExp, string][] = [
