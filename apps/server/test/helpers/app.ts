@@ -12,7 +12,7 @@ import { openDatabase, type Database, type Db } from '../../src/db/connection'
 import { roleAuths, roles, userRoles, users } from '../../src/db/schema'
 import { hashPassword } from '../../src/auth/password'
 import { withDatabase } from '../global-setup'
-import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './constants'
+import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY, TEST_USER_PASSWORD } from './constants'
 
 export interface CallOptions {
   token?: string | null
@@ -90,6 +90,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       initialAdminPassword: TEST_ADMIN_PASSWORD,
       initialUserPassword: TEST_USER_PASSWORD,
       passwordHashCost: TEST_PASSWORD_HASH_COST,
+      secretKey: TEST_SECRET_KEY,
       ...overrides,
     },
   )

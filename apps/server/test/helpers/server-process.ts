@@ -4,7 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TEST_ADMIN_PASSWORD } from './constants'
+import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY } from './constants'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..')
 
@@ -34,6 +34,7 @@ export async function startServer(env: Record<string, string>, options: { dataDi
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       INITIAL_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      SECRET_KEY: TEST_SECRET_KEY,
       PASSWORD_HASH_COST: '14',
       LOG_LEVEL: 'error',
       ...env,
