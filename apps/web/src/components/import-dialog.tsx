@@ -78,7 +78,7 @@ export function ImportDialog({
       open={open}
       title={title}
       onCancel={onClose}
-      maskClosable={false}
+      mask={{ closable: false }}
       footer={[
         <Button key="close" onClick={onClose}>
           关闭
@@ -95,7 +95,7 @@ export function ImportDialog({
         </Button>,
       ]}
     >
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      <Space orientation="vertical" style={{ width: '100%' }} size="middle">
         <Button
           type="link"
           icon={<DownloadOutlined />}
@@ -130,11 +130,11 @@ export function ImportDialog({
               <Alert
                 type={job.status === 'failed' ? 'error' : job.failed ? 'warning' : 'success'}
                 showIcon
-                message={
+                title={
                   job.dryRun ? '校验完成（未写入）' : job.status === 'failed' ? '导入中断' : '导入完成'
                 }
                 description={
-                  <Space direction="vertical">
+                  <Space orientation="vertical">
                     <Typography.Text data-testid="import-summary">
                       共 {job.total} 行：新建 {job.inserted}，修改 {job.updated}，未变更 {job.unchanged}，失败{' '}
                       {job.failed}

@@ -30,7 +30,7 @@ export function OrgEditFormPage() {
     >
       {mobile && completeName ? <div style={{ marginBottom: 8 }}>{completeName}</div> : null}
       {id === undefined ? (
-        <Alert type="warning" showIcon message="请在左侧部门树中选择要修改的部门" />
+        <Alert type="warning" showIcon title="请在左侧部门树中选择要修改的部门" />
       ) : blocked ? (
         <UnreachableRecord error={blocked} backTo="/orgmanage" backLabel="返回部门管理" />
       ) : detail.isPending ? (

@@ -227,7 +227,7 @@ function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => 
 
   const content = (
     <div data-testid="position-candidates">
-      <Space direction="vertical" style={{ width: '100%' }} size={8}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={8}>
         <OrgCascader
           value={orgId}
           style={{ width: '100%' }}
