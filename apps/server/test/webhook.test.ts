@@ -44,7 +44,8 @@ async function endpoint(eventTypes: string[], url = receiver.url) {
 
 // an endpoint a failed test leaves behind would take the receiver's scripted answers meant for the next test
 afterEach(async () => {
-  for (const id of opened.splice(0)) await t.call('DELETE', '/api/webhook/delete', { ...admin(), query: { id } })
+  for (const id of opened.splice(0))
+    await t.call('DELETE', '/api/webhook/delete', { ...admin(), query: { id } })
 })
 
 async function newUser(nickName: string): Promise<number> {

@@ -130,9 +130,7 @@ export function ImportDialog({
               <Alert
                 type={job.status === 'failed' ? 'error' : job.failed ? 'warning' : 'success'}
                 showIcon
-                title={
-                  job.dryRun ? '校验完成（未写入）' : job.status === 'failed' ? '导入中断' : '导入完成'
-                }
+                title={job.dryRun ? '校验完成（未写入）' : job.status === 'failed' ? '导入中断' : '导入完成'}
                 description={
                   <Space orientation="vertical">
                     <Typography.Text data-testid="import-summary">
