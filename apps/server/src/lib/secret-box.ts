@@ -42,7 +42,14 @@ export class SecretBox {
     if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret')
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'))
     decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
+    try {
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      )
+    } catch {
+      // the usual cause is an operator's, not an attacker's: a second instance started without the first's key
+      throw new SecretKeyMismatch()
+    }
   }
 
   /** The keyed hash a recovery code is stored and looked up as (HMAC-SHA-256 under a derived key). */
@@ -53,5 +60,16 @@ export class SecretBox {
   /** A key derived for one purpose (the provider's cookie signing), the same on every instance. */
   derive(purpose: string): string {
     return hash('sha256', Buffer.concat([this.key, Buffer.from(purpose)]), 'base64url')
+  }
+}
+
+/** A sealed secret this instance's key does not open: the instances on one database hold different keys. */
+export class SecretKeyMismatch extends Error {
+  constructor() {
+    super(
+      'a secret stored in the database cannot be opened with this instance’s key: every instance on one database ' +
+        'must run with the same SECRET_KEY (the key the first instance used, or the secret.key file of its data directory)',
+    )
+    this.name = 'SecretKeyMismatch'
   }
 }
