@@ -25,8 +25,23 @@ const HEADER = '登录名*,姓名,手机号,状态,岗位,角色,用户组,初�
 
 async function openImport(page: Page) {
   await page.goto('/usermanage')
+  // the list has loaded (its first row shows) before the administrator reaches for 导入
+  await page.getByTestId('user-table').locator('tbody tr.ant-table-row').first().waitFor()
   await page.getByRole('button', { name: '导入' }).click()
-  return page.getByRole('dialog', { name: '导入用户' })
+  const dialog = page.getByRole('dialog', { name: '导入用户' })
+  try {
+    await dialog.getByText('下载导入模板').waitFor({ timeout: 15_000 })
+  } catch (err) {
+    // what the page showed instead, for whoever reads the failure
+    await screenshot(page, 'import-dialog-missing')
+    throw new Error(
+      `导入用户 did not open; the page shows: ${(await page.locator('body').innerText()).slice(0, 600)}`,
+      {
+        cause: err,
+      },
+    )
+  }
+  return dialog
 }
 
 describe('user import in the console', () => {
