@@ -25,6 +25,27 @@ interface CachedSession {
   expiresAt: number
 }
 
+/** The user's columns every credential's lookup reads. */
+const USER_COLUMNS = {
+  id: users.id,
+  nickName: users.nickName,
+  realName: users.realName,
+  status: users.status,
+  passwordIsInitial: users.passwordIsInitial,
+}
+
+const sessionUser = (
+  row: { id: number; nickName: string; realName: string | null; status: number; passwordIsInitial: number },
+  restricted: Restriction | null,
+): SessionUser => ({
+  id: row.id,
+  nickName: row.nickName,
+  realName: row.realName,
+  status: row.status,
+  passwordIsInitial: row.passwordIsInitial === 1,
+  restricted,
+})
+
 /** Beyond this many live sessions the oldest entries are dropped; they are read again when used. */
 const MAX_ENTRIES = 200_000
 
@@ -37,8 +58,8 @@ export class SessionCache extends WatchedCache {
   private readonly byTokenHash = new Map<string, CachedSession>()
   /** API keys apart from sessions: a key is never admitted as a session token, nor a token as a key */
   private readonly byKeyHash = new Map<string, CachedSession>()
-  /** service accounts behind machine tokens (DESIGN.md §16), by user id */
-  private readonly byUserId = new Map<number, SessionUser>()
+  /** service accounts behind machine tokens (DESIGN.md §16), by user id; they do not expire */
+  private readonly byUserId = new Map<number, CachedSession>()
 
   constructor(
     private readonly db: Db,
@@ -83,79 +104,33 @@ export class SessionCache extends WatchedCache {
    * `findByHash`, telling apart a live session whose user has been frozen (FROZEN), so that its owner
    * can be told why it ended. The same single query either way.
    */
-  async lookupByHash(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
-    const hit = this.byTokenHash.get(key)
-    if (hit) {
-      if (hit.expiresAt > now) return hit.user
-      this.byTokenHash.delete(key)
-      return null
-    }
-    const token = this.token()
-    const [row] = await this.db
-      .select({
-        id: users.id,
-        nickName: users.nickName,
-        realName: users.realName,
-        status: users.status,
-        passwordIsInitial: users.passwordIsInitial,
-        restricted: sessions.restricted,
-        expiresAt: sessions.expiresAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, key), gt(sessions.expiresAt, sql`now()`)))
-      .limit(1)
-    if (!row) return null
-    // a frozen user's sessions stay stored (they come back when the user is enabled) but admit nothing
-    if (row.status !== 1) return FROZEN
-    const { expiresAt, passwordIsInitial, restricted, ...rest } = row
-    const user: SessionUser = {
-      ...rest,
-      passwordIsInitial: passwordIsInitial === 1,
-      restricted: restricted === 'password_change' || restricted === 'mfa_enroll' ? restricted : null,
-    }
-    if (this.mayKeep(token)) {
-      if (this.byTokenHash.size >= MAX_ENTRIES) this.dropOldest()
-      this.byTokenHash.set(key, { user, expiresAt: expiresAt.getTime() })
-    }
-    return user
+  lookupByHash(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
+    return this.lookupCredential(this.byTokenHash, key, now, async () => {
+      const [row] = await this.db
+        .select({ ...USER_COLUMNS, restricted: sessions.restricted, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.tokenHash, key), gt(sessions.expiresAt, sql`now()`)))
+        .limit(1)
+      if (!row) return null
+      const restricted =
+        row.restricted === 'password_change' || row.restricted === 'mfa_enroll' ? row.restricted : null
+      return { user: sessionUser(row, restricted), expiresAt: row.expiresAt.getTime() }
+    })
   }
 
-  /**
-   * The user an API key (DESIGN.md §16) acts as, like `lookupByHash` for a session: held here once
-   * read, so a warm call costs no query; revoking the key or freezing its user clears it through the
-   * same triggers (migration 0018). `key`: the key's hash (`hashToken`).
-   */
   /** A machine token's service account held here (the token itself is checked in memory, oidc/host.ts). */
   heldUser(userId: number): SessionUser | undefined {
-    return this.byUserId.get(userId)
+    return this.byUserId.get(userId)?.user
   }
 
   /** The service account of a machine token: FROZEN when frozen, null when gone. Kept like a session. */
-  async lookupUser(userId: number): Promise<SessionUser | typeof FROZEN | null> {
-    const hit = this.byUserId.get(userId)
-    if (hit) return hit
-    const token = this.token()
-    const [row] = await this.db
-      .select({
-        id: users.id,
-        nickName: users.nickName,
-        realName: users.realName,
-        status: users.status,
-        passwordIsInitial: users.passwordIsInitial,
-      })
-      .from(users)
-      .where(eq(users.id, userId))
-      .limit(1)
-    if (!row) return null
-    if (row.status !== 1) return FROZEN
-    // a service account acts through machine tokens only: no sign-in, no restriction (DESIGN.md §16)
-    const user: SessionUser = { ...row, passwordIsInitial: row.passwordIsInitial === 1, restricted: null }
-    if (this.mayKeep(token)) {
-      if (this.byUserId.size >= MAX_ENTRIES) this.byUserId.clear()
-      this.byUserId.set(userId, user)
-    }
-    return user
+  lookupUser(userId: number): Promise<SessionUser | typeof FROZEN | null> {
+    return this.lookupCredential(this.byUserId, userId, Date.now(), async () => {
+      const [row] = await this.db.select(USER_COLUMNS).from(users).where(eq(users.id, userId)).limit(1)
+      // a service account acts through machine tokens only: no sign-in, no restriction (DESIGN.md §16)
+      return row ? { user: sessionUser(row, null), expiresAt: Number.POSITIVE_INFINITY } : null
+    })
   }
 
   /** `held` for an API key (its hash). */
@@ -164,44 +139,61 @@ export class SessionCache extends WatchedCache {
     return hit !== undefined && hit.expiresAt > now ? hit.user : undefined
   }
 
-  async lookupApiKey(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
-    const hit = this.byKeyHash.get(key)
+  /**
+   * The user an API key (DESIGN.md §16) acts as, like `lookupByHash` for a session: held here once
+   * read, so a warm call costs no query; revoking the key or freezing its user clears it through the
+   * same triggers (migration 0018). `key`: the key's hash (`hashToken`).
+   */
+  lookupApiKey(key: string, now = Date.now()): Promise<SessionUser | typeof FROZEN | null> {
+    return this.lookupCredential(this.byKeyHash, key, now, async () => {
+      const [row] = await this.db
+        .select({ ...USER_COLUMNS, expiresAt: apiKeys.expiresAt })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .where(
+          and(eq(apiKeys.keyHash, key), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))),
+        )
+        .limit(1)
+      // a key is its own credential, made by an administrator: a session's restriction does not bind it
+      return row
+        ? { user: sessionUser(row, null), expiresAt: row.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY }
+        : null
+    })
+  }
+
+  /**
+   * One credential's user from its map, or read once and kept while no change of the data came in
+   * between (`mayKeep`). A frozen user's sessions and keys stay stored (they come back when the user is
+   * enabled) but admit nothing: FROZEN, never kept.
+   */
+  private async lookupCredential<K>(
+    held: Map<K, CachedSession>,
+    key: K,
+    now: number,
+    read: () => Promise<CachedSession | null>,
+  ): Promise<SessionUser | typeof FROZEN | null> {
+    const hit = held.get(key)
     if (hit) {
       if (hit.expiresAt > now) return hit.user
-      this.byKeyHash.delete(key)
+      held.delete(key)
       return null
     }
     const token = this.token()
-    const [row] = await this.db
-      .select({
-        id: users.id,
-        nickName: users.nickName,
-        realName: users.realName,
-        status: users.status,
-        passwordIsInitial: users.passwordIsInitial,
-        expiresAt: apiKeys.expiresAt,
-      })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(and(eq(apiKeys.keyHash, key), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`))))
-      .limit(1)
-    if (!row) return null
-    if (row.status !== 1) return FROZEN
-    const { expiresAt, passwordIsInitial, ...rest } = row
-    // a key is its own credential, made by an administrator: a session's restriction does not bind it
-    const user: SessionUser = { ...rest, passwordIsInitial: passwordIsInitial === 1, restricted: null }
+    const found = await read()
+    if (!found) return null
+    if (found.user.status !== 1) return FROZEN
     if (this.mayKeep(token)) {
-      if (this.byKeyHash.size >= MAX_ENTRIES) this.byKeyHash.clear()
-      this.byKeyHash.set(key, { user, expiresAt: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY })
+      if (held.size >= MAX_ENTRIES) this.dropOldest(held)
+      held.set(key, found)
     }
-    return user
+    return found.user
   }
 
-  private dropOldest() {
+  private dropOldest<K>(held: Map<K, unknown>) {
     let toDrop = Math.ceil(MAX_ENTRIES / 10)
-    for (const key of this.byTokenHash.keys()) {
+    for (const key of held.keys()) {
       if (toDrop-- <= 0) break
-      this.byTokenHash.delete(key)
+      held.delete(key)
     }
   }
 }
