@@ -84,7 +84,7 @@ const screens = (): [string, string, string][] => [
   ['group-add', '/usergroupmanage/addusergroup', '关联用户'],
   ['auth-add', '/authmanage/addform', '新增权限'],
   ['auth-edit', '/authmanage/editform?code=user&isLeaf=false', '修改权限'],
-  ['services', '/servicemanage', '服务管理'],
+  ['services', '/servicemanage', '应用管理'],
   ['org-add', '/orgmanage/orgaddform', '新增部门'],
   ['org-base', `/orgmanage/editform/orgbaseinfo?id=${orgId}`, '修改部门'],
   ['org-stations', `/orgmanage/editform/orgrelstation?id=${orgId}`, '修改部门'],

@@ -25,7 +25,7 @@ export const MENU: MenuItemDef[] = [
       },
       { key: 'authmanage', label: '权限点管理', icon: 'key', path: '/authmanage', show: true },
       // DESIGN.md §10a: each service owns a subtree of the permission tree, so it sits beside it
-      { key: 'servicemanage', label: '服务管理', icon: 'service', path: '/servicemanage', show: true },
+      { key: 'servicemanage', label: '应用管理', icon: 'service', path: '/servicemanage', show: true },
     ],
   },
   {

@@ -63,7 +63,7 @@ const ORG: Crumb = { title: '部门管理', path: '/orgmanage' }
 const STATION: Crumb = { title: '职位管理', path: '/stationmanage' }
 const POSITION: Crumb = { title: '岗位管理', path: '/positionmanage' }
 const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage' }
-const SERVICE: Crumb = { title: '服务管理', path: '/servicemanage' }
+const SERVICE: Crumb = { title: '应用管理', path: '/servicemanage' }
 const MONITOR: Crumb = { title: '系统监控' }
 
 /**
