@@ -85,6 +85,7 @@ const screens = (): [string, string, string][] => [
   ['auth-add', '/authmanage/addform', '新增权限'],
   ['auth-edit', '/authmanage/editform?code=user&isLeaf=false', '修改权限'],
   ['services', '/servicemanage', '应用管理'],
+  ['apikeys', '/apikeymanage', 'API 密钥'],
   ['org-add', '/orgmanage/orgaddform', '新增部门'],
   ['org-base', `/orgmanage/editform/orgbaseinfo?id=${orgId}`, '修改部门'],
   ['org-stations', `/orgmanage/editform/orgrelstation?id=${orgId}`, '修改部门'],

@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router'
 // each screen family is loaded on its first visit (DESIGN.md §12)
 import {
   AdminRoleAddPage,
+  ApiKeyListPage,
   AppLayout,
   AdminRoleInfoPage,
   AdminRoleListPage,
@@ -195,6 +196,12 @@ export const routes: RouteObject[] = [
 
       // DESIGN.md §10a: the services behind gateways, one permission namespace each
       { path: '/servicemanage', element: <ServiceListPage />, handle: crumbs(SERVICE) },
+      // DESIGN.md §16: the keys of services that cannot do OAuth
+      {
+        path: '/apikeymanage',
+        element: <ApiKeyListPage />,
+        handle: crumbs({ title: 'API 密钥', path: '/apikeymanage' }),
+      },
 
       // DESIGN.md §9: the audit trail and the online sessions
       { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },
