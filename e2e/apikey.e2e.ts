@@ -42,7 +42,12 @@ describe('API 密钥 (DESIGN.md §16)', () => {
     const key = (await secret.textContent())!.trim()
     expect(key).toMatch(/^ak_[A-Za-z0-9_-]{43}$/)
     await screenshot(page, 'apikey-created')
-    expect(await page.getByRole('dialog').getByRole('button', { name: /复制|Copy/ }).count()).toBe(1)
+    expect(
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /复制|Copy/ })
+        .count(),
+    ).toBe(1)
     await page.getByRole('button', { name: '我已保存' }).click()
 
     const row = page.getByTestId('apikey-table').locator('tbody tr.ant-table-row', { hasText: name })
