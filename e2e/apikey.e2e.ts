@@ -22,6 +22,11 @@ describe('API 密钥 (DESIGN.md §16)', () => {
   it('create a key shown once, list it by prefix, use it, revoke it with a confirmation', async () => {
     const name = `e2e-key-${Date.now()}`
     const page = await newPage(browser)
+    // the screen and its dialogs leave no error or warning in the browser console (antd 6 props)
+    const noise: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') noise.push(m.text())
+    })
     await signIn(page)
     await page.getByRole('menuitem', { name: /权限管理/ }).hover()
     await page.getByRole('menuitem', { name: 'API 密钥' }).click()
@@ -71,6 +76,7 @@ describe('API 密钥 (DESIGN.md §16)', () => {
       body: { pageNum: 1, pageSize: 100 },
     })
     expect(left.data.list.map((k) => k.name)).not.toContain(name)
+    expect(noise).toEqual([])
     await page.context().close()
   })
 })
