@@ -4,7 +4,7 @@ import { MSG, confirmDeleteService } from '@amg/contract'
 import { createdData } from './cleanup'
 import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
-/** DESIGN.md §10a: 服务管理, one permission namespace per service, and the 权限分析 tester's 服务. */
+/** DESIGN.md §10a, §16: 应用管理 (the services), one permission namespace per service, and the 权限分析 tester's 服务. */
 let browser: Browser
 let token: string
 const created = createdData()
@@ -49,14 +49,14 @@ afterAll(async () => {
   await browser?.close()
 })
 
-describe('服务管理 (DESIGN.md §10a)', () => {
+describe('应用管理 (DESIGN.md §10a)', () => {
   it('create a service (with the key rule), see it listed, edit its name, delete it with a confirmation', async () => {
     const key = `e2e-svc-${Date.now()}`
     const page = await newPage(browser)
     await signIn(page)
     // the menu entry under 权限管理
     await page.getByRole('menuitem', { name: /权限管理/ }).hover()
-    await page.getByRole('menuitem', { name: '服务管理' }).click()
+    await page.getByRole('menuitem', { name: '应用管理' }).click()
     await page.waitForURL('**/servicemanage')
     // ams is listed, built in, and cannot be deleted
     const ams = rowOf(page, 'ams')

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { execFileSync } from 'node:child_process'
 import http from 'node:http'
 import type net from 'node:net'
 import type { Browser, Page } from 'playwright-core'
@@ -86,6 +87,29 @@ async function redeem(page: Page, app: { clientId: string; clientSecret: string 
   return info
 }
 
+/** A code of Debian's oathtool (an implementation apart from the server's) for a moment in ms. */
+const oathtool = (secret: string, at = Date.now()) =>
+  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
+    encoding: 'utf8',
+  }).trim()
+
+/** A user of its own with two-step sign-in bound through the API; answers its name, id and secret. */
+async function enrolledUser() {
+  const nickName = `sso_mfa_${crypto.randomBytes(3).toString('hex')}`
+  const password = 'Member@Pass2026'
+  const made = await api<number>('POST', '/user/insert', { token, body: { nickName, password } })
+  expect(made.status, made.msg).toBe(200)
+  const own = (await api<{ token: string }>('POST', '/login', { body: { nickName, password } })).data.token
+  const setup = await api<{ secret: string }>('POST', '/user/mfa/setup', { token: own, body: {} })
+  const enabled = await api('POST', '/user/mfa/enable', {
+    token: own,
+    // a step in the past, so that the code of now is still unused when the screen asks for it
+    body: { code: oathtool(setup.data.secret, Date.now() - 30_000) },
+  })
+  expect(enabled.status, enabled.msg).toBe(200)
+  return { id: made.data, nickName, password, secret: setup.data.secret }
+}
+
 describe('single sign-on in the browser', () => {
   it('login screen, a wrong password, consent, back to the application', async () => {
     const app = await application(true)
@@ -106,6 +130,33 @@ describe('single sign-on in the browser', () => {
     const claims = await redeem(page, app, verifier)
     expect(claims.preferred_username).toBe('admin')
     await page.context().close()
+  })
+
+  it('two-step sign-in on the login screen: the code asked, a wrong one told, the right one continues', async () => {
+    const app = await application(false)
+    const user = await enrolledUser()
+    try {
+      const { url, verifier } = authorizeUrl(app.clientId)
+      const page = await newPage(browser)
+      await page.goto(url)
+      await page.getByPlaceholder('用户昵称').fill(user.nickName)
+      await page.getByPlaceholder('密码').fill(user.password)
+      await page.getByRole('button', { name: /登\s*录/ }).click()
+      const code = page.getByLabel('验证码')
+      await code.waitFor()
+      await screenshot(page, 'sso-mfa')
+      await code.fill('000000')
+      await page.getByRole('button', { name: /验\s*证/ }).click()
+      await expect.poll(() => page.locator('.ant-alert-error').textContent()).toBe('验证码不正确')
+      await screenshot(page, 'sso-mfa-wrong')
+      await code.fill(oathtool(user.secret))
+      await page.getByRole('button', { name: /验\s*证/ }).click()
+      await page.waitForURL(/\/callback\?/)
+      expect((await redeem(page, app, verifier)).preferred_username).toBe(user.nickName)
+      await page.context().close()
+    } finally {
+      expect((await api('DELETE', `/user/delete?userId=${user.id}`, { token })).status).toBe(200)
+    }
   })
 
   it('a console session skips the password', async () => {

@@ -43,7 +43,7 @@ function migrationsUpTo0008(): string {
   return dir
 }
 
-/** 服务管理 and every button under it (the ones added since included) */
+/** 应用管理 (服务管理 before migration 0020) and every button under it (the ones added since included) */
 const isServiceCode = (code: string) => code === 'service' || code.startsWith('service:')
 const pattern = (method: string, uri: string) => ({ method, uri })
 
@@ -166,7 +166,7 @@ describe('migration 0009 on a database made before services', () => {
     expect(rows[0]).toMatchObject({ key: 'ams', rootCode: null, builtIn: 1 })
   })
 
-  it('adds the 服务管理 nodes under 权限管理, held by the super-admin role', async () => {
+  it('adds the 应用管理 (once 服务管理) nodes under 权限管理, held by the super-admin role', async () => {
     const nodes = await db
       .select({ code: auths.code, parentCode: auths.parentCode, level: auths.level })
       .from(auths)
@@ -178,6 +178,9 @@ describe('migration 0009 on a database made before services', () => {
       { code: 'service:edit', parentCode: 'service', level: 3 },
     ])
     expect(await patternsOf(db, 'service:add')).toEqual(['POST /service/insert', 'POST /auth/tree'])
+    // migration 0020 renamed the page node as services became the applications of single sign-on
+    const [page] = await db.select({ chName: auths.chName }).from(auths).where(eq(auths.code, 'service'))
+    expect(page.chName).toBe('应用管理')
     const held = await queryRows<{ auth_code: string }>(
       db,
       sql`select ra.auth_code from role_auths ra join roles r on r.id = ra.role_id
@@ -209,7 +212,7 @@ describe('migration 0009 on a database made before services', () => {
         passwordHashCost: TEST_PASSWORD_HASH_COST,
       },
     )
-    // the first start adds what no migration made (buttons added since, under 服务管理 among them); a
+    // the first start adds what no migration made (buttons added since, under 应用管理 among them); a
     // second adds nothing
     await seedBase(db, config)
     const once = await count()

@@ -1,4 +1,5 @@
 import net from 'node:net'
+import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { desc, eq } from 'drizzle-orm'
 import { loginLogs } from '../src/db/audit-schema'
@@ -36,6 +37,8 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
+const lastLogin = async () => (await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1))[0]
+
 const admin = (method: string, url: string, body?: unknown, query?: Record<string, string | number>) =>
   t.call(method, url, { token: t.adminToken, body, query })
 
@@ -64,8 +67,17 @@ const discover = (clientId: string, secret?: string | null) =>
     },
   )
 
-/** The whole browser part: authorize, our login (and consent), back to the callback with a code. */
-async function signIn(config: client.Configuration, nickName: string, password: string, scope: string) {
+/**
+ * The whole browser part: authorize, our login (and its second step: `proof` answers the code or
+ * recovery code to send), consent, back to the callback with a code.
+ */
+async function signIn(
+  config: client.Configuration,
+  nickName: string,
+  password: string,
+  scope: string,
+  proof?: () => { code?: string; recoveryCode?: string },
+) {
   const verifier = client.randomPKCECodeVerifier()
   const state = client.randomState()
   const url = client.buildAuthorizationUrl(config, {
@@ -83,11 +95,19 @@ async function signIn(config: client.Configuration, nickName: string, password: 
     expect(uid, at).toBeTruthy()
     const details = (await (await browser.request('GET', `/oidc-login/${uid}/details`)).json()) as Json
     steps.push(details.data.prompt)
-    const res =
+    let res =
       details.data.prompt === 'login'
         ? await browser.request('POST', `/oidc-login/${uid}/login`, { body: { nickName, password } })
         : await browser.request('POST', `/oidc-login/${uid}/consent`, { body: {} })
-    const body = (await res.json()) as Json
+    let body = (await res.json()) as Json
+    if (body.data?.mfaRequired) {
+      steps.push('mfa')
+      expect(proof, 'a second step was asked').toBeTruthy()
+      res = await browser.request('POST', `/oidc-login/${uid}/mfa`, {
+        body: { mfaToken: body.data.mfaToken, ...proof!() },
+      })
+      body = (await res.json()) as Json
+    }
     expect(res.status, JSON.stringify(body)).toBe(200)
     at = await browser.follow(body.data.redirectTo, REDIRECT)
   }
@@ -261,7 +281,12 @@ describe('the single sign-on screen asks what the console’s sign-in asks (DESI
         body: { nickName: row.nickName, password: 'User@12345678' },
       })
       expect(byPassword.status).toBe(403)
-      expect(((await byPassword.json()) as Json).msg).toBe(MSG.oidcConsoleFirst)
+      expect(((await byPassword.json()) as Json).msg).toBe(MSG.oidcChangePasswordFirst)
+      expect(await lastLogin()).toMatchObject({
+        userId: user.id,
+        result: 'failure',
+        msg: MSG.oidcChangePasswordFirst,
+      })
       // the console's own sign-in gives a session restricted to changing the password; it opens nothing here
       const signedIn = await t.call('POST', '/api/login', {
         body: { nickName: row.nickName, password: 'User@12345678' },
@@ -272,6 +297,153 @@ describe('the single sign-on screen asks what the console’s sign-in asks (DESI
       })
       expect(bySession.status).toBe(403)
       expect(((await bySession.json()) as Json).msg).toBe(SIGN_IN_MSG.mustChangePassword)
+    } finally {
+      await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: false })
+    }
+  })
+})
+
+describe('two-step sign-in on the single sign-on screen (DESIGN.md §14, §16)', () => {
+  /** A code made by an independent TOTP implementation (Debian's oathtool), at a moment in ms. */
+  const oathtool = (secret: string, at: number) =>
+    execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
+      encoding: 'utf8',
+    }).trim()
+
+  /** A user with two-step sign-in bound through the API: name, id, secret and recovery codes. */
+  async function enrolled() {
+    const user = await t.userWithCodes([])
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id))
+    const setup = await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })
+    const secret = setup.body.data.secret as string
+    // a step in the past, so that the codes of now and later stay unused for the tests
+    const enable = await t.call('POST', '/api/user/mfa/enable', {
+      token: user.token,
+      body: { code: oathtool(secret, Date.now() - 30_000) },
+    })
+    expect(enable.status).toBe(200)
+    return {
+      id: user.id,
+      nickName: row.nickName,
+      secret,
+      recoveryCodes: enable.body.data.recoveryCodes as string[],
+    }
+  }
+
+  /** An authorization started in a fresh browser, up to the login screen's first answer. */
+  async function passwordStep(clientId: string, secret: string | null, nickName: string) {
+    const config = await discover(clientId, secret)
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    })
+    const browser = new CookieBrowser(base)
+    const uid = /\/oidc-login\/([^/?#]+)/.exec(await browser.follow(url.href, REDIRECT))![1]
+    const res = await browser.request('POST', `/oidc-login/${uid}/login`, {
+      body: { nickName, password: 'User@12345678' },
+    })
+    const body = (await res.json()) as Json
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    const mfa = (proof: { code?: string; recoveryCode?: string }) =>
+      browser.request('POST', `/oidc-login/${uid}/mfa`, { body: { mfaToken: body.data.mfaToken, ...proof } })
+    return { body, mfa }
+  }
+
+  it('a right password asks for the code; a wrong code is refused and logged; the right one signs the relying party in', async () => {
+    const app = await application('mfa-crm', 'web', false)
+    const u = await enrolled()
+    const first = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+    // the password alone opens nothing: no redirect, only the second step's token
+    expect(first.body.data).toEqual({ mfaRequired: true, mfaToken: expect.any(String) })
+    expect(first.body.msg).toBe(SIGN_IN_MSG.mfaRequired)
+    const wrong = await first.mfa({ code: '000000' })
+    expect(wrong.status).toBe(401)
+    expect(((await wrong.json()) as Json).msg).toBe(SIGN_IN_MSG.mfaCodeWrong)
+    expect(await lastLogin()).toMatchObject({ userId: u.id, result: 'mfa_failure' })
+    // a token of this sign-in, sent with no code at all, is bad input
+    const empty = await first.mfa({})
+    expect(empty.status).toBe(400)
+
+    // the whole flow with the relying party: login, the code, the callback, an ID token for this user
+    const config = await discover(app.clientId, app.clientSecret)
+    const { callback, verifier, state, steps } = await signIn(
+      config,
+      u.nickName,
+      'User@12345678',
+      'openid',
+      () => ({
+        code: oathtool(u.secret, Date.now()),
+      }),
+    )
+    expect(steps).toEqual(['login', 'mfa'])
+    expect(await lastLogin()).toMatchObject({ userId: u.id, result: 'success', msg: '单点登录成功' })
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    })
+    expect(tokens.claims()!.sub).toBe(String(u.id))
+    // the code is used up: the same one is refused on a new sign-in
+    const again = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+    const replay = await again.mfa({ code: oathtool(u.secret, Date.now()) })
+    expect(replay.status).toBe(401)
+  })
+
+  it('five tries per token; the sixth is refused, and a new token is throttled for this user and address', async () => {
+    const app = await application('mfa-tries', 'web', false)
+    const u = await enrolled()
+    const first = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+    for (let i = 0; i < 5; i++) {
+      const res = await first.mfa({ code: '000000' })
+      expect(res.status).toBe(401)
+      expect(((await res.json()) as Json).msg).toBe(SIGN_IN_MSG.mfaCodeWrong)
+    }
+    const sixth = await first.mfa({ code: oathtool(u.secret, Date.now()) })
+    expect(sixth.status).toBe(401)
+    expect(((await sixth.json()) as Json).msg).toBe(SIGN_IN_MSG.mfaTokenInvalid)
+    // a new password sign-in gives a new token, but this user's codes from this address wait now
+    const next = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+    const throttled = await next.mfa({ code: oathtool(u.secret, Date.now()) })
+    expect(throttled.status).toBe(429)
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await lastLogin()).toMatchObject({ userId: u.id, result: 'locked' })
+  })
+
+  it('a recovery code signs in once, logged as used', async () => {
+    const app = await application('mfa-recovery', 'web', false)
+    const u = await enrolled()
+    const config = await discover(app.clientId, app.clientSecret)
+    const { steps } = await signIn(config, u.nickName, 'User@12345678', 'openid', () => ({
+      recoveryCode: u.recoveryCodes[0],
+    }))
+    expect(steps).toEqual(['login', 'mfa'])
+    expect(await lastLogin()).toMatchObject({
+      userId: u.id,
+      result: 'recovery_used',
+      msg: SIGN_IN_MSG.recoveryUsed,
+    })
+    const again = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+    const reused = await again.mfa({ recoveryCode: u.recoveryCodes[0] })
+    expect(reused.status).toBe(401)
+    expect(((await reused.json()) as Json).msg).toBe(SIGN_IN_MSG.mfaCodeWrong)
+    expect((await again.mfa({ recoveryCode: u.recoveryCodes[1] })).status).toBe(200)
+  })
+
+  it('a password to change is told after the second step, not before', async () => {
+    const app = await application('mfa-forced', 'web', false)
+    const u = await enrolled()
+    await t.db.update(users).set({ mustChangePassword: 1 }).where(eq(users.id, u.id))
+    const settings = (await admin('GET', '/api/settings/security')).body.data
+    expect(
+      (await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: true })).status,
+    ).toBe(200)
+    try {
+      const first = await passwordStep(app.clientId, app.clientSecret, u.nickName)
+      expect(first.body.data.mfaRequired).toBe(true)
+      const res = await first.mfa({ code: oathtool(u.secret, Date.now()) })
+      expect(res.status).toBe(403)
+      expect(((await res.json()) as Json).msg).toBe(MSG.oidcChangePasswordFirst)
     } finally {
       await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: false })
     }

@@ -279,6 +279,45 @@ describe('POST /log/operation/list, GET /log/operation/detail', () => {
     await t.db.execute(sql`delete from operation_logs where id = ${id}`)
   })
 
+  it('rows written under a former group name (服务管理) belong to it still: filtered and described alike', async () => {
+    const made = await admin('POST', '/api/service/insert', { body: { key: 'renamed-grp', name: '改名前' } })
+    expect(made.status).toBe(200)
+    const current = await lastRow()
+    expect(current.resourceType).toBe('应用管理')
+    const [{ id: oldId }] = await t.db
+      .insert(operationLogs)
+      .values({
+        method: 'POST',
+        path: '/api/service/insert',
+        summary: '新建服务',
+        resourceType: '服务管理',
+        resourceId: current.resourceId,
+        result: 'success',
+        status: 200,
+        rowChanges: current.rowChanges,
+      })
+      .returning({ id: operationLogs.id })
+    try {
+      for (const group of ['应用管理', '服务管理']) {
+        const list = await admin('POST', '/api/log/operation/list', {
+          body: { resourceType: group, pageSize: 200 },
+        })
+        const ids = list.body.data.list.map((r: { id: number }) => r.id)
+        expect(ids).toEqual(expect.arrayContaining([current.id, oldId]))
+      }
+      const old = await admin('GET', '/api/log/operation/detail', { query: { id: oldId } })
+      expect(old.body.data.changes).toEqual(current.changes)
+      expect(old.body.data.changes).toContainEqual(expect.objectContaining({ after: '改名前' }))
+      // another group's filter does not take them in
+      const roles = await admin('POST', '/api/log/operation/list', {
+        body: { resourceType: '角色管理', pageSize: 200 },
+      })
+      expect(roles.body.data.list.map((r: { id: number }) => r.id)).not.toContain(oldId)
+    } finally {
+      await t.db.execute(sql`delete from operation_logs where id = ${oldId}`)
+    }
+  })
+
   it('no route edits or deletes a row', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
       expect((await admin(method, '/api/log/operation/detail', { query: { id: 1 } })).status).toBe(404)

@@ -89,7 +89,7 @@ describe('POST /api/service/list', () => {
     expect(literal.body.data).toEqual({ list: [], total: 0 })
   })
 
-  it('needs the 服务管理 permission', async () => {
+  it('needs the 应用管理 permission', async () => {
     const plain = await t.userWithCodes([])
     expect((await t.call('POST', '/api/service/list', { token: plain.token, body: {} })).status).toBe(403)
     const viewer = await t.userWithCodes(['service'])
@@ -115,7 +115,7 @@ describe('POST /api/service/insert', () => {
     const log = await lastLogRow()
     expect(log).toMatchObject({
       summary: '新建服务',
-      resourceType: '服务管理',
+      resourceType: '应用管理',
       resourceId: String(row.id),
       result: 'success',
     })

@@ -134,7 +134,10 @@ export const MSG = {
   oidcInteractionGone: '登录请求已失效，请回到应用重新登录',
   oidcWrongStep: '登录步骤不正确，请回到应用重新登录',
   oidcServiceAccount: '服务账号不能交互式登录',
-  oidcConsoleFirst: '请先登录本系统，完成两步验证或修改密码后再继续单点登录',
+  // a password set by someone else or expired, or two-step sign-in required and not bound: done in the
+  // console (its sign-in leads there), then the application's sign-in is started again
+  oidcChangePasswordFirst: '您需要先修改密码：请登录本系统修改密码后，回到应用重新登录',
+  oidcEnrollMfaFirst: '您需要先绑定两步验证：请登录本系统绑定后，回到应用重新登录',
   oidcTypeInvalid: '应用类型须为 web、spa 或 machine',
   oidcRedirectUriInvalid: '回调地址须为完整的 https 地址（localhost 可用 http），不含 #',
   oidcRedirectUriRequired: '请至少填写一个回调地址',

@@ -20,20 +20,26 @@ export class SecondStepRefused extends Error {
   }
 }
 
+/** Who passed the second step, with the restriction the first step found and the proof used. */
+export interface SecondStepPassed {
+  user: SessionUser
+  via: 'code' | 'recovery'
+}
+
 /**
- * POST /login/mfa (DESIGN.md §14): the token the first step answered, good for 5 minutes and 5 codes
- * (each try is counted before the code is checked, so tries sent at once cannot exceed 5), throttled
- * per user and address like a password. A TOTP code or an unused recovery code gives the session,
- * carrying the restriction the first step found (an expired password, say).
+ * The second step (DESIGN.md §14), for the console's POST /login/mfa and the single sign-on login
+ * screen alike: the token the first step answered, good for 5 minutes and 5 codes (each try is
+ * counted before the code is checked, so tries sent at once cannot exceed 5), throttled per user and
+ * address like a password. A TOTP code or an unused recovery code passes; the user is answered with
+ * the restriction the first step found (an expired password, say).
  */
-export async function loginSecondStep(
+export async function passSecondStep(
   db: Db,
-  policy: SessionPolicy,
   throttle: LoginThrottle,
   box: SecretBox,
   body: MfaLoginBody,
-  attempt: Pick<SignIn, 'address' | 'userAgent'>,
-): Promise<{ token: string; user: SessionUser; via: 'code' | 'recovery' }> {
+  attempt: Pick<SignIn, 'address'>,
+): Promise<SecondStepPassed> {
   const tokenHash = hashToken(body.mfaToken)
   const [challenge] = await db
     .update(mfaChallenges)
@@ -50,7 +56,13 @@ export async function loginSecondStep(
   const [user] = await db.select().from(users).where(eq(users.id, challenge.userId))
   if (!user) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
   const who = { id: user.id, nickName: user.nickName }
-  const admitted = throttle.secondStep(user.id, attempt.address)
+  // refused by the throttle before any check: logged as the user's ('locked'), answered with its wait
+  let admitted: ReturnType<LoginThrottle['secondStep']>
+  try {
+    admitted = throttle.secondStep(user.id, attempt.address)
+  } catch (err) {
+    throw new SecondStepRefused(who, err as Error)
+  }
   await pause(admitted.pauseMs)
   const via = await checkSecondFactor(db, box, user.id, body)
   if (!via) {
@@ -62,14 +74,29 @@ export async function loginSecondStep(
   await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
   if (user.status !== 1) throw new SecondStepRefused(who, new AppError(403, MSG.loginFrozen))
   const restricted = challenge.restricted as Restriction | null
-  const sessionUser: SessionUser = {
-    id: user.id,
-    nickName: user.nickName,
-    realName: user.realName,
-    status: user.status,
-    passwordIsInitial: user.passwordIsInitial === 1,
-    restricted: restricted === 'password_change' || restricted === 'mfa_enroll' ? restricted : null,
+  return {
+    user: {
+      id: user.id,
+      nickName: user.nickName,
+      realName: user.realName,
+      status: user.status,
+      passwordIsInitial: user.passwordIsInitial === 1,
+      restricted: restricted === 'password_change' || restricted === 'mfa_enroll' ? restricted : null,
+    },
+    via,
   }
-  const token = await openSession(db, policy, sessionUser, attempt)
-  return { token, user: sessionUser, via }
+}
+
+/** POST /login/mfa (DESIGN.md §14): the second step passed gives the console session. */
+export async function loginSecondStep(
+  db: Db,
+  policy: SessionPolicy,
+  throttle: LoginThrottle,
+  box: SecretBox,
+  body: MfaLoginBody,
+  attempt: Pick<SignIn, 'address' | 'userAgent'>,
+): Promise<{ token: string; user: SessionUser; via: 'code' | 'recovery' }> {
+  const { user, via } = await passSecondStep(db, throttle, box, body, attempt)
+  const token = await openSession(db, policy, user, attempt)
+  return { token, user, via }
 }

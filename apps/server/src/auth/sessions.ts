@@ -118,21 +118,35 @@ export async function login(
         .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
   }
   if (mfa) {
-    const mfaToken = newToken()
-    await db.transaction(async (tx) => {
+    const mfaToken = await db.transaction(async (tx) => {
       await rehash(tx)
-      await tx.insert(mfaChallenges).values({
-        tokenHash: hashToken(mfaToken),
-        userId: user.id,
-        restricted,
-        expiresAt: new Date(Date.now() + MFA_TOKEN_TTL_MS),
-      })
-      await tx.delete(mfaChallenges).where(lt(mfaChallenges.expiresAt, new Date()))
+      return openMfaChallenge(tx, user.id, restricted)
     })
     return { kind: 'mfa', mfaToken, user: sessionUser, expired }
   }
   const token = await openSession(db, policy, sessionUser, attempt, rehash)
   return { kind: 'session', token, user: sessionUser, expired }
+}
+
+/**
+ * The second step's token for a user whose password was just checked (DESIGN.md §14): 5 minutes, 5
+ * tries (mfa-login.ts), carrying the restriction the first step found. The console's sign-in and the
+ * single sign-on login screen both ask the second step with it. Spent tokens are swept on the way.
+ */
+export async function openMfaChallenge(
+  db: DbOrTx,
+  userId: number,
+  restricted: Restriction | null,
+): Promise<string> {
+  const mfaToken = newToken()
+  await db.insert(mfaChallenges).values({
+    tokenHash: hashToken(mfaToken),
+    userId,
+    restricted,
+    expiresAt: new Date(Date.now() + MFA_TOKEN_TTL_MS),
+  })
+  await db.delete(mfaChallenges).where(lt(mfaChallenges.expiresAt, new Date()))
+  return mfaToken
 }
 
 /** A new session for a user who has passed every step of sign-in; answers its token. */

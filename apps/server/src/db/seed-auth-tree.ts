@@ -188,7 +188,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
       {
         // DESIGN.md §10a: the services behind gateways, each owning its own permission subtree
         code: 'service',
-        chName: '服务管理',
+        chName: '应用管理',
         enName: 'service',
         type: 2,
         frontEnd: ['/servicemanage'],
@@ -409,7 +409,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
   },
   {
     // DESIGN.md §10: who may do what, and why. Another service's paths go in that service's own
-    // subtree (服务管理), as its gateway forwards them (docs/integration.md).
+    // subtree (应用管理), as its gateway forwards them (docs/integration.md).
     code: 'analysis',
     chName: '权限分析',
     enName: 'analysis',

@@ -57,6 +57,9 @@ export const RoleListPage = lazyScreen(role, 'RoleListPage')
 const service = () => import('../features/service/pages')
 export const ServiceListPage = lazyScreen(service, 'ServiceListPage')
 
+const apiKey = () => import('../features/apikey/pages')
+export const ApiKeyListPage = lazyScreen(apiKey, 'ApiKeyListPage')
+
 const settings = () => import('../features/settings/pages')
 export const SecuritySettingsPage = lazyScreen(settings, 'SecuritySettingsPage')
 

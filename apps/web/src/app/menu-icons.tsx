@@ -7,6 +7,7 @@ import {
   CrownOutlined,
   DashboardOutlined,
   HomeOutlined,
+  FieldBinaryOutlined,
   IdcardOutlined,
   KeyOutlined,
   LoginOutlined,
@@ -43,6 +44,7 @@ const ICONS: Record<string, ReactNode> = {
   online: <WifiOutlined />,
   analysis: <SecurityScanOutlined />,
   service: <ApiOutlined />,
+  apikey: <FieldBinaryOutlined />,
   webhook: <SendOutlined />,
 }
 

@@ -25,7 +25,9 @@ export const MENU: MenuItemDef[] = [
       },
       { key: 'authmanage', label: '权限点管理', icon: 'key', path: '/authmanage', show: true },
       // DESIGN.md §10a: each service owns a subtree of the permission tree, so it sits beside it
-      { key: 'servicemanage', label: '服务管理', icon: 'service', path: '/servicemanage', show: true },
+      { key: 'servicemanage', label: '应用管理', icon: 'service', path: '/servicemanage', show: true },
+      // DESIGN.md §16: the keys services call with, often an application's service account's
+      { key: 'apikeymanage', label: 'API 密钥', icon: 'apikey', path: '/apikeymanage', show: true },
     ],
   },
   {

@@ -8,6 +8,7 @@ import { AUTH_HEADER } from '@amg/contract'
 import { usePageTitle } from '../lib/page-title'
 import { readToken } from '../lib/token'
 import { LightForm, LightFormItem } from './light-form'
+import { LoginSecondStep } from './login-second-step'
 import { Title } from './title'
 
 /** What each scope lets the application see, as the consent screen says it. */
@@ -48,6 +49,8 @@ export function OidcLoginPage() {
   const [busy, setBusy] = useState(false)
   const [nickName, setNickName] = useState('')
   const [password, setPassword] = useState('')
+  // the second step's token, once the password was right and the account has two-step sign-in
+  const [mfaToken, setMfaToken] = useState<string | null>(null)
 
   const call = async <T,>(
     method: string,
@@ -89,14 +92,43 @@ export function OidcLoginPage() {
 
   const send = async (step: string, body: unknown) => {
     setBusy(true)
-    const { ok, answer } = await call<{ redirectTo: string }>('POST', step, body)
-    if (ok) return go(answer)
+    const { ok, answer } = await call<{ redirectTo?: string; mfaRequired?: boolean; mfaToken?: string }>(
+      'POST',
+      step,
+      body,
+    )
+    if (ok && answer.data.mfaToken) {
+      // a right password of an account with two-step sign-in (DESIGN.md §14): the code comes next
+      setBusy(false)
+      setError(null)
+      return setMfaToken(answer.data.mfaToken)
+    }
+    if (ok) return go(answer as Envelope<{ redirectTo: string }>)
     setBusy(false)
     setError(answer.msg)
   }
 
   let content: ReactNode = null
   if (!details) content = error ? <Alert type="error" showIcon title={error} /> : null
+  else if (details.prompt === 'login' && mfaToken)
+    content = (
+      <>
+        <p style={{ textAlign: 'center', color: colors.colorTextSecondary }}>
+          两步验证 · 登录以继续使用「{details.clientName}」
+        </p>
+        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
+        <LoginSecondStep
+          busy={busy}
+          onSubmit={(proof) => void send('mfa', { mfaToken, ...proof })}
+          onBack={() => {
+            // a spent or expired token: the password again gives a new one
+            setMfaToken(null)
+            setPassword('')
+            setError(null)
+          }}
+        />
+      </>
+    )
   else if (details.prompt === 'login')
     content = (
       <>

@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router'
 // each screen family is loaded on its first visit (DESIGN.md §12)
 import {
   AdminRoleAddPage,
+  ApiKeyListPage,
   AppLayout,
   AdminRoleInfoPage,
   AdminRoleListPage,
@@ -63,7 +64,7 @@ const ORG: Crumb = { title: '部门管理', path: '/orgmanage' }
 const STATION: Crumb = { title: '职位管理', path: '/stationmanage' }
 const POSITION: Crumb = { title: '岗位管理', path: '/positionmanage' }
 const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage' }
-const SERVICE: Crumb = { title: '服务管理', path: '/servicemanage' }
+const SERVICE: Crumb = { title: '应用管理', path: '/servicemanage' }
 const MONITOR: Crumb = { title: '系统监控' }
 
 /**
@@ -195,6 +196,12 @@ export const routes: RouteObject[] = [
 
       // DESIGN.md §10a: the services behind gateways, one permission namespace each
       { path: '/servicemanage', element: <ServiceListPage />, handle: crumbs(SERVICE) },
+      // DESIGN.md §16: the keys of services that cannot do OAuth
+      {
+        path: '/apikeymanage',
+        element: <ApiKeyListPage />,
+        handle: crumbs({ title: 'API 密钥', path: '/apikeymanage' }),
+      },
 
       // DESIGN.md §9: the audit trail and the online sessions
       { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },

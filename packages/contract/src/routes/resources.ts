@@ -16,7 +16,7 @@ export const RESOURCE_GROUPS = {
   auth: '权限管理',
   monitor: '系统监控',
   authz: '权限分析',
-  service: '服务管理',
+  service: '应用管理',
   webhook: 'Webhook 管理',
   settings: '安全设置',
   mfa: '两步验证',
@@ -25,10 +25,28 @@ export const RESOURCE_GROUPS = {
 
 export type Resource = keyof typeof RESOURCE_GROUPS
 
-const RESOURCE_BY_GROUP = new Map<string, Resource>(
-  Object.entries(RESOURCE_GROUPS).map(([resource, group]) => [group, resource as Resource]),
-)
+/**
+ * Group names a resource was once shown under: operation-log rows written then keep the old name, and
+ * still name their resource (services became 应用管理 when they became the applications of single
+ * sign-on, DESIGN.md §16).
+ */
+const FORMER_GROUPS: Record<string, Resource> = { 服务管理: 'service' }
+
+const RESOURCE_BY_GROUP = new Map<string, Resource>([
+  ...Object.entries(FORMER_GROUPS),
+  ...Object.entries(RESOURCE_GROUPS).map(([resource, group]) => [group, resource as Resource] as const),
+])
 
 /** The resource a group name (an operation log's stored `resourceType`) stands for. */
 export const resourceOfGroup = (group: string | null | undefined): Resource | undefined =>
   group ? RESOURCE_BY_GROUP.get(group) : undefined
+
+/** Every name a group's log rows may carry: the current one and any former one of the same resource. */
+export const storedGroupNames = (group: string): string[] => {
+  const resource = RESOURCE_BY_GROUP.get(group)
+  if (!resource) return [group]
+  return [
+    RESOURCE_GROUPS[resource],
+    ...Object.entries(FORMER_GROUPS).flatMap(([name, r]) => (r === resource ? [name] : [])),
+  ]
+}

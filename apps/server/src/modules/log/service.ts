@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, like, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type {
   LoginLogListBody,
   LoginLogRow,
@@ -8,7 +8,7 @@ import type {
   OperationLogRow,
   PageResult,
 } from '@amg/contract'
-import { logTimeText, resourceOfGroup, zonedIso } from '@amg/contract'
+import { logTimeText, resourceOfGroup, storedGroupNames, zonedIso } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import { loginLogs, operationLogs, type AuditChange, type StagedChange } from '../../db/audit-schema'
 import { badRequest, notFound } from '../../lib/errors'
@@ -54,7 +54,9 @@ function operationFilters(q: OperationLogExportQuery, caller: Caller): SQL | und
     where.push(like(operationLogs.operatorName, prefixPattern(q.operatorName.trim())))
   // one operator exactly: two operators with look-alike names are told apart by id
   if (q.operatorId) where.push(eq(operationLogs.operatorId, q.operatorId))
-  if (present(q.resourceType)) where.push(eq(operationLogs.resourceType, q.resourceType.trim()))
+  // rows written before a group was renamed carry its former name, and belong to it still
+  if (present(q.resourceType))
+    where.push(inArray(operationLogs.resourceType, storedGroupNames(q.resourceType.trim())))
   // a route's summary is one of a fixed set: matched whole, so 修改用户 is not 修改用户组
   if (present(q.summary)) where.push(eq(operationLogs.summary, q.summary.trim()))
   if (present(q.result)) where.push(eq(operationLogs.result, q.result))

@@ -3,12 +3,14 @@ import { eq } from 'drizzle-orm'
 import { AUTH_HEADER, MSG, SIGN_IN_MSG } from '@amg/contract'
 import { errors } from 'oidc-provider'
 import { oidcClients } from '../../db/schema'
-import { checkCredentials, signInDemands } from '../../auth/sessions'
+import type { Restriction } from '@amg/contract'
+import { checkCredentials, openMfaChallenge, signInDemands } from '../../auth/sessions'
+import { passSecondStep, SecondStepRefused } from '../../auth/mfa-login'
 import { signInGate } from '../../auth/mfa-due'
 import { AppError, badRequest, forbidden } from '../../lib/errors'
 import { ok } from '../../lib/reply'
 import { recordLogin } from '../../audit/login-log'
-import { recordLoginRefusal } from '../session/login-log'
+import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from '../session/login-log'
 import { ThrottledError } from '../../auth/login-throttle'
 import type { OidcHost } from './host'
 import { INTERACTION_PREFIX } from './provider'
@@ -20,6 +22,8 @@ import { INTERACTION_PREFIX } from './provider'
  * nothing with the victim's console session). Answers are our envelope; `redirectTo` is where the
  * browser goes next (back to the provider, which answers the application).
  */
+const SSO_SIGNED_IN = '单点登录成功'
+
 export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) {
   const { db, sessions, authz } = app.ctx
   const throttle = app.ctx.loginThrottle
@@ -51,17 +55,48 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     if (row) throw forbidden(MSG.oidcServiceAccount)
   }
 
-  const signIn = async (req: FastifyRequest, reply: FastifyReply, user: { id: number; nickName: string }) => {
+  /** The login step's end: the user is the interaction's account. `logged`: the second step wrote the log row. */
+  const signIn = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    user: { id: number; nickName: string },
+    logged = false,
+  ) => {
     await refuseServiceAccount(user.id)
+    if (!logged)
+      await recordLogin(db, {
+        nickName: user.nickName,
+        userId: user.id,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+        result: 'success',
+        msg: SSO_SIGNED_IN,
+      })
+    return finish(req, reply, { login: { accountId: String(user.id) } })
+  }
+
+  /**
+   * A password to change or two-step sign-in to bind (DESIGN.md §14) is done in the console, not on
+   * this screen (docs/decisions.md): the answer says which, and the login log keeps it.
+   */
+  const refuseRestricted = async (
+    req: FastifyRequest,
+    user: { id: number; nickName: string },
+    restricted: Restriction,
+    expired: boolean,
+  ): Promise<never> => {
+    const refusal = forbidden(
+      restricted === 'password_change' ? MSG.oidcChangePasswordFirst : MSG.oidcEnrollMfaFirst,
+    )
     await recordLogin(db, {
       nickName: user.nickName,
       userId: user.id,
       ip: req.ip,
       userAgent: req.headers['user-agent'] ?? null,
-      result: 'success',
-      msg: '单点登录成功',
+      result: expired ? 'password_expired' : 'failure',
+      msg: refusal.message,
     })
-    return finish(req, reply, { login: { accountId: String(user.id) } })
+    throw refusal
   }
 
   app.get(`${INTERACTION_PREFIX}/:uid/details`, async (req, reply) => {
@@ -77,7 +112,8 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     })
   })
 
-  // name and password, with the console sign-in's throttle and answers
+  // name and password, with the console sign-in's throttle and answers; with two-step sign-in bound,
+  // the second step's token as the console's sign-in answers it
   app.post<{ Body: { nickName?: unknown; password?: unknown } }>(
     `${INTERACTION_PREFIX}/:uid/login`,
     async (req, reply) => {
@@ -88,18 +124,57 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
         throw badRequest(MSG.nickNameRequired)
       if (typeof password !== 'string' || !password || password.length > 128) throw badRequest('请输入密码')
       const attempt = { nickName, address: req.ip, userAgent: req.headers['user-agent'] ?? null }
+      let user: Awaited<ReturnType<typeof checkCredentials>>
       try {
-        const user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
-        // a password alone is not enough where the console asks for more (DESIGN.md §14): a second
-        // step or a forced change is done by signing in to the console, whose session then carries on
-        const demands = await signInDemands(db, gate, user)
-        if (demands.mfa || demands.restricted) throw forbidden(MSG.oidcConsoleFirst)
-        return await signIn(req, reply, user)
+        user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
       } catch (err) {
         // refused attempts land in the login log as the console's do
         await recordLoginRefusal(db, attempt, err)
         if (err instanceof ThrottledError) reply.header('retry-after', String(err.retryAfterSeconds))
         throw err
+      }
+      const { restricted, expired, mfa } = await signInDemands(db, gate, user)
+      // the second step comes first, as in the console: a restriction is told only to whoever passed it
+      if (mfa)
+        return ok(
+          { mfaRequired: true, mfaToken: await openMfaChallenge(db, user.id, restricted) },
+          SIGN_IN_MSG.mfaRequired,
+        )
+      if (restricted) return refuseRestricted(req, user, restricted, expired)
+      return signIn(req, reply, user)
+    },
+  )
+
+  // the second step (DESIGN.md §14): the console's own check, tries, throttle and login log rows
+  app.post<{ Body: { mfaToken?: unknown; code?: unknown; recoveryCode?: unknown } }>(
+    `${INTERACTION_PREFIX}/:uid/mfa`,
+    async (req, reply) => {
+      const interaction = await details(req, reply)
+      if (interaction.prompt.name !== 'login') throw badRequest(MSG.oidcWrongStep)
+      const { mfaToken, code, recoveryCode } = req.body ?? {}
+      if (typeof mfaToken !== 'string' || !mfaToken || mfaToken.length > 128)
+        throw badRequest(SIGN_IN_MSG.mfaTokenInvalid)
+      const proof = {
+        code: typeof code === 'string' && code.length <= 16 ? code.replace(/\s+/g, '') : undefined,
+        recoveryCode:
+          typeof recoveryCode === 'string' && recoveryCode.length <= 32 ? recoveryCode : undefined,
+      }
+      if (!proof.code && !proof.recoveryCode) throw badRequest(SIGN_IN_MSG.mfaCodeWrong)
+      const attempt = { address: req.ip, userAgent: req.headers['user-agent'] ?? null }
+      try {
+        const passed = await passSecondStep(db, throttle, app.ctx.box, { mfaToken, ...proof }, attempt)
+        if (passed.user.restricted) {
+          // a spent recovery code is logged even so: the user must see it gone
+          if (passed.via === 'recovery') await recordSecondStep(db, passed, attempt, SSO_SIGNED_IN)
+          return await refuseRestricted(req, passed.user, passed.user.restricted, false)
+        }
+        await recordSecondStep(db, passed, attempt, SSO_SIGNED_IN)
+        return await signIn(req, reply, passed.user, true)
+      } catch (err) {
+        if (!(err instanceof SecondStepRefused)) throw err
+        const refusal = await recordSecondStepRefusal(db, err, attempt)
+        if (refusal instanceof ThrottledError) reply.header('retry-after', String(refusal.retryAfterSeconds))
+        throw refusal
       }
     },
   )

@@ -8,7 +8,7 @@ import { endSession, login } from '../../auth/sessions'
 import { loginSecondStep, SecondStepRefused } from '../../auth/mfa-login'
 import { signInGate } from '../../auth/mfa-due'
 import { recordLogin } from '../../audit/login-log'
-import { recordLoginRefusal } from './login-log'
+import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from './login-log'
 import { ThrottledError } from '../../auth/login-throttle'
 import { dummyPasswordHash } from '../../auth/password'
 import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
@@ -78,30 +78,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const attempt = { address: req.ip, userAgent: req.headers['user-agent'] ?? null }
     try {
       const { token, user, via } = await loginSecondStep(db, config, throttle, app.ctx.box, req.body, attempt)
-      await recordLogin(db, {
-        nickName: user.nickName,
-        userId: user.id,
-        ip: req.ip,
-        userAgent: attempt.userAgent,
-        result: via === 'recovery' ? 'recovery_used' : 'success',
-        msg: via === 'recovery' ? SIGN_IN_MSG.recoveryUsed : '登录成功',
-      })
+      await recordSecondStep(db, { user, via }, attempt, '登录成功')
       const { restricted, ...shown } = user
       return ok({ token, user: shown, ...(restricted ? { restricted } : {}) }, '登录成功')
     } catch (err) {
       if (!(err instanceof SecondStepRefused)) throw err
-      if (err.user)
-        await recordLogin(db, {
-          nickName: err.user.nickName,
-          userId: err.user.id,
-          ip: req.ip,
-          userAgent: attempt.userAgent,
-          result: err.refusal instanceof ThrottledError ? 'locked' : 'mfa_failure',
-          msg: err.refusal.message,
-        })
-      if (err.refusal instanceof ThrottledError)
-        reply.header('retry-after', String(err.refusal.retryAfterSeconds))
-      throw err.refusal
+      const refusal = await recordSecondStepRefusal(db, err, attempt)
+      if (refusal instanceof ThrottledError) reply.header('retry-after', String(refusal.retryAfterSeconds))
+      throw refusal
     }
   })
 

@@ -14,7 +14,7 @@ const FILTERS = { keyword: 'text' } as const
 const formatTime = (value?: string | Date) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
 
 /**
- * 服务管理 (DESIGN.md §10a): the services behind gateways, each owning the permission subtree of its
+ * 应用管理 (DESIGN.md §10a, §16): the services behind gateways, each owning the permission subtree of its
  * root; the built-in ams (this server) owns the rest and cannot be deleted.
  */
 export function ServiceListPage() {
@@ -102,7 +102,7 @@ export function ServiceListPage() {
   ]
 
   return (
-    <Screen title="服务管理">
+    <Screen title="应用管理">
       <Typography.Paragraph type="secondary">
         每个服务只认可其根权限之下的权限：网关询问 /api/authz/forward/&lt;服务标识&gt;
         时，只有该服务的权限参与判断。本系统自己的接口属于内置服务 ams。

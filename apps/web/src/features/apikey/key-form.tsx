@@ -1,0 +1,170 @@
+import { useQuery } from '@tanstack/react-query'
+import { MSG } from '@amg/contract'
+import { Alert, Form, Input, Modal, Select, Typography } from 'antd'
+import { useEffect, useState } from 'react'
+import { DatePicker } from '../../components/date-picker'
+import dayjs from '../../lib/dayjs'
+import { insertApiKey, searchKeyUsers } from './api'
+
+interface Values {
+  userId?: number
+  name?: string
+  /** 'YYYY-MM-DD', the last day the key works; empty: it does not expire */
+  expiresOn?: string | null
+}
+
+/** The key's last moment: the end of the chosen day where the console runs. */
+export const expiryOfDay = (day: string) => dayjs(day, 'YYYY-MM-DD').endOf('day').toISOString()
+
+/** Typing is answered once it pauses, not with one call per key. */
+const SEARCH_DELAY_MS = 300
+
+/** The user a key acts as: searched by name, the signed-in administrator offered first. */
+function KeyUserSelect({
+  value,
+  onChange,
+  self,
+}: {
+  value?: number
+  onChange?: (id: number) => void
+  self: { id: number; nickName: string }
+}) {
+  const [typed, setTyped] = useState('')
+  const [search, setSearch] = useState('')
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [typed])
+  const users = useQuery({ queryKey: ['apikey', 'users', search], queryFn: () => searchKeyUsers(search) })
+  const found = users.data?.list ?? []
+  const options = [self, ...found.filter((u) => u.id !== self.id)].map((u) => ({
+    value: u.id,
+    label: u.nickName,
+  }))
+  return (
+    <Select
+      id="apikey_user"
+      aria-label="所属用户"
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      value={value}
+      onChange={onChange}
+      options={options}
+      loading={users.isFetching}
+    />
+  )
+}
+
+/**
+ * 新建 API 密钥 (DESIGN.md §16): the user the key acts as (with that user's whole power, so the server
+ * refuses a user stronger than the maker), a name and an optional last day. The key itself is handed
+ * to `onCreated`, which shows it once.
+ */
+export function ApiKeyFormDialog({
+  open,
+  self,
+  onClose,
+  onCreated,
+}: {
+  open: boolean
+  self: { id: number; nickName: string }
+  onClose(): void
+  onCreated(key: string): void
+}) {
+  const [form] = Form.useForm<Values>()
+  const [busy, setBusy] = useState(false)
+
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null)
+    if (!values) return
+    setBusy(true)
+    try {
+      const { key } = await insertApiKey({
+        userId: values.userId!,
+        name: values.name!.trim(),
+        expiresAt: values.expiresOn ? expiryOfDay(values.expiresOn) : null,
+      })
+      form.resetFields()
+      onCreated(key)
+    } catch {
+      // the HTTP layer showed the server's message
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Modal
+      title="新建 API 密钥"
+      open={open}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={busy}
+      okText="确定"
+      cancelText="取消"
+      destroyOnHidden
+    >
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        title="密钥以所属用户的身份和全部权限调用接口，请只为需要的账号（如应用的服务账号）创建。"
+      />
+      <Form form={form} layout="vertical" initialValues={{ userId: self.id }} preserve={false}>
+        <Form.Item
+          name="userId"
+          label="所属用户"
+          rules={[{ required: true, message: MSG.apiKeyUserRequired }]}
+        >
+          <KeyUserSelect self={self} />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label="名称"
+          rules={[
+            { required: true, whitespace: true, message: MSG.apiKeyNameRequired },
+            { max: 64, message: '名称最多 64 个字符' },
+          ]}
+        >
+          <Input id="apikey_name" aria-label="名称" placeholder="如 报表同步" maxLength={64} autoFocus />
+        </Form.Item>
+        <Form.Item
+          name="expiresOn"
+          label="有效期至"
+          extra="不填则永不过期；密钥在所选日期结束时失效"
+          rules={[
+            {
+              validator: async (_, day?: string | null) => {
+                if (day && dayjs(expiryOfDay(day)).isBefore(dayjs())) throw new Error(MSG.apiKeyExpiryPast)
+              },
+            },
+          ]}
+        >
+          <DatePicker id="apikey_expiry" placeholder="永不过期" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  )
+}
+
+/** The key, shown once after it was made, with a copy button. */
+export function NewKeyDialog({ apiKey, onClose }: { apiKey: string | null; onClose(): void }) {
+  return (
+    <Modal
+      title="API 密钥已创建"
+      open={apiKey !== null}
+      onOk={onClose}
+      onCancel={onClose}
+      okText="我已保存"
+      cancelButtonProps={{ style: { display: 'none' } }}
+      mask={{ closable: false }}
+      destroyOnHidden
+    >
+      <Typography.Paragraph>
+        密钥只显示这一次，请立即复制并妥善保存。调用接口时放在请求头：Authorization: Bearer &lt;密钥&gt;。
+      </Typography.Paragraph>
+      <Typography.Paragraph code copyable data-testid="apikey-secret">
+        {apiKey}
+      </Typography.Paragraph>
+    </Modal>
+  )
+}

@@ -1,0 +1,120 @@
+import { routes, type ApiKeyRow } from '@amg/contract'
+import { Button, Popconfirm, Tag, Typography, type TableColumnsType } from 'antd'
+import { useState } from 'react'
+import { ListTable, useListScreen } from '../../components/list-screen'
+import { useCanCall } from '../../lib/can-call'
+import dayjs from '../../lib/dayjs'
+import { useSession } from '../../lib/session-store'
+import { Screen } from '../../lib/ui/screen'
+import { API_KEY_LIST_KEY, listApiKeys, revokeApiKey } from './api'
+import { ApiKeyFormDialog, NewKeyDialog } from './key-form'
+
+const FILTERS = {} as const
+const formatTime = (value?: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
+
+/** 已过期 once the expiry has passed; the server refuses the key from then on. */
+function Expiry({ at }: { at: string | null }) {
+  if (!at) return <Typography.Text type="secondary">永不过期</Typography.Text>
+  const text = formatTime(at)
+  return dayjs(at).isBefore(dayjs()) ? (
+    <span>
+      {text} <Tag color="error">已过期</Tag>
+    </span>
+  ) : (
+    <span>{text}</span>
+  )
+}
+
+/**
+ * API 密钥 (DESIGN.md §16) at /apikeymanage: every key, whose it is, its prefix, expiry and last use;
+ * 新建 shows the key once; 吊销 after a confirmation. The page is the `apikey` permission node's, so an
+ * administrator finds the keys of every service account in one place (docs/decisions.md).
+ */
+export function ApiKeyListPage() {
+  const screen = useListScreen({
+    filters: FILTERS,
+    queryKey: API_KEY_LIST_KEY,
+    refreshKey: ['apikey'],
+    fetch: ({ pageNum, pageSize }) => listApiKeys({ pageNum, pageSize }),
+  })
+  const { refresh, removeRow } = screen
+  const me = useSession((s) => s.user)
+  const canAdd = useCanCall(routes.apiKey.insert)
+  const canRevoke = useCanCall(routes.apiKey.revoke)
+  const [adding, setAdding] = useState(false)
+  const [created, setCreated] = useState<string | null>(null)
+
+  const columns: TableColumnsType<ApiKeyRow> = [
+    { title: '名称', dataIndex: 'name', width: 180 },
+    { title: '所属用户', dataIndex: 'nickName', width: 160 },
+    {
+      title: '前缀',
+      dataIndex: 'prefix',
+      width: 140,
+      render: (prefix: string) => <Typography.Text code>{prefix}…</Typography.Text>,
+    },
+    {
+      title: '有效期至',
+      dataIndex: 'expiresAt',
+      width: 220,
+      render: (at: string | null) => <Expiry at={at} />,
+    },
+    {
+      title: '最近使用',
+      dataIndex: 'lastUsedTime',
+      width: 180,
+      render: (at: string | null) =>
+        at ? formatTime(at) : <Typography.Text type="secondary">从未使用</Typography.Text>,
+    },
+    { title: '创建时间', dataIndex: 'createTime', width: 180, render: formatTime },
+    { title: '创建人', dataIndex: 'createUserName', width: 120 },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 100,
+      render: (_, row) =>
+        canRevoke ? (
+          <Popconfirm
+            title={`吊销密钥“${row.name}”？使用它的调用将立即被拒绝。`}
+            okText="确定"
+            cancelText="取消"
+            onConfirm={() => removeRow(() => revokeApiKey(row.id))}
+          >
+            <Button type="link" size="small" danger>
+              吊销
+            </Button>
+          </Popconfirm>
+        ) : null,
+    },
+  ]
+
+  return (
+    <Screen title="API 密钥">
+      <Typography.Paragraph type="secondary">
+        无法使用 OAuth 的服务用 API 密钥调用接口（Authorization: Bearer ak_…），以所属用户的身份和权限。
+        密钥只在创建时显示一次，本系统只保存其摘要。
+      </Typography.Paragraph>
+      {canAdd ? (
+        <div style={{ marginBottom: 16 }}>
+          <Button type="primary" onClick={() => setAdding(true)}>
+            新建
+          </Button>
+        </div>
+      ) : null}
+      <ListTable<ApiKeyRow> screen={screen} columns={columns} scrollX={1100} data-testid="apikey-table" />
+      {me ? (
+        <ApiKeyFormDialog
+          open={adding}
+          self={{ id: me.id, nickName: me.nickName }}
+          onClose={() => setAdding(false)}
+          onCreated={(key) => {
+            setAdding(false)
+            setCreated(key)
+            void refresh()
+          }}
+        />
+      ) : null}
+      <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />
+    </Screen>
+  )
+}
