@@ -124,7 +124,8 @@ export function freePort(): Promise<number> {
 }
 
 export async function waitForHealth(baseURL: string, server: ChildProcess) {
-  const deadline = Date.now() + 60_000
+  // a fresh embedded database migrates on start: on a busy 2-core machine that can take most of a minute
+  const deadline = Date.now() + 180_000
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`)
     try {
@@ -135,5 +136,5 @@ export async function waitForHealth(baseURL: string, server: ChildProcess) {
     }
     await new Promise((r) => setTimeout(r, 250))
   }
-  throw new Error('server did not become healthy within 60 s')
+  throw new Error('server did not become healthy within 180 s')
 }

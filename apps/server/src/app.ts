@@ -94,7 +94,7 @@ export async function buildApp({
   const sessions = new SessionCache(db, database, changes)
   const power = new PowerGuard(authz)
   const box = SecretBox.fromConfig(config)
-  const oidc = oidcHost(db, authz, box, config)
+  const oidc = oidcHost(db, authz, box, config, { database, changes })
   await oidc.load()
   const ctx: AppContext = {
     config,

@@ -480,6 +480,37 @@ describe('machine clients', () => {
     expect(login.status).toBe(401)
   })
 
+  it('a machine client held in memory follows its settings: a rotated secret, a disabled or changed row', async () => {
+    const app = await application('ledger', 'machine')
+    const grant = (secret: string) =>
+      fetch(`${base}/oidc/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${app.clientId}:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      })
+    expect((await grant(app.clientSecret!)).status).toBe(200)
+    expect((await grant(app.clientSecret!)).status).toBe(200) // now held
+    expect((await grant('wrong-secret')).status).toBe(401)
+    // a new secret through the call: the old one is refused on the very next grant
+    const rotated = await admin('POST', '/api/service/oidc/rotate-secret', { serviceId: app.serviceId })
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200)
+    const secret = rotated.body.data.clientSecret as string
+    expect((await grant(app.clientSecret!)).status).toBe(401)
+    expect((await grant(secret)).status).toBe(200)
+    // a change written past the API (another instance, a script) is heard through the database
+    await t.db.update(oidcClients).set({ enabled: false }).where(eq(oidcClients.serviceId, app.serviceId))
+    await expect.poll(async () => (await grant(secret)).status).toBe(401)
+    await t.db.update(oidcClients).set({ enabled: true }).where(eq(oidcClients.serviceId, app.serviceId))
+    await expect.poll(async () => (await grant(secret)).status).toBe(200)
+    // sign-on turned off for the service
+    const off = await admin('DELETE', '/api/service/oidc', undefined, { serviceId: app.serviceId })
+    expect(off.status, JSON.stringify(off.body)).toBe(200)
+    expect((await grant(secret)).status).toBe(401)
+  })
+
   it('rotating the signing key keeps earlier tokens verifiable and signs with the new one', async () => {
     const before = (await t.db.select().from(oidcKeys)).length
     const rotated = await admin('POST', '/api/service/oidc/rotate-keys', {})

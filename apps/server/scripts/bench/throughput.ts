@@ -17,7 +17,7 @@ export interface LoadFigure {
   ofBare: number
 }
 
-interface Load {
+export interface Load {
   name: string
   engine: LoadFigure['engine']
   method: 'GET' | 'POST'
@@ -28,7 +28,7 @@ interface Load {
   before?: () => Promise<void>
 }
 
-async function fire(base: string, load: Load, seconds: number) {
+export async function fire(base: string, load: Load, seconds: number) {
   await load.before?.()
   const result = await autocannon({
     url: base + load.path,
@@ -129,7 +129,7 @@ const forwardHeaders = (token: string) => ({
  * DESIGN.md §16: a machine application (client credentials) with its service account; the loads ask
  * the token endpoint for tokens, and call the check API with one.
  */
-async function machineLoads(
+export async function machineLoads(
   base: string,
   adminToken: string,
   engine: 'pglite' | 'postgres',

@@ -2,8 +2,7 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
 import type { Db } from '../../db/connection'
 import { oidcPayloads } from '../../db/schema'
-import { findClientMetadata } from './clients'
-import type { SecretBox } from '../../lib/secret-box'
+import type { ClientDirectory } from './clients'
 
 /**
  * oidc-provider's storage over our database (PGlite and PostgreSQL alike): one table keyed by model and
@@ -11,9 +10,9 @@ import type { SecretBox } from '../../lib/secret-box'
  * indexed, and the user (`account_id`) so that freezing or a forced sign-out can end everything of
  * theirs in one statement (sessions.ts). Every instance reads the same rows, so a session or a token
  * made by one is known to all. Clients are not stored here: they are the services' sign-on settings
- * (clients.ts).
+ * (clients.ts), held in memory there.
  */
-export function adapterFor(db: Db, box: SecretBox) {
+export function adapterFor(db: Db, clients: ClientDirectory) {
   return class DbAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -53,7 +52,11 @@ export function adapterFor(db: Db, box: SecretBox) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return findClientMetadata(db, box, id)
+      if (this.model === 'Client') {
+        const client = await clients.find(id)
+        // a copy: what the provider is handed is its own, the held one stays as read
+        return client ? structuredClone(client.metadata) : undefined
+      }
       return this.findWhere(eq(oidcPayloads.id, id))
     }
 

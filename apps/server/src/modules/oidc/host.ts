@@ -4,6 +4,8 @@ import type Provider from 'oidc-provider'
 import type { Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
 import type { SecretBox } from '../../lib/secret-box'
+import type { CacheHost } from '../../cache/watched-cache'
+import { ClientDirectory } from './clients'
 import { apiResource, buildProvider, OIDC_PREFIX, type ProviderDeps } from './provider'
 import { loadSigningKeys, rotateSigningKey } from './keys'
 
@@ -118,11 +120,13 @@ export function oidcHost(
   authz: Authorizer,
   box: SecretBox,
   config: { publicUrl: string; trustProxy: unknown },
+  cacheHost: CacheHost,
 ) {
   return new OidcHost({
     db,
     authz,
     box,
+    clients: new ClientDirectory(db, box, cacheHost),
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy !== false,
   })

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm'
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 import type { Db } from '../../db/connection'
-import { oidcClients, services, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import type { Authorizer } from '../../auth/authorizer'
 import type { SecretBox } from '../../lib/secret-box'
 import { adapterFor } from './adapter'
+import type { ClientDirectory } from './clients'
 import { EXTRA_SCOPES, scopedClaims } from './claims'
 import type { PrivateJwk } from './keys'
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages'
@@ -22,6 +23,7 @@ export interface ProviderDeps {
   db: Db
   authz: Authorizer
   box: SecretBox
+  clients: ClientDirectory
   publicUrl: string
   trustProxy: boolean
 }
@@ -43,10 +45,10 @@ async function activeUser(db: Db, sub: string) {
  * this server's API), revocation, RP-initiated logout; storage and keys in our database.
  */
 export function buildProvider(deps: ProviderDeps, keys: PrivateJwk[]): Provider {
-  const { db, authz, box, publicUrl } = deps
+  const { db, authz, box, clients, publicUrl } = deps
   const resource = apiResource(publicUrl)
   const configuration: Configuration = {
-    adapter: adapterFor(db, box),
+    adapter: adapterFor(db, clients),
     jwks: { keys: keys as never },
     cookies: { keys: [box.derive('oidc-cookies')] },
     pkce: { methods: ['S256'], required: () => true },
@@ -140,21 +142,12 @@ export function buildProvider(deps: ProviderDeps, keys: PrivateJwk[]): Provider 
       }) ?? false,
     extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'ClientCredentials') return undefined
-      const userId = await serviceUserOf(db, token.clientId!)
+      // the client was just read for this grant: its service account is held with it
+      const userId = (await clients.find(token.clientId!))?.serviceUserId
       return userId ? { amg_uid: userId } : undefined
     },
   }
   const provider = new Provider(`${publicUrl}${OIDC_PREFIX}`, configuration)
   provider.proxy = deps.trustProxy
   return provider
-}
-
-/** A machine client's service account. */
-async function serviceUserOf(db: Db, clientId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ userId: oidcClients.serviceUserId })
-    .from(oidcClients)
-    .innerJoin(services, eq(services.id, oidcClients.serviceId))
-    .where(eq(services.key, clientId))
-  return row?.userId ?? null
 }
