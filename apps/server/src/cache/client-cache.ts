@@ -2,7 +2,7 @@ import { WatchedCache, type CacheHost } from './watched-cache'
 
 /**
  * The single sign-on clients as the provider reads them (modules/oidc/clients.ts), by client id,
- * kept until a service or its sign-on settings change (migrations 0009 and 0020 notify 'authz'):
+ * kept until a service or its sign-on settings change (migrations 0009 and 0021 notify 'authz'):
  * a machine client asks for a token many times a second, and each grant would otherwise read the
  * same rows twice (the client, then its service account).
  */
