@@ -75,6 +75,7 @@ const SECTIONS = [
   'console',
   'audit',
   'events',
+  'import',
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !SECTIONS.includes(name))
