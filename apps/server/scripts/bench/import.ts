@@ -102,7 +102,8 @@ async function measureEngine(engine: Engine, postgresUrl: string | undefined, ro
       headers: { ...headers, 'content-type': body.headers.get('content-type')! },
       payload: Buffer.from(await body.arrayBuffer()),
     })
-    if (res.statusCode !== 200 || !res.json().data) throw new Error(`import answered ${res.statusCode}: ${res.body}`)
+    if (res.statusCode !== 200 || !res.json().data)
+      throw new Error(`import answered ${res.statusCode}: ${res.body}`)
     const jobId = res.json().data.jobId as string
     let job: { status: string; inserted: number; failed: number }
     for (;;) {

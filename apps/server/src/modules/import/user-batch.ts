@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm'
 import { beyondPowerMessage, MSG, normalizeName, type UserInsertBody } from '@amg/contract'
 import { queryRows, type Tx } from '../../db/connection'
-import { positionUsers, userGroupUsers, userRoles, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import { rolesCarried, type PowerGuard, type Stake } from '../../auth/power'
 import { requirePositionsInScope, type Caller } from '../../auth/user-scope'
 import { AppError, conflict, forbidden } from '../../lib/errors'
@@ -124,16 +124,48 @@ async function insertAll(
       newUserValues(body.nickName.trim(), await passwords.prepare(intent.password), ctx.caller.id, body),
     )
   await tx.transaction(async (sp) => {
-    const ids = await sp.insert(users).values(values).returning({ id: users.id })
-    const link = <T>(make: (userId: number, intent: UserRowIntent) => T[]) =>
-      fresh.flatMap(({ intent }, k) => make(ids[k].id, intent))
-    const held = link((userId, intent) => intent.positionIds.map((positionId) => ({ positionId, userId })))
-    const given = link((userId, intent) => intent.roleIds.map((roleId) => ({ roleId, userId })))
-    const joined = link((userId, intent) => intent.groupIds.map((groupId) => ({ groupId, userId })))
-    if (held.length) await sp.insert(positionUsers).values(held)
-    if (given.length) await sp.insert(userRoles).values(given).onConflictDoNothing()
-    if (joined.length) await sp.insert(userGroupUsers).values(joined).onConflictDoNothing()
+    // one array per column (unnest): a statement of nine parameters however many rows, which both
+    // ends parse and plan far faster than a VALUES list of thousands
+    const column = <K extends keyof (typeof values)[number]>(key: K, type: string) =>
+      sql`${arrayLiteral(values.map((v) => v[key] as string | number | null))}::${sql.raw(type)}[]`
+    const rowsIn = await queryRows<{ id: number; nick_name: string }>(
+      sp,
+      sql`insert into users (nick_name, real_name, mobile, status, password_hash, password_is_initial,
+          must_change_password, create_user_id, update_user_id)
+        select * from unnest(${column('nickName', 'text')}, ${column('realName', 'text')},
+          ${column('mobile', 'text')}, ${column('status', 'smallint')}, ${column('passwordHash', 'text')},
+          ${column('passwordIsInitial', 'smallint')}, ${column('mustChangePassword', 'smallint')},
+          ${column('createUserId', 'int')}, ${column('updateUserId', 'int')})
+        returning id, nick_name`,
+    )
+    const idOf = new Map(rowsIn.map((r) => [r.nick_name, Number(r.id)]))
+    const link = async (table: string, target: string, targetsOf: (intent: UserRowIntent) => number[]) => {
+      const userIds: number[] = []
+      const targetIds: number[] = []
+      fresh.forEach(({ intent }, k) => {
+        for (const id of targetsOf(intent)) {
+          userIds.push(idOf.get(values[k].nickName)!)
+          targetIds.push(id)
+        }
+      })
+      if (userIds.length)
+        await sp.execute(
+          sql`insert into ${sql.identifier(table)} (user_id, ${sql.identifier(target)})
+            select * from unnest(${arrayLiteral(userIds)}::int[], ${arrayLiteral(targetIds)}::int[])
+            on conflict do nothing`,
+        )
+    }
+    await link('position_users', 'position_id', (intent) => intent.positionIds)
+    await link('user_roles', 'role_id', (intent) => intent.roleIds)
+    await link('user_group_users', 'group_id', (intent) => intent.groupIds)
   })
+}
+
+/** A PostgreSQL array literal of these values (null as NULL), sent as one text parameter. */
+function arrayLiteral(items: readonly (string | number | null | undefined)[]): string {
+  const quote = (v: string | number | null | undefined) =>
+    v === null || v === undefined ? 'NULL' : `"${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+  return `{${items.map(quote).join(',')}}`
 }
 
 /**
