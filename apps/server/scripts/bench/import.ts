@@ -134,9 +134,12 @@ async function measureEngine(engine: Engine, postgresUrl: string | undefined, ro
 
 export async function measureImport(options: { postgresUrl?: string; rows?: number } = {}) {
   const rows = options.rows ?? Number(process.env.IMPORT_BENCH_ROWS ?? 100_000)
+  // IMPORT_BENCH_ENGINES=postgres (or pglite): one engine only
+  const engines = (process.env.IMPORT_BENCH_ENGINES ?? 'pglite,postgres').split(',')
   const figures: Partial<Record<Engine, ImportFigures>> = {}
-  figures.pglite = await measureEngine('pglite', undefined, rows)
-  if (options.postgresUrl) figures.postgres = await measureEngine('postgres', options.postgresUrl, rows)
+  if (engines.includes('pglite')) figures.pglite = await measureEngine('pglite', undefined, rows)
+  if (options.postgresUrl && engines.includes('postgres'))
+    figures.postgres = await measureEngine('postgres', options.postgresUrl, rows)
   return figures
 }
 
