@@ -26,6 +26,11 @@ export interface ImportFigures {
   failed: number
 }
 
+/** IMPORT_BENCH_VERBOSE=1: the job's progress on stderr, every 200 ms. */
+const progress = (text: string) => {
+  if (process.env.IMPORT_BENCH_VERBOSE) console.error(text)
+}
+
 const DEPARTMENTS = 100
 const ROLES = 20
 const GROUPS = 20
@@ -51,7 +56,8 @@ async function workbookOf(rows: number): Promise<Buffer> {
 
 async function measureEngine(engine: Engine, postgresUrl: string | undefined, rows: number) {
   const { database, drop } = await openEngine(engine, postgresUrl)
-  const config = loadConfig({}, { logLevel: 'warn' })
+  // the operator's own admin password: signing in is not a restricted session (DESIGN.md §14)
+  const config = loadConfig({ INITIAL_ADMIN_PASSWORD: 'Bench@Admin2026' }, { logLevel: 'warn' })
   await seedBase(database.db, config)
   const { db } = database
   const [root] = await db.select().from(organizations).where(eq(organizations.organizationName, '总公司'))
@@ -96,11 +102,14 @@ async function measureEngine(engine: Engine, postgresUrl: string | undefined, ro
       headers: { ...headers, 'content-type': body.headers.get('content-type')! },
       payload: Buffer.from(await body.arrayBuffer()),
     })
+    if (res.statusCode !== 200 || !res.json().data)
+      throw new Error(`import answered ${res.statusCode}: ${res.body}`)
     const jobId = res.json().data.jobId as string
     let job: { status: string; inserted: number; failed: number }
     for (;;) {
       job = (await app.inject({ method: 'GET', url: `/api/import/job?jobId=${jobId}`, headers })).json().data
       if (job.status !== 'running') break
+      progress(`${engine}: ${JSON.stringify(job)}`)
       await new Promise((r) => setTimeout(r, 200))
     }
     const importSeconds = (performance.now() - started) / 1000
@@ -125,9 +134,12 @@ async function measureEngine(engine: Engine, postgresUrl: string | undefined, ro
 
 export async function measureImport(options: { postgresUrl?: string; rows?: number } = {}) {
   const rows = options.rows ?? Number(process.env.IMPORT_BENCH_ROWS ?? 100_000)
+  // IMPORT_BENCH_ENGINES=postgres (or pglite): one engine only
+  const engines = (process.env.IMPORT_BENCH_ENGINES ?? 'pglite,postgres').split(',')
   const figures: Partial<Record<Engine, ImportFigures>> = {}
-  figures.pglite = await measureEngine('pglite', undefined, rows)
-  if (options.postgresUrl) figures.postgres = await measureEngine('postgres', options.postgresUrl, rows)
+  if (engines.includes('pglite')) figures.pglite = await measureEngine('pglite', undefined, rows)
+  if (options.postgresUrl && engines.includes('postgres'))
+    figures.postgres = await measureEngine('postgres', options.postgresUrl, rows)
   return figures
 }
 

@@ -75,6 +75,7 @@ const SECTIONS = [
   'console',
   'audit',
   'events',
+  'import',
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !SECTIONS.includes(name))
@@ -281,7 +282,7 @@ async function main() {
     const imports = await measureImport({ postgresUrl: pgUrl, rows: importRows })
     out(
       table(
-        ['engine', 'import', 'per row', 'memory growth', 'export', 'inserted / failed'],
+        ['engine', 'import', 'rows/s', 'per row', 'memory growth', 'export', 'inserted / failed'],
         (['pglite', 'postgres'] as const)
           .filter((e) => imports[e])
           .map((e) => {
@@ -289,6 +290,7 @@ async function main() {
             return [
               e,
               `${f.importSeconds.toFixed(1)} s`,
+              Math.round(f.rows / f.importSeconds),
               `${((f.importSeconds * 1000) / f.rows).toFixed(1)} ms`,
               `${f.growthMb.toFixed(0)} MB`,
               `${f.exportSeconds.toFixed(1)} s`,

@@ -4,7 +4,14 @@ import { queryRows, type DbOrTx } from '../db/connection'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { rolesReached } from './reach'
-import { requireGrantsReach, requireScopeReach, type ReachGrant, type ScopeStake } from './scope-guard'
+import {
+  grantsLackingReach,
+  requireGrantsReach,
+  requireScopeReach,
+  type DepartmentGrant,
+  type ReachGrant,
+  type ScopeStake,
+} from './scope-guard'
 
 /**
  * A permission node's power as it will be after a change (not yet stored), in the service whose
@@ -104,6 +111,18 @@ export class PowerGuard {
     grants: readonly ReachGrant[],
   ): Promise<void> {
     await requireGrantsReach(tx, this.authz, caller, grants)
+  }
+
+  /**
+   * What `requireGrantsReach` would refuse, named (empty: covered), for holders known by their
+   * departments: users an import is about to create.
+   */
+  async grantsLacking(
+    tx: DbOrTx,
+    caller: EffectiveAccess,
+    grants: readonly DepartmentGrant[],
+  ): Promise<string[]> {
+    return grantsLackingReach(tx, this.authz, caller, grants)
   }
 
   /**

@@ -122,46 +122,81 @@ export async function requireGrantsReach(
   const roleIds = [...new Set(grants.flatMap((g) => g.roleIds))]
   const userIds = [...new Set(grants.flatMap((g) => g.userIds))]
   if (!roleIds.length || !userIds.length) return
-  const ids = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
-  const [roleRows, codeRows, scopeRows, deptRows] = await Promise.all([
+  const deptRows = await queryRows<{ user_id: number; org_id: number }>(
+    tx,
+    sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
+      where p.status = 1 and pu.user_id = any(${idArray(userIds)})`,
+  )
+  const deptsOf = group(deptRows.map((r) => ({ k: Number(r.user_id), v: Number(r.org_id) })))
+  const lacking = await grantsLackingReach(
+    tx,
+    authz,
+    caller,
+    grants.map((g) => ({ roleIds: g.roleIds, targets: g.userIds.map((id) => deptsOf.get(id) ?? []) })),
+  )
+  if (lacking.length) throw forbidden(beyondPowerMessage(lacking))
+}
+
+/**
+ * Roles given to holders known by their departments (each holder's enabled positions' departments):
+ * what `requireGrantsReach` weighs once it has read the users' departments, and what an import weighs
+ * for users it is about to create (modules/import: they have no rows yet).
+ */
+export interface DepartmentGrant {
+  roleIds: readonly number[]
+  targets: readonly (readonly number[])[]
+}
+
+const idArray = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
+
+const group = <K, V>(rows: readonly { k: K; v: V }[]) => {
+  const out = new Map<K, V[]>()
+  for (const { k, v } of rows) out.set(k, [...(out.get(k) ?? []), v])
+  return out
+}
+
+/**
+ * The permissions (named with the scope asked) whose reach the caller lacks for these grants (empty:
+ * covered). `caller`: the caller's access read before the change. The one place the link paths'
+ * reach rule is decided.
+ */
+export async function grantsLackingReach(
+  tx: DbOrTx,
+  authz: Authorizer,
+  caller: EffectiveAccess,
+  grants: readonly DepartmentGrant[],
+): Promise<string[]> {
+  if (caller.superAdmin) return []
+  // no holder anywhere: nothing is given to anyone
+  const roleIds = [...new Set(grants.flatMap((g) => g.roleIds))]
+  if (!roleIds.length || !grants.some((g) => g.targets.length)) return []
+  const [roleRows, codeRows, scopeRows] = await Promise.all([
     queryRows<{ id: number; data_scope: number; type: number }>(
       tx,
-      sql`select id, data_scope, type from roles where id = any(${ids(roleIds)})`,
+      sql`select id, data_scope, type from roles where id = any(${idArray(roleIds)})`,
     ),
     queryRows<{ role_id: number; auth_code: string }>(
       tx,
-      sql`select role_id, auth_code from role_auths where role_id = any(${ids(roleIds)})`,
+      sql`select role_id, auth_code from role_auths where role_id = any(${idArray(roleIds)})`,
     ),
     queryRows<{ role_id: number; org_id: number }>(
       tx,
-      sql`select role_id, org_id from role_scope_orgs where role_id = any(${ids(roleIds)})`,
-    ),
-    queryRows<{ user_id: number; org_id: number }>(
-      tx,
-      sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-        where p.status = 1 and pu.user_id = any(${ids(userIds)})`,
+      sql`select role_id, org_id from role_scope_orgs where role_id = any(${idArray(roleIds)})`,
     ),
   ])
-  const group = <K, V>(rows: readonly { k: K; v: V }[]) => {
-    const out = new Map<K, V[]>()
-    for (const { k, v } of rows) out.set(k, [...(out.get(k) ?? []), v])
-    return out
-  }
   const codesOf = group(codeRows.map((r) => ({ k: Number(r.role_id), v: r.auth_code })))
   const orgsOf = group(scopeRows.map((r) => ({ k: Number(r.role_id), v: Number(r.org_id) })))
-  const deptsOf = group(deptRows.map((r) => ({ k: Number(r.user_id), v: Number(r.org_id) })))
   const tree = await authz.loadStoredTree(tx)
   const lacking = new Set<string>()
   for (const grant of grants) {
-    const targets = grant.userIds.map((id) => deptsOf.get(id) ?? [])
     for (const roleId of grant.roleIds) {
       const role = roleRows.find((r) => Number(r.id) === roleId)
       // a super-admin role is all power, which the power check already refuses to anyone but a super admin
       if (!role || Number(role.type) === ROLE_TYPE.superAdmin) continue
       const scope = { dataScope: Number(role.data_scope), scopeOrgIds: orgsOf.get(roleId) ?? [] }
-      for (const name of lackingReach(caller, tree, scope, codesOf.get(roleId) ?? [], targets))
+      for (const name of lackingReach(caller, tree, scope, codesOf.get(roleId) ?? [], grant.targets))
         lacking.add(name)
     }
   }
-  if (lacking.size) throw forbidden(beyondPowerMessage([...lacking]))
+  return [...lacking]
 }

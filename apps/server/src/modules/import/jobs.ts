@@ -27,12 +27,38 @@ export interface Job extends ImportJob {
   header: readonly string[]
   rows: SheetRow[]
   /** per row: its outcome, or the reason it failed */
-  results: ({ ok: RowOutcome } | { failed: string })[]
+  results: RowResult[]
   finishedAt: number | null
 }
 
-/** What a job's rows run through: one row in its own savepoint (made when the job starts). */
+/** One row's result: its outcome, or the reason it failed. */
+export type RowResult = { ok: RowOutcome } | { failed: string }
+
+/** One row, in its own savepoint `tx`. */
 export type RowHandler = (tx: Tx, row: SheetRow) => Promise<RowOutcome>
+
+/** Runs a row handler in a savepoint of the batch: a refusal rolls back that row alone. */
+export type InSavepoint = (handle: RowHandler, row: SheetRow) => Promise<RowResult>
+
+/**
+ * What a job's rows run through (made when the job starts): the rows of one batch not yet decided,
+ * in file order, in the batch's transaction; one result each, in the same order.
+ */
+export type BatchHandler = (
+  tx: Tx,
+  rows: readonly SheetRow[],
+  inSavepoint: InSavepoint,
+) => Promise<RowResult[]>
+
+/** A batch handler that takes the rows one by one, each in its own savepoint. */
+export const oneByOne =
+  (handle: RowHandler): BatchHandler =>
+  async (_tx, rows, inSavepoint) => {
+    const results: RowResult[] = []
+    // one after another: they share the batch's connection
+    for (const row of rows) results.push(await inSavepoint(handle, row))
+    return results
+  }
 
 export interface JobStart {
   kind: JobKind
@@ -99,11 +125,11 @@ export class ImportJobs {
   }
 
   /**
-   * Runs the rows in batches of about 1,000, each in one transaction with its operation-log row;
-   * every row in a savepoint of its own, so a refused row leaves the others. A dry run runs the very
-   * same code and rolls each batch back.
+   * Runs the rows in batches of about 1,000, each in one transaction with its operation-log row; the
+   * handler decides each row alone (a refused row leaves the others), set-wise or one by one. A dry
+   * run runs the very same code and rolls each batch back.
    */
-  async run(job: Job, origin: JobOrigin, prepare: () => Promise<RowHandler>): Promise<void> {
+  async run(job: Job, origin: JobOrigin, prepare: () => Promise<BatchHandler>): Promise<void> {
     try {
       // read once the request that started the job has committed (PGlite has one connection)
       const handle = await prepare()
@@ -114,13 +140,21 @@ export class ImportJobs {
           this.db.transaction((tx) =>
             // the batch's transaction is the database of everything it calls, as a request's is
             runInTransaction(tx, async () => {
+              // rows a duplicate within the file already failed are not run
+              const pending: number[] = []
+              for (let i = start; i < end; i++) if (!job.results[i]) pending.push(i)
+              const results = await handle(
+                tx,
+                pending.map((i) => job.rows[i]),
+                (handleRow, row) => this.runRow(tx, row, handleRow),
+              )
+              pending.forEach((i, k) => (job.results[i] = results[k]))
               for (let i = start; i < end; i++) {
-                if (!job.results[i]) job.results[i] = await this.runRow(tx, job.rows[i], handle)
                 const result = job.results[i]
                 if ('ok' in result) counts[result.ok]++
                 else counts.failed++
-                job.done = i + 1
               }
+              job.done = end
               if (job.dryRun) throw new DryRun()
               await writeJobRow(tx, origin, {
                 summary: LOG_SUMMARY[job.kind],
@@ -151,7 +185,7 @@ export class ImportJobs {
     }
   }
 
-  private async runRow(tx: Tx, row: SheetRow, handle: RowHandler): Promise<Job['results'][number]> {
+  private async runRow(tx: Tx, row: SheetRow, handle: RowHandler): Promise<RowResult> {
     try {
       return { ok: await tx.transaction((rowTx) => handle(rowTx, row)) }
     } catch (err) {

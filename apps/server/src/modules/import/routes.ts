@@ -10,11 +10,13 @@ import { beforeTransaction } from '../../lib/before-transaction'
 import { attachment, IMPORT_MAX_BYTES, streamWorkbook, XLSX_TYPE } from '../../lib/workbook'
 import { callerOf } from '../../auth/user-scope'
 import type { JobOrigin } from '../../audit/operation-log'
-import { ImportJobs, jobView, type Job } from './jobs'
+import { ImportJobs, jobView, oneByOne, type Job } from './jobs'
 import { receiveImport } from './upload'
 import { compilerOf } from './request-checks'
 import { readNameBook } from './names'
-import { importUserRow, JobPasswords, rowNickName, USER_COLUMNS } from './user-rows'
+import { JobPasswords, rowNickName, USER_COLUMNS } from './user-rows'
+import { NewUserChecks, userBatches } from './user-batch'
+import { readSecuritySettings } from '../../auth/security-settings'
 import { orgTemplate, userTemplate } from './templates'
 import { exportUsers } from './user-export'
 import {
@@ -119,8 +121,9 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const compile = compilerOf(req)
       const passwords = new JobPasswords(config.initialUserPassword)
       void jobs.run(job, originOf(req), async () => {
-        const ctx = { power, caller, mode, names: await readNameBook(database.db), compile }
-        return (tx, row) => importUserRow(tx, ctx, passwords, row.cells)
+        const [names, settings] = [await readNameBook(database.db), await readSecuritySettings(database.db)]
+        const ctx = { power, caller, mode, names, compile, settings }
+        return userBatches(ctx, passwords, new NewUserChecks(power, caller))
       })
       return ok({ jobId: job.id })
     },
@@ -145,7 +148,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       })
       const origin = { ...originOf(req), resourceType: importApi.orgImport.route.group }
       const ctx = { power, caller, mode, compile: compilerOf(req) }
-      void jobs.run(job, origin, async () => (tx, row) => importOrgRow(tx, ctx, row.cells))
+      void jobs.run(job, origin, async () => oneByOne((tx, row) => importOrgRow(tx, ctx, row.cells)))
       return ok({ jobId: job.id })
     },
     { ...multipartExtras, preHandler: orgUpload.preHandler },

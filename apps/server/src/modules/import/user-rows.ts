@@ -7,6 +7,7 @@ import {
   isBlank,
   normalizeName,
   type ImportMode,
+  type SecuritySettings,
 } from '@amg/contract'
 import type { Db, Tx } from '../../db/connection'
 import { positions, positionUsers, userGroupUsers, userRoles, users } from '../../db/schema'
@@ -14,6 +15,7 @@ import type { PowerGuard } from '../../auth/power'
 import { orgInScope, type Caller } from '../../auth/user-scope'
 import { badRequest } from '../../lib/errors'
 import { hashPassword } from '../../auth/password'
+import { requirePolicy } from '../../auth/password-rules'
 import { Links, type LinkEntity } from '../links/service'
 import { checkNewUser, insertUser, updateUser, type PreparedPassword } from '../user/service'
 import { checkAsBody, type CompileBody } from './request-checks'
@@ -43,10 +45,12 @@ export interface UserImportContext {
   mode: ImportMode
   names: NameBook
   compile: CompileBody
+  /** the password policy (DESIGN.md §14), read once per job */
+  settings: SecuritySettings
 }
 
 /** A row's cells, read: what the row asks for, names resolved to ids. */
-interface UserRowIntent {
+export interface UserRowIntent {
   nickName: string
   realName: string | null
   mobile: string | null
@@ -67,7 +71,7 @@ const resolve = (names: readonly string[], book: Map<string, number>, what: stri
 /** The nickName a row names, as stored (the key of duplicates within the file). */
 export const rowNickName = (cells: readonly string[]) => normalizeName((cells[0] ?? '').trim())
 
-function readRow(cells: readonly string[], names: NameBook): UserRowIntent {
+export function readRow(cells: readonly string[], names: NameBook): UserRowIntent {
   const text = (i: number) => (cells[i] ?? '').trim()
   const status = STATUS_OF[text(3)]
   if (status === undefined) throw badRequest(MSG.importStatusInvalid)
@@ -120,6 +124,19 @@ export async function importUserRow(
     .where(eq(users.nickName, normalizeName(row.nickName)))
   if (existing && ctx.mode === 'upsert') return updateFromRow(db, links, ctx, existing, row)
 
+  const body = newUserBody(ctx, row)
+  const id = await insertUser(db, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
+  await linkAll(links, ctx.caller, id, 'role', row.roleIds)
+  await linkAll(links, ctx.caller, id, 'group', row.groupIds)
+  return 'inserted'
+}
+
+/**
+ * A new user's row checked as POST /user/insert checks its body before the database is asked: the
+ * body's schema, the user checks, and a given password against the policy (prepareNewUser's order).
+ * Both the row-by-row and the set-wise path take a new user through here.
+ */
+export function newUserBody(ctx: UserImportContext, row: UserRowIntent): UserInsertBody {
   const body = checkAsBody<UserInsertBody>(ctx.compile, UserInsertBody, {
     nickName: row.nickName,
     realName: row.realName,
@@ -128,11 +145,9 @@ export async function importUserRow(
     ...(row.password ? { password: row.password } : {}),
     positionIds: row.positionIds,
   })
-  checkNewUser(body)
-  const id = await insertUser(db, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
-  await linkAll(links, ctx.caller, id, 'role', row.roleIds)
-  await linkAll(links, ctx.caller, id, 'group', row.groupIds)
-  return 'inserted'
+  const nickName = checkNewUser(body)
+  if (row.password) requirePolicy(ctx.settings, row.password, nickName)
+  return body
 }
 
 const linkAll = async (links: Links, caller: Caller, userId: number, target: LinkEntity, ids: number[]) => {

@@ -430,21 +430,31 @@ async function insertUserRow(
 ): Promise<number> {
   const [row] = await db
     .insert(users)
-    .values({
-      nickName,
-      realName: optionalText(body.realName) ?? null,
-      mobile: optionalText(body.mobile) ?? null,
-      status: body.status ?? 1,
-      passwordHash: password.hash,
-      passwordIsInitial: password.initial ? 1 : 0,
-      // set by an administrator, given or initial: the user changes it at the next sign-in (§14)
-      mustChangePassword: 1,
-      createUserId: operatorId,
-      updateUserId: operatorId,
-    })
+    .values(newUserValues(nickName, password, operatorId, body))
     .returning({ id: users.id })
     .catch(onNickNameTaken)
   return row.id
+}
+
+/** A new user's row as POST /user/insert writes it (an import writes many at once with the same values). */
+export function newUserValues(
+  nickName: string,
+  password: PreparedPassword,
+  operatorId: number,
+  body: UserInsertBody,
+): typeof users.$inferInsert {
+  return {
+    nickName,
+    realName: optionalText(body.realName) ?? null,
+    mobile: optionalText(body.mobile) ?? null,
+    status: body.status ?? 1,
+    passwordHash: password.hash,
+    passwordIsInitial: password.initial ? 1 : 0,
+    // set by an administrator, given or initial: the user changes it at the next sign-in (§14)
+    mustChangePassword: 1,
+    createUserId: operatorId,
+    updateUserId: operatorId,
+  }
 }
 
 /**
