@@ -9,6 +9,7 @@ import { conflict } from '../../lib/errors'
 import { beforeTransaction } from '../../lib/before-transaction'
 import { attachment, IMPORT_MAX_BYTES, streamWorkbook, XLSX_TYPE } from '../../lib/workbook'
 import { callerOf } from '../../auth/user-scope'
+import { readSecuritySettings } from '../../auth/security-settings'
 import type { JobOrigin } from '../../audit/operation-log'
 import { ImportJobs, jobView, type Job } from './jobs'
 import { receiveImport } from './upload'
@@ -119,7 +120,8 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const compile = compilerOf(req)
       const passwords = new JobPasswords(config.initialUserPassword)
       void jobs.run(job, originOf(req), async () => {
-        const ctx = { power, caller, mode, names: await readNameBook(database.db), compile }
+        const names = await readNameBook(database.db)
+        const ctx = { power, caller, mode, names, compile, settings: await readSecuritySettings(database.db) }
         return (tx, row) => importUserRow(tx, ctx, passwords, row.cells)
       })
       return ok({ jobId: job.id })

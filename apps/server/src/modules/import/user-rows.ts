@@ -7,6 +7,7 @@ import {
   isBlank,
   normalizeName,
   type ImportMode,
+  type SecuritySettings,
 } from '@amg/contract'
 import type { Db, Tx } from '../../db/connection'
 import { positions, positionUsers, userGroupUsers, userRoles, users } from '../../db/schema'
@@ -14,6 +15,7 @@ import type { PowerGuard } from '../../auth/power'
 import { orgInScope, type Caller } from '../../auth/user-scope'
 import { badRequest } from '../../lib/errors'
 import { hashPassword } from '../../auth/password'
+import { requirePolicy } from '../../auth/password-rules'
 import { Links, type LinkEntity } from '../links/service'
 import { checkNewUser, insertUser, updateUser, type PreparedPassword } from '../user/service'
 import { checkAsBody, type CompileBody } from './request-checks'
@@ -43,6 +45,8 @@ export interface UserImportContext {
   mode: ImportMode
   names: NameBook
   compile: CompileBody
+  /** the security settings as the job starts: a row's 初始密码 passes their policy (DESIGN.md §14) */
+  settings: SecuritySettings
 }
 
 /** A row's cells, read: what the row asks for, names resolved to ids. */
@@ -128,7 +132,8 @@ export async function importUserRow(
     ...(row.password ? { password: row.password } : {}),
     positionIds: row.positionIds,
   })
-  checkNewUser(body)
+  const nickName = checkNewUser(body)
+  if (row.password) requirePolicy(ctx.settings, row.password, nickName)
   const id = await insertUser(db, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
   await linkAll(links, ctx.caller, id, 'role', row.roleIds)
   await linkAll(links, ctx.caller, id, 'group', row.groupIds)
