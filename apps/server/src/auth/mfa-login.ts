@@ -50,7 +50,7 @@ export async function loginSecondStep(
   const [user] = await db.select().from(users).where(eq(users.id, challenge.userId))
   if (!user) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
   const who = { id: user.id, nickName: user.nickName }
-  const admitted = throttle.secondStep(user.id, attempt.address)
+  const admitted = admit(() => throttle.secondStep(user.id, attempt.address), who)
   await pause(admitted.pauseMs)
   const via = await checkSecondFactor(db, box, user.id, body)
   if (!via) {
@@ -72,4 +72,13 @@ export async function loginSecondStep(
   }
   const token = await openSession(db, policy, sessionUser, attempt)
   return { token, user: sessionUser, via }
+}
+
+/** A refusal by the throttle before the code is even checked is a refused second step too (logged, Retry-After). */
+function admit<T>(begin: () => T, who: { id: number; nickName: string }): T {
+  try {
+    return begin()
+  } catch (err) {
+    throw new SecondStepRefused(who, err as Error)
+  }
 }
