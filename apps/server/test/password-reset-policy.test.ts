@@ -97,3 +97,26 @@ describe('重置密码 under a strict policy', () => {
     expect(fresh.status, fresh.body.msg).toBe(200)
   })
 })
+
+describe('GET /api/settings/password-policy', () => {
+  it('answers the live rules to any signed-in user, a restricted session included, and nobody else', async () => {
+    await t.call('PUT', '/api/settings/security', { token: t.adminToken, body: STRICT })
+    const nobody = await t.userWithCodes([])
+    const res = await t.call('GET', '/api/settings/password-policy', { token: nobody.token })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toEqual({ minLength: 22, minClasses: 4, notUsername: true, historyCount: 3 })
+    // a session that must change its password first may still read what the new one must pass
+    const password = 'Reader@Pass-2345678901x'
+    const insert = await t.call('POST', '/api/user/insert', {
+      token: t.adminToken,
+      body: { nickName: 'policy_reader', password },
+    })
+    expect(insert.status, insert.body.msg).toBe(200)
+    const signIn = await t.call('POST', '/api/login', { body: { nickName: 'policy_reader', password } })
+    expect(signIn.body.data.restricted).toBe('password_change')
+    const token = signIn.body.data.token
+    expect((await t.call('GET', '/api/settings/password-policy', { token })).status).toBe(200)
+    expect((await t.call('GET', '/api/settings/security', { token })).status).toBe(403)
+    expect((await t.call('GET', '/api/settings/password-policy')).status).toBe(401)
+  })
+})
