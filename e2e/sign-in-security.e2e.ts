@@ -86,6 +86,52 @@ describe('sign-in security in the console', () => {
     await page.context().close()
   })
 
+  it('shows the live password policy in the forced change and names the broken rule before sending', async () => {
+    const admin = await call<{ token: string }>('POST', '/login', {
+      nickName: 'admin',
+      password: NEW_ADMIN_PASSWORD,
+    })
+    const token = admin.data.token
+    const settings = (await call('GET', '/settings/security', undefined, token)).data
+    const strict = { ...settings, minLength: 20, minClasses: 4, historyCount: 3 }
+    expect((await call('PUT', '/settings/security', strict, token)).status).toBe(200)
+    const page = await newPage(browser, undefined, server.baseURL)
+    try {
+      const password = 'Policy@Reader-2026-xyz1'
+      const insert = await call('POST', '/user/insert', { nickName: 'policy_reader', password }, token)
+      expect(insert.status, insert.msg).toBe(200)
+      // a password an administrator set: the session may only change it, and reads the rules it must pass
+      await signInFirstStep(page, 'policy_reader', password)
+      const dialog = page.getByRole('dialog')
+      await expect
+        .poll(
+          () =>
+            dialog.getByText('20 到 30 位，至少包含大写字母、小写字母、数字、特殊符号中的 4 类').isVisible(),
+          {
+            timeout: 20_000,
+          },
+        )
+        .toBe(true)
+      const sent: string[] = []
+      page.on('request', (req) => {
+        if (req.url().endsWith('/api/user/password')) sent.push(req.method())
+      })
+      await dialog.getByLabel('原密码').fill(password)
+      // SPEC.md §5's rule takes this one; the live policy does not
+      await dialog.getByLabel('新密码', { exact: true }).fill('Short@Pass12345')
+      await dialog.getByLabel('确认新密码').fill('Short@Pass12345')
+      await dialog.getByRole('button', { name: /确\s*定/ }).click()
+      await expect
+        .poll(() => dialog.getByText('密码长度不能少于 20 位').isVisible(), { timeout: 10_000 })
+        .toBe(true)
+      await screenshot(page, 'sign-in-security-policy-in-form')
+      expect(sent).toEqual([])
+    } finally {
+      await page.context().close()
+      expect((await call('PUT', '/settings/security', settings, token)).status).toBe(200)
+    }
+  })
+
   it('binds two-step sign-in in 个人中心, then signs in with a code and with a recovery code', async () => {
     const page = await newPage(browser, undefined, server.baseURL)
     await signInFirstStep(page, 'admin', NEW_ADMIN_PASSWORD)

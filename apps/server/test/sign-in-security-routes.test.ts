@@ -16,6 +16,7 @@ const ALLOWED = new Set([
   'POST /logout',
   'POST /user/mfa/setup',
   'POST /user/mfa/enable',
+  'GET /settings/password-policy',
 ])
 /** Routes anyone may call (sign-in, health, …) need no session, so no session restricts them. */
 const PUBLIC = new Set(
@@ -29,7 +30,7 @@ const PUBLIC = new Set(
 const GATEWAY = ['/authz/forward', '/authz/forward/:service']
 
 describe('a restricted session, on every route of the server', () => {
-  it('is refused everywhere but the current user, own password, MFA enrolment and logout', async () => {
+  it('is refused everywhere but the current user, own password and its rules, MFA enrolment and logout', async () => {
     // a super admin whose password an administrator set: all power, none of it usable yet
     await t.call('PUT', '/api/settings/security', {
       token: t.adminToken,

@@ -33,6 +33,33 @@ export const DEFAULT_SECURITY_SETTINGS: SecuritySettings = {
   mfa: 'off',
 }
 
+/** The part of the settings that judges a new password: what GET /settings/password-policy answers. */
+export type PasswordPolicy = Pick<
+  SecuritySettings,
+  'minLength' | 'minClasses' | 'notUsername' | 'historyCount'
+>
+
+export const passwordPolicyOf = (s: SecuritySettings): PasswordPolicy => ({
+  minLength: s.minLength,
+  minClasses: s.minClasses,
+  notUsername: s.notUsername,
+  historyCount: s.historyCount,
+})
+
+/** The policy in one sentence, for the hint under a password field (the same numbers the check uses). */
+export function passwordPolicyText(policy: PasswordPolicy): string {
+  const minLength = Math.max(PASSWORD_MIN, policy.minLength)
+  const minClasses = Math.max(3, policy.minClasses)
+  const parts = [
+    `${minLength} 到 ${PASSWORD_MAX} 位`,
+    `至少包含大写字母、小写字母、数字、特殊符号中的 ${minClasses} 类`,
+    '不含汉字',
+  ]
+  if (policy.notUsername) parts.push('不含用户名')
+  if (policy.historyCount > 0) parts.push(`不能与最近 ${policy.historyCount} 次使用过的密码相同`)
+  return parts.join('，')
+}
+
 /** The bounds of each setting (the settings form and the server's check). */
 export const SECURITY_LIMITS = {
   minLength: { min: PASSWORD_MIN, max: PASSWORD_MAX },

@@ -1,12 +1,13 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { MSG, SIGN_IN_MSG, type MfaLoginBody, type Restriction } from '@amg/contract'
-import type { Db } from '../db/connection'
-import { mfaChallenges, users } from '../db/schema'
+import { queryRows, type Db } from '../db/connection'
+import { mfaChallenges } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
-import { hashToken } from '../lib/tokens'
+import { hashToken, newToken } from '../lib/tokens'
 import type { SessionUser } from '../cache/session-cache'
 import { pause, type LoginThrottle } from './login-throttle'
 import { checkSecondFactor } from './mfa'
+import { matchStep } from './totp'
 import type { SecretBox } from '../lib/secret-box'
 import { MFA_TOKEN_TRIES, openSession, type SessionPolicy, type SignIn } from './sessions'
 
@@ -20,11 +21,28 @@ export class SecondStepRefused extends Error {
   }
 }
 
+/** The challenge after its try was counted, with its user and their key (one statement, below). */
+interface CountedTry {
+  tries: number
+  restricted: string | null
+  id: number
+  nick_name: string
+  real_name: string | null
+  status: number
+  password_is_initial: number
+  secret: string | null
+  last_step: number | null
+  enabled: boolean | null
+}
+
 /** Who passed the second step, with the restriction the first step found and the proof used. */
 export interface SecondStepPassed {
   user: SessionUser
   via: 'code' | 'recovery'
 }
+
+/** Where a passed second step leads: the console's session (opened here) or the single sign-on's own. */
+type Opening = { policy: SessionPolicy; userAgent: string | null | undefined } | null
 
 /**
  * The second step (DESIGN.md §14), for the console's POST /login/mfa and the single sign-on login
@@ -40,51 +58,8 @@ export async function passSecondStep(
   body: MfaLoginBody,
   attempt: Pick<SignIn, 'address'>,
 ): Promise<SecondStepPassed> {
-  const tokenHash = hashToken(body.mfaToken)
-  const [challenge] = await db
-    .update(mfaChallenges)
-    .set({ tries: sql`${mfaChallenges.tries} + 1` })
-    .where(
-      and(
-        eq(mfaChallenges.tokenHash, tokenHash),
-        lt(mfaChallenges.tries, MFA_TOKEN_TRIES),
-        gt(mfaChallenges.expiresAt, sql`now()`),
-      ),
-    )
-    .returning()
-  if (!challenge) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
-  const [user] = await db.select().from(users).where(eq(users.id, challenge.userId))
-  if (!user) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
-  const who = { id: user.id, nickName: user.nickName }
-  // refused by the throttle before any check: logged as the user's ('locked'), answered with its wait
-  let admitted: ReturnType<LoginThrottle['secondStep']>
-  try {
-    admitted = throttle.secondStep(user.id, attempt.address)
-  } catch (err) {
-    throw new SecondStepRefused(who, err as Error)
-  }
-  await pause(admitted.pauseMs)
-  const via = await checkSecondFactor(db, box, user.id, body)
-  if (!via) {
-    if (challenge.tries >= MFA_TOKEN_TRIES)
-      await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
-    throw new SecondStepRefused(who, admitted.refusal(unauthorized(SIGN_IN_MSG.mfaCodeWrong)))
-  }
-  admitted.succeeded()
-  await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
-  if (user.status !== 1) throw new SecondStepRefused(who, new AppError(403, MSG.loginFrozen))
-  const restricted = challenge.restricted as Restriction | null
-  return {
-    user: {
-      id: user.id,
-      nickName: user.nickName,
-      realName: user.realName,
-      status: user.status,
-      passwordIsInitial: user.passwordIsInitial === 1,
-      restricted: restricted === 'password_change' || restricted === 'mfa_enroll' ? restricted : null,
-    },
-    via,
-  }
+  const { user, via } = await secondStep(db, throttle, box, body, attempt.address, null)
+  return { user, via }
 }
 
 /** POST /login/mfa (DESIGN.md §14): the second step passed gives the console session. */
@@ -96,7 +71,120 @@ export async function loginSecondStep(
   body: MfaLoginBody,
   attempt: Pick<SignIn, 'address' | 'userAgent'>,
 ): Promise<{ token: string; user: SessionUser; via: 'code' | 'recovery' }> {
-  const { user, via } = await passSecondStep(db, throttle, box, body, attempt)
-  const token = await openSession(db, policy, user, attempt)
-  return { token, user, via }
+  const opening = { policy, userAgent: attempt.userAgent }
+  const { user, via, token } = await secondStep(db, throttle, box, body, attempt.address, opening)
+  return { token: token ?? (await openSession(db, policy, user, attempt)), user, via }
+}
+
+/**
+ * A TOTP code, the common case, costs two statements (the second step's goal is < 20 ms of server
+ * time): one counts the try and reads the user with their key and the step last used, one takes the
+ * step, ends the challenge and (for the console) opens the session together. A recovery code takes
+ * the longer path. `token`: the console session opened with the step, if it was.
+ */
+async function secondStep(
+  db: Db,
+  throttle: LoginThrottle,
+  box: SecretBox,
+  body: MfaLoginBody,
+  address: string,
+  opening: Opening,
+): Promise<SecondStepPassed & { token: string | null }> {
+  const tokenHash = hashToken(body.mfaToken)
+  const [row] = await queryRows<CountedTry>(
+    db,
+    sql`update mfa_challenges c set tries = c.tries + 1
+        from users u left join user_mfa m on m.user_id = u.id
+        where c.token_hash = ${tokenHash} and c.tries < ${MFA_TOKEN_TRIES} and c.expires_at > now()
+          and u.id = c.user_id
+        returning c.tries, c.restricted, u.id, u.nick_name, u.real_name, u.status, u.password_is_initial,
+          m.secret, m.last_step::float8 as last_step, m.enabled`,
+  )
+  if (!row) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
+  const who = { id: row.id, nickName: row.nick_name }
+  const admitted = admit(() => throttle.secondStep(row.id, address), who)
+  await pause(admitted.pauseMs)
+  const restricted =
+    row.restricted === 'password_change' || row.restricted === 'mfa_enroll' ? row.restricted : null
+  const user: SessionUser = {
+    id: row.id,
+    nickName: row.nick_name,
+    realName: row.real_name,
+    status: row.status,
+    passwordIsInitial: row.password_is_initial === 1,
+    restricted: restricted as Restriction | null,
+  }
+  const step =
+    body.code && row.enabled && row.secret !== null
+      ? matchStep(box.open(row.secret), body.code, row.last_step ?? 0, Date.now())
+      : null
+  let token: string | null = null
+  let via: 'code' | 'recovery' | null = null
+  if (step !== null) {
+    const taken = await takeStep(db, user, tokenHash, step, address, opening)
+    if (taken.taken) via = 'code'
+    token = taken.token
+  } else if (
+    body.recoveryCode &&
+    (await checkSecondFactor(db, box, row.id, { recoveryCode: body.recoveryCode }))
+  )
+    via = 'recovery'
+  if (!via) {
+    if (row.tries >= MFA_TOKEN_TRIES)
+      await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
+    throw new SecondStepRefused(who, admitted.refusal(unauthorized(SIGN_IN_MSG.mfaCodeWrong)))
+  }
+  admitted.succeeded()
+  if (via === 'recovery') await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
+  if (user.status !== 1) throw new SecondStepRefused(who, new AppError(403, MSG.loginFrozen))
+  return { user, via, token }
+}
+
+/**
+ * One statement: the code's step is taken (only if newer than the last taken, so two requests with
+ * one code cannot both pass), the challenge ends, and — for the console, an active user — the session
+ * opens, with expired sessions swept as openSession does. `taken` false: the step was taken
+ * meanwhile; `token` null when no session was opened (single sign-on, or a frozen user: the step is
+ * used all the same, as a recovery code would be).
+ */
+async function takeStep(
+  db: Db,
+  user: SessionUser,
+  tokenHash: string,
+  step: number,
+  address: string,
+  opening: Opening,
+): Promise<{ taken: boolean; token: string | null }> {
+  const token = newToken()
+  const expiresAt = opening
+    ? new Date(Date.now() + opening.policy.sessionTtlHours * 3_600_000).toISOString()
+    : null
+  const [done] = await queryRows<{ taken: number; opened: number }>(
+    db,
+    sql`with taken as (
+          update user_mfa set last_step = ${step}
+          where user_id = ${user.id} and enabled and last_step < ${step} returning user_id),
+        gone as (
+          delete from mfa_challenges where token_hash = ${tokenHash} and exists (select 1 from taken)
+          returning 1),
+        opened as (
+          insert into sessions (token_hash, user_id, expires_at, ip, user_agent, restricted)
+          select ${hashToken(token)}, ${user.id}, ${expiresAt}::timestamptz, ${address.slice(0, 64)},
+            ${opening?.userAgent?.slice(0, 512) || null}, ${user.restricted}
+          where exists (select 1 from taken) and ${user.status} = 1 and ${opening !== null}
+          returning id),
+        swept as (
+          delete from sessions where expires_at < now() and exists (select 1 from opened) returning 1)
+        select (select count(*) from taken)::int as taken, (select count(*) from opened)::int as opened`,
+  )
+  return { taken: done.taken === 1, token: done.opened === 1 ? token : null }
+}
+
+/** A refusal by the throttle before the code is even checked is a refused second step too (logged, Retry-After). */
+function admit<T>(begin: () => T, who: { id: number; nickName: string }): T {
+  try {
+    return begin()
+  } catch (err) {
+    throw new SecondStepRefused(who, err as Error)
+  }
 }

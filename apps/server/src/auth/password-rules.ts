@@ -8,7 +8,7 @@ import { verifyPassword } from './password'
 /**
  * The password policy on the server (DESIGN.md §14): the contract's rules (the same function the
  * console's forms run) and, for an own change, the history. Every path that sets a password comes
- * through here: user insert, an administrator's update, one's own change (import later).
+ * through here: user insert, an administrator's update, one's own change, an import's 初始密码.
  */
 export function requirePolicy(settings: SecuritySettings, password: string, userName?: string | null): void {
   const problem = passwordPolicyProblem(password, settings, userName)

@@ -21,3 +21,12 @@ export const SecuritySettingsBody = Type.Object({
   mfa: withMessage(Type.Unsafe<MfaMode>(Type.String({ enum: [...MFA_MODES] })), POLICY_MSG.mfaInvalid),
 })
 export type SecuritySettingsBody = Static<typeof SecuritySettingsBody>
+
+/** The rules a new password must pass, as every signed-in user may read them (GET /settings/password-policy). */
+export const PasswordPolicyData = Type.Object({
+  minLength: Type.Integer(),
+  minClasses: Type.Integer(),
+  notUsername: Type.Boolean(),
+  historyCount: Type.Integer(),
+})
+export type PasswordPolicyData = Static<typeof PasswordPolicyData>

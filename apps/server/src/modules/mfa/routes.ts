@@ -9,6 +9,8 @@ import { hashToken } from '../../lib/tokens'
 import { sessions, users } from '../../db/schema'
 import { checkSecondFactor, enableMfa, mfaEnabled, removeMfa, setupMfa } from '../../auth/mfa'
 import { verifyPassword } from '../../auth/password'
+import { pause } from '../../auth/login-throttle'
+import { withRetryAfter } from '../../auth/retry-after'
 import { endUserSessions } from '../../auth/sessions'
 import { callerOf, requireWritableUsers } from '../../auth/user-scope'
 import { guardedChange } from '../../auth/super-admin-guard'
@@ -19,7 +21,7 @@ import { USER_MSG } from '../user/service'
  * reset of someone else's (DESIGN.md §14).
  */
 export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, box: secrets, authz, power } = app.ctx
+  const { db, box: secrets, authz, power, loginThrottle: throttle } = app.ctx
 
   route(app, mfaApi.setup, async (req) => {
     const user = currentUser(req)
@@ -38,17 +40,28 @@ export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok({ recoveryCodes }, '两步验证已绑定')
   })
 
-  route(app, mfaApi.disable, async (req) => {
-    const user = currentUser(req)
-    if (!(await mfaEnabled(db, user.id))) throw badRequest(SIGN_IN_MSG.mfaNotOn)
-    const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id))
-    if (!row || !(await verifyPassword(req.body.password, row.hash)))
-      throw badRequest(SIGN_IN_MSG.passwordWrong)
-    if ((await checkSecondFactor(db, secrets, user.id, { code: req.body.code })) === null)
-      throw badRequest(SIGN_IN_MSG.mfaCodeWrong)
-    await removeMfa(db, user.id)
-    return ok(null, '两步验证已解绑')
-  })
+  // The password and the code are guesses like sign-in's (a stolen session plus a phished password
+  // must not buy unlimited tries at six digits): each is counted on the key its sign-in counterpart
+  // uses (own password change, second step), so moving between the calls buys no extra tries.
+  route(app, mfaApi.disable, async (req, reply) =>
+    withRetryAfter(reply, async () => {
+      const user = currentUser(req)
+      if (!(await mfaEnabled(db, user.id))) throw badRequest(SIGN_IN_MSG.mfaNotOn)
+      const byPassword = throttle.passwordChange(user.id, req.ip)
+      await pause(byPassword.pauseMs)
+      const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id))
+      if (!row || !(await verifyPassword(req.body.password, row.hash)))
+        throw byPassword.refusal(badRequest(SIGN_IN_MSG.passwordWrong))
+      byPassword.succeeded()
+      const byCode = throttle.secondStep(user.id, req.ip)
+      await pause(byCode.pauseMs)
+      if ((await checkSecondFactor(db, secrets, user.id, { code: req.body.code })) === null)
+        throw byCode.refusal(badRequest(SIGN_IN_MSG.mfaCodeWrong))
+      byCode.succeeded()
+      await removeMfa(db, user.id)
+      return ok(null, '两步验证已解绑')
+    }),
+  )
 
   route(app, mfaApi.reset, async (req) => {
     const userId = req.query.userId

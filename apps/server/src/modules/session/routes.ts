@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
@@ -10,19 +9,10 @@ import { signInGate } from '../../auth/mfa-due'
 import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from './login-log'
 import { ThrottledError } from '../../auth/login-throttle'
+import { withRetryAfter } from '../../auth/retry-after'
 import { dummyPasswordHash } from '../../auth/password'
 import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
 import { beforeTransaction } from '../../lib/before-transaction'
-
-/** A refusal by the throttle tells the client when to come back (the error handler writes the envelope). */
-async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (err) {
-    if (err instanceof ThrottledError) reply.header('retry-after', String(err.retryAfterSeconds))
-    throw err
-  }
-}
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx

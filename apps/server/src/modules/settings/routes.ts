@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { MSG, securitySettingsProblem, settingsApi } from '@amg/contract'
+import { MSG, passwordPolicyOf, securitySettingsProblem, settingsApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { badRequest } from '../../lib/errors'
@@ -10,6 +10,9 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.ctx
 
   route(app, settingsApi.getSecurity, async () => ok(await readSecuritySettings(db)))
+
+  // any signed-in user, restricted sessions included (the forced password change shows the rules)
+  route(app, settingsApi.getPasswordPolicy, async () => ok(passwordPolicyOf(await readSecuritySettings(db))))
 
   route(app, settingsApi.putSecurity, async (req) => {
     const problem = securitySettingsProblem(req.body)

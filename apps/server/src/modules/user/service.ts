@@ -35,7 +35,7 @@ import {
   users,
 } from '../../db/schema'
 import { hashPassword } from '../../auth/password'
-import { requirePolicy } from '../../auth/password-rules'
+import { recordPasswordSet, requireNotReused, requirePolicy } from '../../auth/password-rules'
 import { readSecuritySettings } from '../../auth/security-settings'
 import { endUserSessions } from '../../auth/sessions'
 import type { PowerGuard } from '../../auth/power'
@@ -382,7 +382,11 @@ export async function prepareUserUpdate(
   if (body.id === operatorId && !isBlank(body.password)) throw forbidden(MSG.ownPasswordViaChange)
   const nickName = checkUserUpdate(body)
   if (isBlank(body.password)) return undefined
-  requirePolicy(await readSecuritySettings(db), body.password!, nickName)
+  const settings = await readSecuritySettings(db)
+  requirePolicy(settings, body.password!, nickName)
+  // a reset is a new password like an own change: none of the user's last ones comes back (§14)
+  const [user] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, body.id))
+  if (user) await requireNotReused(db, settings, body.id, user.hash, body.password!)
   return hashPassword(body.password!)
 }
 
@@ -476,6 +480,9 @@ export async function updateUser(
   await guardedChange(db, async (tx) => {
     await requireWritableUsers(tx, operator, [body.id])
     await power.require(tx, operator.id, { userIds: [body.id] })
+    const [replaced] = passwordHash
+      ? await tx.select({ hash: users.passwordHash }).from(users).where(eq(users.id, body.id))
+      : []
     await tx
       .update(users)
       .set({
@@ -498,6 +505,8 @@ export async function updateUser(
         updateUserId: operator.id,
       })
       .where(eq(users.id, body.id))
+    // the replaced password joins the history, so the user's next own change cannot bring it back
+    if (replaced) await recordPasswordSet(tx, await readSecuritySettings(tx), body.id, replaced.hash, true)
     if (body.status === 2 && existing.status !== 2) await endUserSessions(tx, body.id)
     else if (passwordHash) await endUserSessions(tx, body.id)
   }).catch(onNickNameTaken)

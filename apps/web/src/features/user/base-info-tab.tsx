@@ -8,6 +8,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { antdRules, logInvalidForm } from '../../lib/validation'
+import { policyHint, policyRule, usePasswordPolicy } from '../../lib/password-policy'
 import { updateUser, userDetail } from './api'
 import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
@@ -48,6 +49,7 @@ export function UserBaseInfoTab() {
   const self = me !== null && me.id === userId
   // a user who may not save sees the record as it is: no password field, no 保存
   const canSave = useCanCall(routes.user.update)
+  const policy = usePasswordPolicy()
 
   const detail = useQuery({
     queryKey: ['user', 'detail', userId],
@@ -121,7 +123,13 @@ export function UserBaseInfoTab() {
             </Form.Item>
           ) : (
             canSave && (
-              <Form.Item label="密码" name="password" rules={antdRules.password} extra="不修改密码请留空">
+              <Form.Item
+                label="密码"
+                name="password"
+                dependencies={['nickName']}
+                rules={[policyRule(policy, (values) => values.nickName as string | undefined)]}
+                extra={`不修改密码请留空；${policyHint(policy)}`}
+              >
                 <Input.Password placeholder="请输入新密码" autoComplete="new-password" />
               </Form.Item>
             )

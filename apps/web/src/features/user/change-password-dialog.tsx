@@ -2,7 +2,7 @@ import { Form, Input, Modal } from 'antd'
 import { useState } from 'react'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
-import { antdRules } from '../../lib/validation'
+import { policyHint, policyRule, usePasswordPolicy } from '../../lib/password-policy'
 import { changeOwnPassword } from './api'
 import { useFormLayout } from '../../lib/ui/form-layout'
 
@@ -20,8 +20,8 @@ interface PasswordValues {
 }
 
 /**
- * Changes the signed-in user's own password (PUT /api/user/password). The new password follows the
- * SPEC.md §5 policy (the server adds the configured one, DESIGN.md §14, and names the rule broken).
+ * Changes the signed-in user's own password (PUT /api/user/password). The new password is checked
+ * against the live policy (DESIGN.md §14) before it is sent; the history only the server can check.
  * On success the current user is reloaded, so the initial-password warning goes. `forced`: the
  * session may do nothing else (a password set by someone else, or expired), so the dialog cannot be
  * dismissed.
@@ -39,6 +39,8 @@ export function ChangePasswordDialog({
   const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
+  const nickName = useSession((s) => s.user?.nickName)
+  const policy = usePasswordPolicy()
 
   const submit = async () => {
     let values: PasswordValues
@@ -88,8 +90,8 @@ export function ChangePasswordDialog({
         <Form.Item
           label="新密码"
           name="newPassword"
-          extra="12 到 30 位，至少包含大写字母、小写字母、数字、特殊符号中的三类，不含汉字"
-          rules={[{ required: true, message: NEW_PASSWORD_REQUIRED }, ...antdRules.password]}
+          extra={policyHint(policy)}
+          rules={[{ required: true, message: NEW_PASSWORD_REQUIRED }, policyRule(policy, () => nickName)]}
         >
           <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
         </Form.Item>

@@ -1,12 +1,13 @@
 import { CopyOutlined } from '@ant-design/icons'
 import { Button, Input, Modal, Space, Typography, type InputRef } from 'antd'
 import { useRef, useState } from 'react'
+import { randomPassword } from '@amg/contract'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { resetUserPassword } from './api'
-import { randomPassword } from './random-password'
+import { usePasswordPolicy } from '../../lib/password-policy'
 
 /**
- * 重置密码 of a row: after a confirmation a random password the contract's rule accepts is set with
+ * 重置密码 of a row: after a confirmation a random password the live policy accepts is set with
  * PUT /user/update, then shown once with a copy button. The user's sessions end (the server's rule
  * for a new password), and, as the security settings say by default, the user must change a password
  * an administrator set at the next sign-in (DESIGN.md §14).
@@ -14,6 +15,7 @@ import { randomPassword } from './random-password'
 export function useResetPassword() {
   const [modal, modalHolder] = Modal.useModal()
   const [shown, setShown] = useState<{ nickName: string; password: string } | null>(null)
+  const policy = usePasswordPolicy()
 
   const reset = (user: { id: number; nickName: string }) =>
     modal.confirm({
@@ -22,7 +24,7 @@ export function useResetPassword() {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        const password = randomPassword()
+        const password = randomPassword(policy, user.nickName)
         try {
           await resetUserPassword(user.id, password)
         } catch {

@@ -6,6 +6,7 @@ import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { antdRules, logInvalidForm } from '../../lib/validation'
+import { policyHint, policyRule, usePasswordPolicy } from '../../lib/password-policy'
 import { useSession } from '../../lib/session-store'
 import { insertUser } from './api'
 import { NewUserPositions } from './new-user-positions'
@@ -24,7 +25,7 @@ const blankToUndefined = (value?: string) => (value && value.trim() ? value.trim
 
 /**
  * New user (/usermanage/adduser): the nickName, and optionally realName, mobile and a password
- * (SPEC.md §5 rules). Without a password the server sets its preset initial password. Status is 1.
+ * (the live policy's rules, DESIGN.md §14). Without a password the server sets its preset initial password. Status is 1.
  * 岗位: positions the new user holds at once; required for a scoped administrator (DESIGN.md §13).
  */
 export function UserAddPage() {
@@ -35,6 +36,7 @@ export function UserAddPage() {
   const [saving, setSaving] = useState(false)
   // DESIGN.md §13: a scoped administrator creates users only into a position within their scope
   const scoped = useSession((s) => s.user?.manageScope != null)
+  const policy = usePasswordPolicy()
 
   const save = async (values: AddUserValues) => {
     setSaving(true)
@@ -75,7 +77,13 @@ export function UserAddPage() {
         <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
           <Input placeholder="请输入真实姓名" maxLength={64} />
         </Form.Item>
-        <Form.Item label="密码" name="password" rules={antdRules.password} extra="不填写时使用预设的初始密码">
+        <Form.Item
+          label="密码"
+          name="password"
+          dependencies={['nickName']}
+          rules={[policyRule(policy, (values) => values.nickName as string | undefined)]}
+          extra={`不填写时使用预设的初始密码；${policyHint(policy)}`}
+        >
           <Input.Password placeholder="请输入密码" autoComplete="new-password" />
         </Form.Item>
         <Form.Item
