@@ -30,6 +30,8 @@ const PUBLIC_OR_SESSION = new Set([
   'POST /user/mfa/setup',
   'POST /user/mfa/enable',
   'POST /user/mfa/disable',
+  // the live password rules, which every signed-in user's own password forms show (DESIGN.md §14)
+  'GET /settings/password-policy',
   // the home page's figures: open to any signed-in user, each figure only if its list is theirs
   'GET /system/overview',
   // forward auth authenticates the end user itself (DESIGN.md §10)
