@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
-import { act, cleanup } from '@testing-library/react'
+import { act, cleanup, configure } from '@testing-library/react'
 import { message, notification } from 'antd'
 import { MAX_TOASTS, setFallbackMessageApi } from '../src/lib/feedback'
+
+// findBy… and waitFor wait up to 5 s rather than 1: a screen's first render in jsdom (antd's styles, the
+// lazy chunks) takes longer than a second when CI shares the machine with the server tests.
+configure({ asyncUtilTimeout: 5_000 })
 
 // Components rendered without the app's providers toast through antd's static API (lib/feedback.ts).
 message.config({ maxCount: MAX_TOASTS })

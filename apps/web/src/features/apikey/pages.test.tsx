@@ -115,7 +115,8 @@ describe('API 密钥 screen', { timeout: 60_000 }, () => {
     signInAs(adminUser)
     renderAt('/apikeymanage')
     await userEvent.click(await table().findByRole('button', { name: /吊\s*销/ }))
-    expect(await screen.findByText(/吊销密钥“报表同步”/)).toBeVisible()
+    // the confirmation shows once antd's pop-up motion has run
+    await waitFor(() => expect(screen.getByText(/吊销密钥“报表同步”/)).toBeVisible())
     expect(api.del).not.toHaveBeenCalled()
     await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }))
     await waitFor(() => expect(api.del).toHaveBeenCalledWith('/apikey/revoke', { id: 11 }))

@@ -97,7 +97,7 @@ const candidateRow = (name: string) => candidates().getByText(name).closest('tr'
 
 async function openPicker(path: string, button: string, firstCandidate: string) {
   renderAt(`/usermanage/userinfo/${path}?id=3&title=bob`)
-  await userEvent.click(await screen.findByRole('button', { name: button }))
+  await userEvent.click(await screen.findByRole('button', { name: button }, { timeout: 10_000 }))
   await waitFor(() => expect(candidates().getByText(firstCandidate)).toBeVisible())
 }
 
