@@ -1,7 +1,11 @@
 // `npm test`: every suite — contract and console units, the API suite on PGlite, the same API suite on
 // PostgreSQL when one is reachable (a fresh database per run, dropped after), then end-to-end in Chromium.
 // Ends with one summary line 'N passed, N failed'.
-import { spawnSync } from 'node:child_process'
+//
+// Each API suite runs its files one after another (one worker: the fault, race and two-instance tests
+// are timed for it), so the PostgreSQL suite runs beside the units and the PGlite suite, on the other
+// core, its output printed whole when it ends; end-to-end runs last, alone with the browser.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -41,24 +45,45 @@ let broken = false
 // named again at the end, so the last lines of a long run say what failed
 const failures = []
 const retried = []
-for (const [i, suite] of suites.entries()) {
-  console.log(`\n=== ${suite.name} ===`)
+
+/** Runs one suite; `quiet`: its output is kept and printed whole at the end, not mixed with another's. */
+function runSuite(suite, i, quiet) {
   const out = path.join(reports, `suite-${i}.json`)
-  const res = spawnSync(
-    'npx',
-    ['vitest', 'run', ...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, ...suite.env } },
-  )
+  const started = Date.now()
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      ['vitest', 'run', ...suite.args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+      {
+        cwd: root,
+        stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: { ...process.env, ...suite.env },
+      },
+    )
+    let printed = ''
+    if (quiet) {
+      child.stdout.on('data', (d) => (printed += d))
+      child.stderr.on('data', (d) => (printed += d))
+    } else console.log(`\n=== ${suite.name} ===`)
+    child.on('close', (status) => {
+      if (quiet) console.log(`\n=== ${suite.name} ===\n${printed}`)
+      console.log(`${suite.name}: ${Math.round((Date.now() - started) / 1000)} s`)
+      resolve({ suite, out, status })
+    })
+  })
+}
+
+function count({ suite, out, status }) {
   if (!fs.existsSync(out)) {
-    console.log(`${suite.name}: the runner produced no report (exit ${res.status})`)
+    console.log(`${suite.name}: the runner produced no report (exit ${status})`)
     broken = true
-    continue
+    return
   }
   const report = JSON.parse(fs.readFileSync(out, 'utf8'))
   passed += report.numPassedTests
   failed += report.numFailedTests
   skipped += report.numPendingTests + (report.numTodoTests ?? 0)
-  if (res.status !== 0) broken = true
+  if (status !== 0) broken = true
   for (const file of report.testResults ?? []) {
     for (const test of file.assertionResults ?? []) {
       if (test.status === 'passed' && test.failureMessages?.length) {
@@ -73,6 +98,19 @@ for (const [i, suite] of suites.entries()) {
     }
   }
 }
+
+const indexed = suites.map((suite, i) => ({ suite, i }))
+const beside = indexed.filter(({ suite }) => suite.name === 'api on PostgreSQL')
+const browser = indexed.filter(({ suite }) => suite.name === 'end-to-end in Chromium')
+const first = indexed.filter((x) => !beside.includes(x) && !browser.includes(x))
+const lane = async (items, quiet) => {
+  const results = []
+  for (const { suite, i } of items) results.push(await runSuite(suite, i, quiet))
+  return results
+}
+const [mainLane, besideLane] = await Promise.all([lane(first, false), lane(beside, true)])
+;[...mainLane, ...besideLane].forEach(count)
+;(await lane(browser, false)).forEach(count)
 
 if (retried.length) console.log(`\nPassed on a second try:\n${retried.join('\n')}`)
 if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`)
