@@ -2,9 +2,10 @@
 // PostgreSQL when one is reachable (a fresh database per run, dropped after), then end-to-end in Chromium.
 // Ends with one summary line 'N passed, N failed'.
 //
-// Each API suite runs its files one after another (one worker: the fault, race and two-instance tests
-// are timed for it), so the PostgreSQL suite runs beside the units and the PGlite suite, on the other
-// core, its output printed whole when it ends; end-to-end runs last, alone with the browser.
+// Each suite runs its files one after another (one worker: the fault, race and two-instance tests are
+// timed for it), so two lanes share the two cores: the API suite on PGlite in one, the units then the
+// API suite on PostgreSQL in the other (their output printed whole when each ends); end-to-end runs
+// last, alone with the browser.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -100,7 +101,9 @@ function count({ suite, out, status }) {
 }
 
 const indexed = suites.map((suite, i) => ({ suite, i }))
-const beside = indexed.filter(({ suite }) => suite.name === 'api on PostgreSQL')
+const beside = indexed.filter(({ suite }) =>
+  ['unit (contract, web)', 'api on PostgreSQL'].includes(suite.name),
+)
 const browser = indexed.filter(({ suite }) => suite.name === 'end-to-end in Chromium')
 const first = indexed.filter((x) => !beside.includes(x) && !browser.includes(x))
 const lane = async (items, quiet) => {
