@@ -6,6 +6,7 @@ import { preloadScreens } from '../src/app/lazy-screen'
 import { routes } from '../src/app/routes'
 import { routerFlushSync } from '../src/lib/router-flush-sync'
 import { Providers } from '../src/app/providers'
+import { useSession } from '../src/lib/session-store'
 
 // The screens load on demand in the console; here they are all loaded up front, so a test finds a
 // screen as soon as it renders (as the console does once its idle preload is done).
@@ -24,6 +25,17 @@ export const adminUser: CurrentUser = {
   superAdmin: true,
   passwordIsInitial: false,
   manageScope: null,
+}
+
+/** Signs `user` in as the console holds a session: a super admin's pages are all of them. */
+export function signInAs(user: CurrentUser) {
+  useSession.setState({
+    token: 'tok',
+    user,
+    auths: user.superAdmin ? ['/**'] : user.auths,
+    userAuth: true,
+    hideUserBaseInfo: true,
+  })
 }
 
 /** The whole console's route table rendered at `url` (the test file mocks lib/http). */

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { adminUser, renderAt } from '../../../test/render-app'
+import { adminUser, renderAt, signInAs } from '../../../test/render-app'
 import dayjs from '../../lib/dayjs'
 import { expiryOfDay } from './key-form'
 
@@ -20,8 +20,6 @@ const api = vi.hoisted(() => ({
   call: vi.fn(),
 }))
 vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
-
-const { useSession } = await import('../../lib/session-store')
 
 const KEY = 'ak_' + 'x'.repeat(43)
 const ROW = {
@@ -44,16 +42,6 @@ const reader = {
   superAdmin: false,
   auths: ['/apikeymanage'],
   calls: [{ method: 'POST', uri: '/apikey/list' }],
-}
-
-function signInAs(user: typeof adminUser) {
-  useSession.setState({
-    token: 'tok',
-    user,
-    auths: user.superAdmin ? ['/**'] : user.auths,
-    userAuth: true,
-    hideUserBaseInfo: true,
-  })
 }
 
 beforeEach(() => {

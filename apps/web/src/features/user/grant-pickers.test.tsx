@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { adminUser, renderAt } from '../../../test/render-app'
+import { adminUser, renderAt, signInAs } from '../../../test/render-app'
 
 /**
  * DESIGN.md §6a in the user's link tabs: the pickers offer only what the caller may grant. The server
@@ -18,8 +18,6 @@ const api = vi.hoisted(() => ({
   call: vi.fn(),
 }))
 vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
-
-const { useSession } = await import('../../lib/session-store')
 
 const ROLE_REASON = '不能授予或管理超出自己权限的内容：部门管理、新增部门'
 const GROUP_REASON = '不能授予或管理超出自己权限的内容：部门管理'
@@ -62,16 +60,6 @@ const limitedUser = {
     'PUT /rel/user-rel-groups',
     'PUT /rel/user-un-rel-groups',
   ].map((call) => ({ method: call.split(' ')[0], uri: call.split(' ')[1] })),
-}
-
-function signInAs(user: typeof adminUser) {
-  useSession.setState({
-    token: 'tok',
-    user,
-    auths: user.superAdmin ? ['/**'] : user.auths,
-    userAuth: true,
-    hideUserBaseInfo: true,
-  })
 }
 
 beforeEach(() => {
