@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import {
   DEFAULT_SECURITY_SETTINGS,
-  MSG,
+  checkPassword,
   passwordPolicyOf,
   passwordPolicyProblem,
   passwordPolicyText,
@@ -43,9 +43,10 @@ export const policyRule =
   ({ getFieldsValue }) => ({
     async validator(_rule, value) {
       if (value === undefined || value === null || value === '') return
-      // below SPEC.md §5's own rule the field says §5's exact message; a stricter live rule names itself
-      if (passwordPolicyProblem(String(value), DEFAULT_SECURITY_SETTINGS, null))
-        throw new Error(MSG.passwordPolicy)
+      // SPEC.md §5's own rule first, with its exact message (as the server's body check answers it); then
+      // a stricter live rule names itself
+      const specProblem = checkPassword(value)
+      if (specProblem) throw new Error(specProblem)
       const problem = passwordPolicyProblem(String(value), policy, userName(getFieldsValue(true)))
       if (problem) throw new Error(problem)
     },
