@@ -217,7 +217,7 @@ export class NewUserChecks {
     const orgRows = positionIds.length
       ? await queryRows<{ org_id: number }>(
           tx,
-          sql`select org_id from positions where status = 1 and id = any(${`{${positionIds.join(',')}}`}::int[])`,
+          sql`select org_id from positions where status = 1 and id = any(${arrayLiteral(positionIds)}::int[])`,
         )
       : []
     const targets = [orgRows.map((r) => Number(r.org_id))]
