@@ -132,7 +132,7 @@ export async function fillLargeCompany(
   o: Required<Pick<MeasureOptions, 'users' | 'departments' | 'groups'>>,
 ) {
   const { db } = database
-  const config = loadConfig({}, { logLevel: 'warn' })
+  const config = loadConfig({}, { logLevel: 'warn', initialAdminPassword: 'Bench@Admin2026' })
   await seedBase(db, config)
   await seedDemo(db, { users: o.users, password: config.initialUserPassword })
   const [root] = await db.select().from(organizations).where(isNull(organizations.parent))
@@ -219,7 +219,7 @@ async function measureEngine(
     const started = Date.now()
     const counts = await fillLargeCompany(database, o)
     o.log(`${engine}: filled in ${((Date.now() - started) / 1000).toFixed(0)} s`)
-    const config = loadConfig({}, { logLevel: 'warn' })
+    const config = loadConfig({}, { logLevel: 'warn', initialAdminPassword: 'Bench@Admin2026' })
     const app = await buildApp({ config, database, logger: false })
     try {
       const login = await app.inject({

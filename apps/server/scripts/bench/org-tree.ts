@@ -21,7 +21,7 @@ const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 
 async function main() {
   const database = await openDatabase({ memory: true, stageAuditRows: true })
-  const config = loadConfig({}, { logLevel: 'warn' })
+  const config = loadConfig({}, { logLevel: 'warn', initialAdminPassword: 'Bench@Admin2026' })
   await seedBase(database.db, config)
   const { db } = database
   const [root] = await db.select().from(organizations).where(isNull(organizations.parent))

@@ -85,7 +85,8 @@ export async function startAccessServer(
       DATA_DIR: dataDir,
       INITIAL_ADMIN_PASSWORD: password,
       PASSWORD_HASH_COST: '14',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // no URL: the embedded database, whatever DATABASE_URL the measuring process itself carries
+      DATABASE_URL: databaseUrl ?? '',
       ...env,
     },
     '/api/health',

@@ -105,7 +105,18 @@ async function prepareForwardUsers(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ nickName, password }),
     })
-    return ((await login.json()) as { data: { token: string } }).data.token
+    const { token, restricted } = ((await login.json()) as { data: { token: string; restricted?: string } })
+      .data
+    // a password the administrator set is changed at the first sign-in (DESIGN.md §14), as a person would
+    if (restricted === 'password_change')
+      await fetch(`${base}/api/user/password`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-auth-token': token },
+        body: JSON.stringify({ oldPassword: password, newPassword: `${password}!` }),
+      }).then(async (res) => {
+        if (res.status !== 200) throw new Error(`password change for ${nickName}: ${await res.text()}`)
+      })
+    return token
   }
   const token = await signIn('bench_orders', roleId)
   const scopedToken = await signIn('bench_orders_scoped', scopedRoleId)
