@@ -24,6 +24,12 @@ afterAll(async () => {
 const HEADER = '登录名*,姓名,手机号,状态,岗位,角色,用户组,初始密码'
 
 async function openImport(page: Page) {
+  // errors the page logs, named in the failure below
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(String(err)))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') errors.push(msg.text())
+  })
   await page.goto('/usermanage')
   // the list has loaded (its first row shows) before the administrator reaches for 导入
   await page.getByTestId('user-table').locator('tbody tr.ant-table-row').first().waitFor()
@@ -35,7 +41,11 @@ async function openImport(page: Page) {
     // what the page showed instead, for whoever reads the failure
     await screenshot(page, 'import-dialog-missing')
     throw new Error(
-      `导入用户 did not open; the page shows: ${(await page.locator('body').innerText()).slice(0, 600)}`,
+      `导入用户 did not open; ${await page.getByRole('dialog').count()} dialog(s), modal titles: ${(
+        await page.locator('.ant-modal-title').allTextContents()
+      ).join(' | ')}; page errors: ${errors.join(' | ') || 'none'}; the page shows: ${(
+        await page.locator('body').innerText()
+      ).slice(0, 300)}`,
       {
         cause: err,
       },
