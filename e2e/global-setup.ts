@@ -54,12 +54,19 @@ export default async function setup(project: TestProject) {
  * Users the specs create through the admin's forms would have to change their password at their first
  * sign-in (DESIGN.md §14), which is not what those specs are about: unless `forceChangeInitial`, the
  * security setting is turned off through its call, as an operator may (sign-in-security.e2e.ts keeps it).
+ *
+ * Passwords are hashed at the lowest cost the server allows (2^14, as in the API tests): every sign-in
+ * and every user a spec creates waits for one hash, and the specs are not about its cost (the API's
+ * password.test.ts checks the production cost). `passwordHashCost` 17 measures as production runs.
  */
 export async function startBuiltServer(
   webDist: string,
   dataDir: string,
   adminPassword: string | null,
-  { forceChangeInitial = false }: { forceChangeInitial?: boolean } = {},
+  {
+    forceChangeInitial = false,
+    passwordHashCost = 14,
+  }: { forceChangeInitial?: boolean; passwordHashCost?: number } = {},
 ) {
   const port = await freePort()
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -75,6 +82,7 @@ export async function startBuiltServer(
       DATABASE_URL: '',
       INITIAL_ADMIN_PASSWORD: adminPassword ?? '',
       LOG_LEVEL: 'warn',
+      PASSWORD_HASH_COST: String(passwordHashCost),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
