@@ -33,23 +33,27 @@ async function openImport(page: Page) {
   await page.goto('/usermanage')
   // the list has loaded (its first row shows) before the administrator reaches for 导入
   await page.getByTestId('user-table').locator('tbody tr.ant-table-row').first().waitFor()
-  await page.getByRole('button', { name: '导入' }).click()
   const dialog = page.getByRole('dialog', { name: '导入用户' })
-  try {
-    await dialog.getByText('下载导入模板').waitFor({ timeout: 15_000 })
-  } catch (err) {
-    // what the page showed instead, for whoever reads the failure
-    await screenshot(page, 'import-dialog-missing')
-    throw new Error(
-      `导入用户 did not open; ${await page.getByRole('dialog').count()} dialog(s), modal titles: ${(
-        await page.locator('.ant-modal-title').allTextContents()
-      ).join(' | ')}; page errors: ${errors.join(' | ') || 'none'}; the page shows: ${(
-        await page.locator('body').innerText()
-      ).slice(0, 300)}`,
-      {
-        cause: err,
-      },
-    )
+  // On a busy machine the list's filters may still move the tool bar when the click lands; a person
+  // whose click missed clicks again, and so does this, twice at most, before it reports what it saw.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.getByRole('button', { name: '导入' }).click({ timeout: 5_000 })
+      await dialog.getByText('下载导入模板').waitFor({ timeout: attempt === 3 ? 15_000 : 5_000 })
+      break
+    } catch (err) {
+      if (attempt < 3) continue
+      // what the page showed instead, for whoever reads the failure
+      await screenshot(page, 'import-dialog-missing')
+      throw new Error(
+        `导入用户 did not open; ${await page.getByRole('dialog').count()} dialog(s), modal titles: ${(
+          await page.locator('.ant-modal-title').allTextContents()
+        ).join(' | ')}; page errors: ${errors.join(' | ') || 'none'}; the page shows: ${(
+          await page.locator('body').innerText()
+        ).slice(0, 300)}`,
+        { cause: err },
+      )
+    }
   }
   return dialog
 }

@@ -4,6 +4,8 @@ import { MSG } from '@amg/contract'
 import { ADMIN, api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
 const RUN = Date.now().toString(36)
+/** A name part of this attempt: a retried test does not meet the user its first try created. */
+const attempt = () => `${RUN}${Math.random().toString(36).slice(2, 5)}`
 /** The server's preset password for users created without one (config INITIAL_USER_PASSWORD default). */
 const INITIAL_USER_PASSWORD = 'User@12345678'
 
@@ -95,7 +97,7 @@ describe('user list (SPEC.md §2)', () => {
     await shot(page, 'user-create-blank')
     expect(inserts).toEqual([])
 
-    const nickName = `e2e-new-${RUN}`
+    const nickName = `e2e-new-${attempt()}`
     await dialog.getByLabel('新用户昵称').fill(nickName)
     await button(dialog, '确定').click()
     await toast(page, MSG.created).waitFor()
@@ -132,7 +134,7 @@ describe('user list (SPEC.md §2)', () => {
     await formError(page, MSG.passwordPolicy).waitFor()
     await shot(page, 'user-add-invalid')
 
-    const nickName = `e2e-add-${RUN}`
+    const nickName = `e2e-add-${attempt()}`
     await page.getByPlaceholder('请输入用户昵称').fill(nickName)
     await page.getByPlaceholder('请输入真实姓名').fill('李四')
     await page.getByPlaceholder('请输入手机号').fill('13912345678')
@@ -149,7 +151,7 @@ describe('user list (SPEC.md §2)', () => {
   })
 
   it('searches by nickName and pages 10 at a time', async () => {
-    const prefix = `e2e-page-${RUN}-`
+    const prefix = `e2e-page-${attempt()}-`
     for (let i = 1; i <= 12; i++) await createUserApi(`${prefix}${String(i).padStart(2, '0')}`)
     await page.goto('/usermanage')
     await searchList(page, prefix)
@@ -174,7 +176,7 @@ describe('user list (SPEC.md §2)', () => {
 
 describe('user base info tab (SPEC.md §2, §5)', () => {
   it('shows each validation message, saves (修改成功), freezes, and Back returns to the list', async () => {
-    const nickName = `e2e-edit-${RUN}`
+    const nickName = `e2e-edit-${attempt()}`
     const id = await createUserApi(nickName)
     await page.goto('/usermanage')
     await searchList(page, nickName)
@@ -248,7 +250,7 @@ describe('user base info tab (SPEC.md §2, §5)', () => {
   })
 
   it('without isShow, mobile and realName are hidden and kept as they are', async () => {
-    const nickName = `e2e-noshow-${RUN}`
+    const nickName = `e2e-noshow-${attempt()}`
     const id = await createUserApi(nickName, { mobile: '13700000000', realName: '赵六' })
     await page.goto(`/usermanage/userinfo/userbaseinfo?id=${id}&title=${nickName}`)
     await page.getByRole('heading', { name: '基本信息', exact: true }).waitFor()
@@ -266,15 +268,16 @@ describe('user base info tab (SPEC.md §2, §5)', () => {
 
 describe('user link tabs (SPEC.md §2)', () => {
   it('links and unlinks a role, a group and positions; the server holds the links', async () => {
-    const nickName = `e2e-links-${RUN}`
+    const run = attempt()
+    const nickName = `e2e-links-${run}`
     const userId = await createUserApi(nickName)
-    const roleName = `e2e角色-${RUN}`
+    const roleName = `e2e角色-${run}`
     const role = await api<number>('POST', '/role/insert', {
       token: admin,
       body: { roleName, description: 'e2e', authCodes: [] },
     })
     expect(role.status, role.msg).toBe(200)
-    const groupName = `e2e用户组-${RUN}`
+    const groupName = `e2e用户组-${run}`
     const group = await api<number>('POST', '/user_groups/insert', {
       token: admin,
       body: { groupName, status: 1, description: 'e2e' },
@@ -282,15 +285,15 @@ describe('user link tabs (SPEC.md §2)', () => {
     expect(group.status, group.msg).toBe(200)
     const stationA = await api<number>('POST', '/station/insert', {
       token: admin,
-      body: { stationName: `e2e职位甲-${RUN}`, orgIds: [], type: 1 },
+      body: { stationName: `e2e职位甲-${run}`, orgIds: [], type: 1 },
     })
     expect(stationA.status, stationA.msg).toBe(200)
     const stationB = await api<number>('POST', '/station/insert', {
       token: admin,
-      body: { stationName: `e2e职位乙-${RUN}`, orgIds: [], type: 1 },
+      body: { stationName: `e2e职位乙-${run}`, orgIds: [], type: 1 },
     })
     const tree = await api<{ id: number; organizationName: string }[]>('GET', '/org/tree', { token: admin })
-    const orgName = `e2e部门${RUN}`
+    const orgName = `e2e部门${run}`
     const org = await api<number>('POST', '/org/insert', {
       token: admin,
       body: {
@@ -418,10 +421,10 @@ describe('user link tabs (SPEC.md §2)', () => {
     // filter by job title: only that position
     await page.getByTestId('user-position-filters').getByRole('combobox', { name: '职位' }).click()
     // typed: with many job titles (other specs add theirs) the option may be outside the list's visible rows
-    await page.keyboard.type(`e2e职位甲-${RUN}`)
+    await page.keyboard.type(`e2e职位甲-${run}`)
     await page
       .locator('.ant-select-item-option')
-      .filter({ hasText: `e2e职位甲-${RUN}` })
+      .filter({ hasText: `e2e职位甲-${run}` })
       .click()
     await poll(() => posRows.count()).toBe(1)
     await posRows
@@ -435,13 +438,13 @@ describe('user link tabs (SPEC.md §2)', () => {
       `/rel/user/positionlist?userId=${userId}&pageNum=1&pageSize=1000`,
       { token: admin, body: {} },
     )
-    expect(stillHeld.data.list.map((r) => r.stationName)).toEqual([`e2e职位乙-${RUN}`])
+    expect(stillHeld.data.list.map((r) => r.stationName)).toEqual([`e2e职位乙-${run}`])
   })
 })
 
 describe('deleting users (SPEC.md §2, §8)', () => {
   it('deletes after a confirmation naming the user; your own row offers no 删除, and the server refuses it', async () => {
-    const nickName = `e2e-del-${RUN}`
+    const nickName = `e2e-del-${attempt()}`
     await createUserApi(nickName)
     await page.goto('/usermanage')
     await searchList(page, nickName)
@@ -478,7 +481,7 @@ async function superRoleId(): Promise<number> {
 // DESIGN.md §6a: one's own password changes only with the old one; the base info offers no field for it.
 describe('own base info', () => {
   it('has no password field, points to 修改密码 (old password asked) and saves without a password', async () => {
-    const nickName = `e2e-self-${RUN}`
+    const nickName = `e2e-self-${attempt()}`
     const id = await createUserApi(nickName, { password: 'SelfEdit@2024xy' })
     const linked = await api('PUT', '/rel/user-rel-role', {
       token: admin,
@@ -533,7 +536,7 @@ describe('own base info', () => {
 
 describe('change own password (header dialog)', () => {
   it('checks the rules, refuses a wrong old password, changes it and the initial-password warning goes', async () => {
-    const nickName = `e2e-pw-${RUN}`
+    const nickName = `e2e-pw-${attempt()}`
     await createUserApi(nickName)
     const own = await newPage(browser)
     await signIn(own, { nickName, password: INITIAL_USER_PASSWORD })
