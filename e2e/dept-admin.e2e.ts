@@ -121,7 +121,8 @@ describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, ()
     await screenshot(page, 'dept-admin-org-tree')
 
     // a new user: the 岗位 is required, and a 研发中心 position is offered and taken
-    const nickName = `rd-new-${RUN}`
+    // named per attempt: a retry does not meet the user its first try created
+    const nickName = `rd-new-${RUN}${Math.random().toString(36).slice(2, 5)}`
     await page.goto('/usermanage/adduser')
     await page.getByRole('heading', { name: '新建用户', exact: true }).waitFor()
     await page.getByPlaceholder('请输入用户昵称').fill(nickName)
