@@ -8,6 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, loggableError } from '../../lib/error-han
 import { isDatabaseUnavailable } from '../../db/unavailable'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { CHECK_URL, type CheckFastPath } from './check-fast-path'
 import { FORWARD_METHODS, forwardService, forwardUserHeaders, forwardedUser } from './forward'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
@@ -34,6 +35,7 @@ const pathOf = (url: string | undefined) => {
 export class ForwardFastPath {
   private ctx: Pick<AppContext, 'sessions' | 'authz'> | undefined
   private log: FastifyBaseLogger | undefined
+  private check: CheckFastPath | undefined
   /**
    * Of the API's security headers (lib/security-headers.ts) only `nosniff` means anything here: the
    * answer is read by a gateway, which passes on at most the X-Auth-User-* and X-Auth-Data-Scope headers or the JSON refusal.
@@ -54,6 +56,8 @@ export class ForwardFastPath {
       maxRequestsPerSocket?: number
     }
     const server = http.createServer(options.http ?? {}, (req, res) => {
+      if (this.check && req.method === 'POST' && req.url === CHECK_URL)
+        return this.check.handle(req, res, handler)
       const service = this.ctx && METHODS.has(req.method ?? '') ? forwardService(pathOf(req.url)) : undefined
       if (service !== undefined)
         this.answer(req, res, service).catch((err: Error) => {
@@ -73,6 +77,11 @@ export class ForwardFastPath {
   serve(ctx: Pick<AppContext, 'sessions' | 'authz'>, log: FastifyBaseLogger) {
     this.ctx = ctx
     this.log = log
+  }
+
+  /** `POST /api/authz/check` answered before Fastify too, once the auth hook is there (check-fast-path.ts). */
+  serveCheck(check: CheckFastPath) {
+    this.check = check
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse, service: string) {

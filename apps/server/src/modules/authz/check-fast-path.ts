@@ -1,0 +1,148 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { API_PREFIX, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg/contract'
+import type { AppContext } from '../context'
+import type { HeldCaller } from '../../auth/hook'
+import { logsAt } from '../../lib/request-log'
+import { ok } from '../../lib/reply'
+import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { check } from './service'
+
+/** The one URL answered here: the check call, without a query (a query goes to Fastify's input guard). */
+export const CHECK_URL = `${API_PREFIX}${authzApi.check.route.path}`
+
+/** How many checks this process answered here (tests tell the two paths apart by it). */
+export const checkFastPathCount = { answered: 0 }
+
+/** Larger bodies go to Fastify (its limit and messages); a check's body is a few dozen bytes. */
+const MAX_BODY = 16 * 1024
+
+const bodySchema = authzApi.check.schema.body
+const bodyFields = new Set(Object.keys(bodySchema.properties))
+/** The contract's own schema of the body, checked exactly: no coercion, no defaults. */
+const bodyMatches = TypeCompiler.Compile(bodySchema)
+
+/** `application/json`, bare or with charset utf-8: what Fastify's JSON parser reads the same way. */
+const JSON_TYPE = /^application\/json(;\s*charset=utf-8)?$/i
+
+/** The bits of the context the check call reads. */
+export type CheckContext = Pick<AppContext, 'db' | 'authz'> & {
+  /** the auth hook's own reading of a caller held in memory (auth/hook.ts) */
+  heldCaller(headers: IncomingMessage['headers']): HeldCaller | undefined
+}
+
+/**
+ * `POST /api/authz/check` answered before Fastify, for the one answer that is all a machine client or a
+ * front end asking "may I?" usually gets: a 200 for a caller held in memory with a body the route's
+ * schema takes as it is (DESIGN.md §10a). Fastify's per-request work (request and reply objects, four
+ * hook chains, the body parser, the schema's validation and serialization) cost more than the decision,
+ * which comes from memory.
+ *
+ * Everything else goes to Fastify, which then gives the answer it always gives: any other header set
+ * (another content type, an encoded, chunked or large body, a query string), a caller the auth hook
+ * would have to look up, refuse or restrict, a body the schema would refuse, coerce or strip, or unsafe
+ * input, and any error of the decision itself (a refused path, an unknown service, another user's check
+ * without the permission: `check` runs once more in the route and its error goes through the error
+ * handler). The body read here is put back on the request for Fastify to read. The same function
+ * decides (`check`, service.ts), the same envelope is sent with the same headers, and as a successful
+ * read is logged only at debug, the path is not taken while that level is on (Fastify logs the line).
+ */
+export class CheckFastPath {
+  private readonly jsonHeaders: [string, string][]
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    // the answer as the route sends it: the API's security headers (lib/security-headers.ts), then JSON
+    this.jsonHeaders = [
+      ...Object.entries(API_SECURITY_HEADERS),
+      ['content-type', 'application/json; charset=utf-8'],
+    ]
+  }
+
+  /** Whether the request is one this path may take, from its headers alone. */
+  private takes(req: IncomingMessage): { caller: HeldCaller; length: number } | undefined {
+    const h = req.headers
+    if (h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined) return undefined
+    const type = h['content-type']
+    if (type === undefined || !JSON_TYPE.test(type)) return undefined
+    const lengthHeader = h['content-length']
+    if (lengthHeader === undefined || !/^[0-9]{1,5}$/.test(lengthHeader)) return undefined
+    const length = Number(lengthHeader)
+    if (length === 0 || length > MAX_BODY) return undefined
+    if (logsAt(this.log, 'debug')) return undefined
+    const caller = this.ctx.heldCaller(h)
+    return caller ? { caller, length } : undefined
+  }
+
+  /**
+   * Answers the request or passes it to `fastify`. Called only for `POST` of exactly `CHECK_URL`.
+   */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fastify: (req: IncomingMessage, res: ServerResponse) => void,
+  ) {
+    const taken = this.takes(req)
+    if (!taken) return fastify(req, res)
+    const chunks: Buffer[] = []
+    let size = 0
+    const stop = () => {
+      req.removeListener('data', onData)
+      req.removeListener('error', onError)
+    }
+    const onError = () => {
+      stop()
+      res.destroy()
+    }
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk)
+      size += chunk.length
+      if (size < taken.length) return
+      stop()
+      // The whole body is here (the parser frames it by its length). Held back, it stays on the request
+      // (a copy: never a view of the socket's buffer), so Fastify can still read it from the start,
+      // and the request cannot end before it is read.
+      req.pause()
+      const body = Buffer.concat(chunks, size)
+      req.unshift(body)
+      const parsed = this.bodyOf(body)
+      if (!parsed) return fastify(req, res)
+      // any error of the decision is the route's to answer: it asks again and its error handler speaks
+      check(this.ctx.db, this.ctx.authz, taken.caller.user.id, parsed).then(
+        (result) => this.send(req, res, taken.caller, result),
+        () => fastify(req, res),
+      )
+    }
+    req.on('data', onData)
+    req.on('error', onError)
+  }
+
+  /** The body when the route's schema takes it exactly as sent and the input guard has nothing to say. */
+  private bodyOf(raw: Buffer): AuthzCheckBody | undefined {
+    let body: unknown
+    try {
+      body = JSON.parse(raw.toString('utf8'))
+    } catch {
+      return undefined
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+    // a field the schema does not know (`__proto__` among them) is Fastify's to judge
+    for (const key of Object.keys(body)) if (!bodyFields.has(key)) return undefined
+    if (!bodyMatches.Check(body) || findUnsafeInput(body)) return undefined
+    return body
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, caller: HeldCaller, result: unknown) {
+    // answered here: the body is no longer needed
+    req.resume()
+    caller.touch(this.log)
+    const payload = JSON.stringify(ok(result))
+    const headers = [...this.jsonHeaders, ['content-length', String(Buffer.byteLength(payload))]]
+    res.writeHead(200, headers.flat())
+    res.end(payload)
+    checkFastPathCount.answered++
+  }
+}
