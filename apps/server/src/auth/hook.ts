@@ -57,6 +57,21 @@ export interface HeldCaller {
   touch(log: FastifyBaseLogger): void
 }
 
+/** A held caller (a class, not a closure per request: see forward-fast-path.ts). */
+class Admitted implements HeldCaller {
+  constructor(
+    readonly user: SessionUser,
+    private readonly seen: LastSeen | null,
+    private readonly key: string,
+  ) {}
+
+  touch(log: FastifyBaseLogger) {
+    this.seen
+      ?.touch(this.key)
+      ?.catch((err: Error) => log.warn({ err: { message: err.message } }, 'last seen not written'))
+  }
+}
+
 /**
  * The authorization hook (DESIGN.md §6) for every route of the API plugin: a valid session
  * unless the route is public, and a permission matching the method and path unless the route
@@ -157,14 +172,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     const credential = credentialOf(tokenOf(headers), headers.authorization)
     const user = credential ? heldUserOf(credential) : undefined
     if (!credential || !user || user.restricted) return undefined
-    const seen = seenOf(credential)
-    return {
-      user,
-      touch: (log) =>
-        void seen
-          ?.touch(credential.key)
-          ?.catch((err: Error) => log.warn({ err: { message: err.message } }, 'last seen not written')),
-    }
+    return new Admitted(user, seenOf(credential), credential.key)
   }
 
   // A callback hook: a warm request is decided without a promise or a turn of the event loop.

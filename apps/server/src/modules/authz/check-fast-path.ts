@@ -26,6 +26,45 @@ const bodyMatches = TypeCompiler.Compile(bodySchema)
 /** `application/json`, bare or with charset utf-8: what Fastify's JSON parser reads the same way. */
 const JSON_TYPE = /^application\/json(;\s*charset=utf-8)?$/i
 
+type Fastify = (req: IncomingMessage, res: ServerResponse) => void
+
+/** A check's body being read: where it goes once whole. */
+interface BodyReading {
+  path: CheckFastPath
+  res: ServerResponse
+  fastify: Fastify
+  caller: HeldCaller
+  length: number
+  chunks: Buffer[]
+  size: number
+}
+
+const READING = Symbol('check body reading')
+type Reading = IncomingMessage & { [READING]?: BodyReading }
+
+/** A listener of the request being read (shared: `this` is the request). */
+function onData(this: Reading, chunk: Buffer) {
+  const reading = this[READING]!
+  reading.chunks.push(chunk)
+  reading.size += chunk.length
+  // the parser frames the body by its length: all of it is here once that many bytes came
+  if (reading.size < reading.length) return
+  stopReading(this)
+  reading.path.received(this, reading)
+}
+
+function onError(this: Reading) {
+  const reading = this[READING]!
+  stopReading(this)
+  reading.res.destroy()
+}
+
+function stopReading(req: Reading) {
+  req.removeListener('data', onData)
+  req.removeListener('error', onError)
+  req[READING] = undefined
+}
+
 /** The bits of the context the check call reads. */
 export type CheckContext = Pick<AppContext, 'db' | 'authz'> & {
   /** the auth hook's own reading of a caller held in memory (auth/hook.ts) */
@@ -79,45 +118,53 @@ export class CheckFastPath {
 
   /**
    * Answers the request or passes it to `fastify`. Called only for `POST` of exactly `CHECK_URL`.
+   * (No closure per request: the server runs under tsx, whose kept function names make each one cost;
+   * the body's reading is kept on the request itself.)
    */
-  handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    fastify: (req: IncomingMessage, res: ServerResponse) => void,
-  ) {
+  handle(req: IncomingMessage, res: ServerResponse, fastify: Fastify) {
     const taken = this.takes(req)
     if (!taken) return fastify(req, res)
-    const chunks: Buffer[] = []
-    let size = 0
-    const stop = () => {
-      req.removeListener('data', onData)
-      req.removeListener('error', onError)
-    }
-    const onError = () => {
-      stop()
-      res.destroy()
-    }
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk)
-      size += chunk.length
-      if (size < taken.length) return
-      stop()
-      // The whole body is here (the parser frames it by its length). Held back, it stays on the request
-      // (a copy: never a view of the socket's buffer), so Fastify can still read it from the start,
-      // and the request cannot end before it is read.
-      req.pause()
-      const body = Buffer.concat(chunks, size)
-      req.unshift(body)
-      const parsed = this.bodyOf(body)
-      if (!parsed) return fastify(req, res)
-      // any error of the decision is the route's to answer: it asks again and its error handler speaks
-      check(this.ctx.db, this.ctx.authz, taken.caller.user.id, parsed).then(
-        (result) => this.send(req, res, taken.caller, result),
-        () => fastify(req, res),
-      )
+    ;(req as Reading)[READING] = {
+      path: this,
+      res,
+      fastify,
+      caller: taken.caller,
+      length: taken.length,
+      chunks: [],
+      size: 0,
     }
     req.on('data', onData)
     req.on('error', onError)
+  }
+
+  /** The whole body is here: answered, or handed on. */
+  received(req: IncomingMessage, reading: BodyReading) {
+    const { res, fastify } = reading
+    // Held back, the body stays on the request (a copy: never a view of the socket's buffer), so
+    // Fastify can still read it from the start, and the request cannot end before it is read.
+    req.pause()
+    const raw = Buffer.concat(reading.chunks, reading.size)
+    req.unshift(raw)
+    const body = this.bodyOf(raw)
+    if (!body) return fastify(req, res)
+    void this.decide(req, res, fastify, reading.caller, body)
+  }
+
+  /** Any error of the decision is the route's to answer: it asks again and its error handler speaks. */
+  private async decide(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fastify: Fastify,
+    caller: HeldCaller,
+    body: AuthzCheckBody,
+  ) {
+    let result
+    try {
+      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body)
+    } catch {
+      return fastify(req, res)
+    }
+    this.send(req, res, caller, result)
   }
 
   /** The body when the route's schema takes it exactly as sent and the input guard has nothing to say. */

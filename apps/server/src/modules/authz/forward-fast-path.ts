@@ -59,12 +59,7 @@ export class ForwardFastPath {
       if (this.check && req.method === 'POST' && req.url === CHECK_URL)
         return this.check.handle(req, res, handler)
       const service = this.ctx && METHODS.has(req.method ?? '') ? forwardService(pathOf(req.url)) : undefined
-      if (service !== undefined)
-        this.answer(req, res, service).catch((err: Error) => {
-          // nothing of the answer may take the process down; the connection is dropped instead
-          this.log?.error({ err: { message: err.message } }, 'forward auth answer failed')
-          res.destroy()
-        })
+      if (service !== undefined) void this.answerSafely(req, res, service)
       else handler(req, res)
     })
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
@@ -82,6 +77,19 @@ export class ForwardFastPath {
   /** `POST /api/authz/check` answered before Fastify too, once the auth hook is there (check-fast-path.ts). */
   serveCheck(check: CheckFastPath) {
     this.check = check
+  }
+
+  /**
+   * Nothing of the answer may take the process down; the connection is dropped instead. (No closure
+   * per request: the server runs under tsx, whose kept function names make each one cost.)
+   */
+  private async answerSafely(req: IncomingMessage, res: ServerResponse, service: string) {
+    try {
+      await this.answer(req, res, service)
+    } catch (err) {
+      this.log?.error({ err: { message: (err as Error).message } }, 'forward auth answer failed')
+      res.destroy()
+    }
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse, service: string) {
