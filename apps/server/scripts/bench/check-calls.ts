@@ -3,7 +3,7 @@
  * session, with a machine client's token, forward auth with a data scope and the signed-in
  * `/api/user/current`, against a bare Fastify hello-world in the same run. `BENCH_PROFILE_DIR=dir`
  * writes CPU profiles of the servers (processes.ts); `DATABASE_URL` measures on PostgreSQL; `BENCH_ONLY`
- * (a part of a row's name) keeps only the rows it names. Run: `npx tsx scripts/bench/check-calls.ts` in apps/server.
+ * (a regular expression on a row's name) keeps only the rows it names. Run: `npx tsx scripts/bench/check-calls.ts` in apps/server.
  */
 import { startAccessServer, startProcess } from './processes'
 import { fire, machineLoads, prepareForwardUsers, serverLoads } from './throughput'
@@ -21,7 +21,8 @@ try {
     ...serverLoads(engine, server.token, forward),
     ...(await machineLoads(server.url, server.token, engine)),
   ].filter(
-    (l) => !/oidc\/token|listall|org\/tree/.test(l.name) && (only === undefined || l.name.includes(only)),
+    (l) =>
+      !/oidc\/token|listall|org\/tree/.test(l.name) && (only === undefined || new RegExp(only).test(l.name)),
   )
   const bare = await fire(hello.url, { name: 'bare', engine: 'none', method: 'GET', path: '/' }, seconds)
   const rows = [{ name: '裸 Fastify hello-world', ...bare, ofBare: 100 }]

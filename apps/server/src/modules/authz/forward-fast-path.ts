@@ -20,7 +20,8 @@ const pathOf = (url: string | undefined) => {
 }
 
 /**
- * The HTTP server for Fastify, answering gateways' forward-auth calls itself.
+ * The HTTP server for Fastify, answering gateways' forward-auth calls itself, and the usual check
+ * call (`POST /api/authz/check`, check-fast-path.ts) once the auth hook is installed.
  *
  * A gateway asks `/api/authz/forward[/<service>]` before every call it passes on, so this one path decides how
  * much a gateway can carry. Fastify's per-request work (its request and reply objects, the hook
