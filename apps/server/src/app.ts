@@ -28,6 +28,7 @@ import { mountOidc, oidcHost } from './modules/oidc/mount'
 import { SecretBox } from './lib/secret-box'
 import { LoginThrottle } from './auth/login-throttle'
 import { ForwardFastPath } from './modules/authz/forward-fast-path'
+import { CheckFastPath } from './modules/authz/check-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
 import { DeliveriesCommitted } from './events/committed'
 
@@ -137,7 +138,8 @@ export async function buildApp({
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => ctx.catalogue.addRoute(route))
-      installAuthHooks(api, { ...ctx, machineTokens: oidc })
+      const { heldCaller } = installAuthHooks(api, { ...ctx, machineTokens: oidc })
+      forwardFastPath.serveCheck(new CheckFastPath({ db, authz, heldCaller }, app.log))
       installInputGuard(api)
       installNameGuard(api)
       if (audit) installOperationLog(api, database.db, { events, committed: ctx.deliveriesCommitted })

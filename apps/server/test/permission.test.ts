@@ -1,3 +1,4 @@
+import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq, inArray } from 'drizzle-orm'
 import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
@@ -375,6 +376,43 @@ describe('GET /auth/get-all-back-end', () => {
         .flatMap((e: any) => e.urls),
     )
     expect(allUrls.filter((u: string) => u.startsWith('/api/'))).toEqual([])
+  })
+
+  it('sends the same table every time, compressed when accepted, as the compression plugin would', async () => {
+    const json = JSON.stringify({
+      code: 200,
+      msg: MSG.success,
+      data: { urlMap: t.app.ctx.catalogue.urlMap() },
+    })
+    const get = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/auth/get-all-back-end',
+        headers: { 'x-auth-token': t.adminToken, ...headers },
+      })
+    const plainAsks: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br', 'x-no-compression': '1' },
+    ]
+    for (const headers of plainAsks) {
+      const plain = await get(headers)
+      expect(plain.body).toBe(json)
+      expect(plain.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.headers.vary).toBeUndefined()
+    }
+    for (const [accept, encoding, decode] of [
+      ['gzip, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await get({ 'accept-encoding': accept })
+        expect(res.headers['content-encoding']).toBe(encoding)
+        expect(res.headers.vary).toBe('accept-encoding')
+        expect(decode(res.rawPayload).toString('utf8')).toBe(json)
+      }
+    }
   })
 })
 

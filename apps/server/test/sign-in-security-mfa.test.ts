@@ -95,6 +95,30 @@ describe('enrolment', () => {
     expect(again.body.msg).toBe(SIGN_IN_MSG.mfaAlreadyOn)
   })
 
+  it('shows on /user/current of a session held in memory, written through the API or past it', async () => {
+    const user = await t.userWithCodes(['user'], 'mfa_current')
+    const current = async () =>
+      (await t.call('GET', '/api/user/current', { token: user.token })).body.data.mfaEnabled as boolean
+    expect(await current()).toBe(false)
+    expect(t.app.ctx.sessions.isCached(user.token)).toBe(true)
+    // set up, not yet confirmed: still off
+    const setup = await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })
+    expect(await current()).toBe(false)
+    const enable = await t.call('POST', '/api/user/mfa/enable', {
+      token: user.token,
+      body: { code: oathtool(setup.body.data.secret, Date.now() - 30_000) },
+    })
+    expect(enable.status).toBe(200)
+    expect(await current()).toBe(true)
+    // changed past the API (another instance, the reset command): heard through the database
+    await t.db.update(userMfa).set({ enabled: false }).where(eq(userMfa.userId, user.id))
+    await expect.poll(current).toBe(false)
+    await t.db.update(userMfa).set({ enabled: true }).where(eq(userMfa.userId, user.id))
+    await expect.poll(current).toBe(true)
+    await t.db.delete(userMfa).where(eq(userMfa.userId, user.id))
+    await expect.poll(current).toBe(false)
+  })
+
   it('refuses a wrong first code, changing nothing', async () => {
     const user = await t.userWithCodes(['user'], 'mfa_wrong_first')
     await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })

@@ -52,7 +52,7 @@ const BENCH_SERVICE = 'bench-orders'
  * user of its own: the forward-auth load then asks `/api/authz/forward/<key>` as that user, so the
  * decision looks the service up and matches its patterns (a super admin would pass at once).
  */
-async function prepareForwardUsers(
+export async function prepareForwardUsers(
   base: string,
   adminToken: string,
 ): Promise<{ token: string; scopedToken: string }> {
@@ -194,7 +194,7 @@ export async function machineLoads(
 }
 
 /** The signed-in loads of one running server. */
-function serverLoads(
+export function serverLoads(
   engine: 'pglite' | 'postgres',
   token: string,
   forward: { token: string; scopedToken: string },

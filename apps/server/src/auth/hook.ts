@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import { API_KEY_PREFIX, API_PREFIX, AUTH_HEADER, MSG } from '@amg/contract'
 import { forbidden, unauthorized } from '../lib/errors'
 import { mayWrite } from '../lib/route-kind'
@@ -35,6 +36,40 @@ function bearerOf(header: string | undefined): string | undefined {
   if (!header) return undefined
   const match = /^Bearer\s+([A-Za-z0-9_.-]{20,4096})\s*$/.exec(header)
   return match?.[1]
+}
+
+/** The session token of `x-auth-token`, trimmed; null when none is given. */
+function tokenOf(headers: IncomingHttpHeaders): string | null {
+  const header = headers[AUTH_HEADER]
+  return typeof header === 'string' && header.trim() !== '' ? header.trim() : null
+}
+
+/** What a request presents to say who calls: `key` is what its last use is recorded under. */
+type Credential =
+  { kind: 'session' | 'apiKey'; key: string } | { kind: 'machine'; key: string; userId: number | null }
+
+/**
+ * A caller memory holds, admitted as the hook would admit them to a route that needs only a session
+ * (forward-fast-path.ts answers such a route before Fastify): `touch` records the use as the hook does.
+ */
+export interface HeldCaller {
+  user: SessionUser
+  touch(log: FastifyBaseLogger): void
+}
+
+/** A held caller (a class, not a closure per request: see forward-fast-path.ts). */
+class Admitted implements HeldCaller {
+  constructor(
+    readonly user: SessionUser,
+    private readonly seen: LastSeen | null,
+    private readonly key: string,
+  ) {}
+
+  touch(log: FastifyBaseLogger) {
+    this.seen
+      ?.touch(this.key)
+      ?.catch((err: Error) => log.warn({ err: { message: err.message } }, 'last seen not written'))
+  }
 }
 
 /**
@@ -79,47 +114,65 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     if (!allowed) throw forbidden(MSG.forbidden)
   }
 
+  /** What the request presents: a session token, an API key or a machine token; null for none. */
+  const credentialOf = (token: string | null, authorization: string | undefined): Credential | null => {
+    if (token) return { kind: 'session', key: hashToken(token) }
+    const bearer = bearerOf(authorization)
+    if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashToken(bearer) }
+    if (bearer) return { kind: 'machine', key: bearer, userId: machineTokens?.machineUser(bearer) ?? null }
+    return null
+  }
+
+  /** The user a credential stands for when memory holds them: no query, no promise. */
+  const heldUserOf = (credential: Credential): SessionUser | undefined => {
+    switch (credential.kind) {
+      case 'session':
+        return sessions.held(credential.key)
+      case 'apiKey':
+        return sessions.heldApiKey(credential.key)
+      case 'machine':
+        return credential.userId === null ? undefined : sessions.heldUser(credential.userId)
+    }
+  }
+
+  /** The same from the database (the machine token itself is checked in memory: oidc/host.ts). */
+  const lookupUserOf = (credential: Credential & { userId?: number | null }) =>
+    credential.kind === 'session'
+      ? sessions.lookupByHash(credential.key)
+      : credential.kind === 'apiKey'
+        ? sessions.lookupApiKey(credential.key)
+        : sessions.lookupUser(credential.userId!)
+
+  /** Where a credential's last use is recorded: a session's and an API key's, not a machine token's. */
+  const seenOf = (credential: Credential) =>
+    credential.kind === 'session' ? lastSeen : credential.kind === 'apiKey' ? keyLastUsed : null
+
   /** Settles at once when the session and the user's access are held in memory (the usual case). */
   const authenticate = (req: FastifyRequest): Promise<void> | void => {
-    const header = req.headers[AUTH_HEADER]
-    req.token = typeof header === 'string' && header.trim() !== '' ? header.trim() : null
+    req.token = tokenOf(req.headers)
     if (req.routeOptions.config.access === 'public') return
-    if (!req.token) {
-      const bearer = bearerOf(req.headers.authorization)
-      if (bearer?.startsWith(API_KEY_PREFIX)) return authenticateApiKey(req, hashToken(bearer))
-      if (bearer) return authenticateMachine(req, bearer)
+    const credential = credentialOf(req.token, req.headers.authorization)
+    if (!credential || (credential.kind === 'machine' && credential.userId === null))
       throw unauthorized(MSG.unauthorized)
-    }
-    const tokenHash = hashToken(req.token)
-    const held = sessions.held(tokenHash)
-    if (held) return admit(req, tokenHash, held)
-    return sessions.lookupByHash(tokenHash).then((user) => {
-      // the session's owner learns why it ended (the token proves who they are)
+    const held = heldUserOf(credential)
+    if (held) return admit(req, credential.key, held, seenOf(credential))
+    return lookupUserOf(credential).then((user) => {
+      // the owner learns why their session (or key, or account) ended: the token proves who they are
       if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
-      return admit(req, tokenHash, user)
+      return admit(req, credential.key, user, seenOf(credential))
     })
   }
 
-  /** A service's API key (DESIGN.md §16): it acts as its user, decided from memory once warm like a session. */
-  const authenticateApiKey = (req: FastifyRequest, keyHash: string): Promise<void> | void => {
-    const held = sessions.heldApiKey(keyHash)
-    if (held) return admit(req, keyHash, held, keyLastUsed)
-    return sessions.lookupApiKey(keyHash).then((user) => {
-      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
-      return admit(req, keyHash, user, keyLastUsed)
-    })
-  }
-
-  /** A machine client's token: the service account it names, the token checked in memory. */
-  const authenticateMachine = (req: FastifyRequest, token: string): Promise<void> | void => {
-    const userId = machineTokens?.machineUser(token) ?? null
-    if (userId === null) throw unauthorized(MSG.unauthorized)
-    const held = sessions.heldUser(userId)
-    if (held) return admit(req, token, held, null)
-    return sessions.lookupUser(userId).then((user) => {
-      if (user === FROZEN) throw unauthorized(MSG.loginFrozen)
-      return admit(req, token, user, null)
-    })
+  /**
+   * The caller of a request to a route that needs only a session, when memory holds them and the hook
+   * would admit them at once; undefined whenever the hook has more to do (a lookup, a refusal, a
+   * restricted session's rule).
+   */
+  const heldCaller = (headers: IncomingHttpHeaders): HeldCaller | undefined => {
+    const credential = credentialOf(tokenOf(headers), headers.authorization)
+    const user = credential ? heldUserOf(credential) : undefined
+    if (!credential || !user || user.restricted) return undefined
+    return new Admitted(user, seenOf(credential), credential.key)
   }
 
   // A callback hook: a warm request is decided without a promise or a turn of the event loop.
@@ -160,4 +213,6 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
         .then(() => done(null, payload))
     })
   })
+
+  return { heldCaller }
 }

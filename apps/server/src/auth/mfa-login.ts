@@ -113,6 +113,7 @@ async function secondStep(
     status: row.status,
     passwordIsInitial: row.password_is_initial === 1,
     restricted: restricted as Restriction | null,
+    mfaEnabled: row.enabled === true,
   }
   const step =
     body.code && row.enabled && row.secret !== null

@@ -108,6 +108,7 @@ export async function login(
     status: user.status,
     passwordIsInitial: user.passwordIsInitial === 1,
     restricted,
+    mfaEnabled: mfa,
   }
   // Only if the hash is still the one just checked: a password changed meanwhile is left alone.
   const rehash = async (tx: DbOrTx) => {

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { Restriction } from '@amg/contract'
 import type { Db } from '../db/connection'
-import { apiKeys, sessions, users } from '../db/schema'
+import { apiKeys, sessions, userMfa, users } from '../db/schema'
 import { hashToken } from '../lib/tokens'
 import { WatchedCache, type CacheHost } from './watched-cache'
 
@@ -18,6 +18,8 @@ export interface SessionUser {
   passwordIsInitial: boolean
   /** the session may only finish signing in (DESIGN.md §14): change the password or enrol MFA */
   restricted: Restriction | null
+  /** two-step sign-in is on (GET /user/current says so; migration 0022 keeps it fresh) */
+  mfaEnabled: boolean
 }
 
 interface CachedSession {
@@ -32,10 +34,18 @@ const USER_COLUMNS = {
   realName: users.realName,
   status: users.status,
   passwordIsInitial: users.passwordIsInitial,
+  mfaEnabled: sql<boolean>`coalesce((select ${userMfa.enabled} from ${userMfa} where ${userMfa.userId} = ${users.id}), false)`,
 }
 
 const sessionUser = (
-  row: { id: number; nickName: string; realName: string | null; status: number; passwordIsInitial: number },
+  row: {
+    id: number
+    nickName: string
+    realName: string | null
+    status: number
+    passwordIsInitial: number
+    mfaEnabled: boolean
+  },
   restricted: Restriction | null,
 ): SessionUser => ({
   id: row.id,
@@ -44,6 +54,7 @@ const sessionUser = (
   status: row.status,
   passwordIsInitial: row.passwordIsInitial === 1,
   restricted,
+  mfaEnabled: row.mfaEnabled === true,
 })
 
 /** Beyond this many live sessions the oldest entries are dropped; they are read again when used. */

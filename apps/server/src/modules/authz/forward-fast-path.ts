@@ -8,6 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, loggableError } from '../../lib/error-han
 import { isDatabaseUnavailable } from '../../db/unavailable'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { CHECK_URL, type CheckFastPath } from './check-fast-path'
 import { FORWARD_METHODS, forwardService, forwardUserHeaders, forwardedUser } from './forward'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
@@ -19,7 +20,8 @@ const pathOf = (url: string | undefined) => {
 }
 
 /**
- * The HTTP server for Fastify, answering gateways' forward-auth calls itself.
+ * The HTTP server for Fastify, answering gateways' forward-auth calls itself, and the usual check
+ * call (`POST /api/authz/check`, check-fast-path.ts) once the auth hook is installed.
  *
  * A gateway asks `/api/authz/forward[/<service>]` before every call it passes on, so this one path decides how
  * much a gateway can carry. Fastify's per-request work (its request and reply objects, the hook
@@ -34,6 +36,7 @@ const pathOf = (url: string | undefined) => {
 export class ForwardFastPath {
   private ctx: Pick<AppContext, 'sessions' | 'authz'> | undefined
   private log: FastifyBaseLogger | undefined
+  private check: CheckFastPath | undefined
   /**
    * Of the API's security headers (lib/security-headers.ts) only `nosniff` means anything here: the
    * answer is read by a gateway, which passes on at most the X-Auth-User-* and X-Auth-Data-Scope headers or the JSON refusal.
@@ -54,13 +57,10 @@ export class ForwardFastPath {
       maxRequestsPerSocket?: number
     }
     const server = http.createServer(options.http ?? {}, (req, res) => {
+      if (this.check && req.method === 'POST' && req.url === CHECK_URL)
+        return this.check.handle(req, res, handler)
       const service = this.ctx && METHODS.has(req.method ?? '') ? forwardService(pathOf(req.url)) : undefined
-      if (service !== undefined)
-        this.answer(req, res, service).catch((err: Error) => {
-          // nothing of the answer may take the process down; the connection is dropped instead
-          this.log?.error({ err: { message: err.message } }, 'forward auth answer failed')
-          res.destroy()
-        })
+      if (service !== undefined) void this.answerSafely(req, res, service)
       else handler(req, res)
     })
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
@@ -73,6 +73,24 @@ export class ForwardFastPath {
   serve(ctx: Pick<AppContext, 'sessions' | 'authz'>, log: FastifyBaseLogger) {
     this.ctx = ctx
     this.log = log
+  }
+
+  /** `POST /api/authz/check` answered before Fastify too, once the auth hook is there (check-fast-path.ts). */
+  serveCheck(check: CheckFastPath) {
+    this.check = check
+  }
+
+  /**
+   * Nothing of the answer may take the process down; the connection is dropped instead. (No closure
+   * per request: the server runs under tsx, whose kept function names make each one cost.)
+   */
+  private async answerSafely(req: IncomingMessage, res: ServerResponse, service: string) {
+    try {
+      await this.answer(req, res, service)
+    } catch (err) {
+      this.log?.error({ err: { message: (err as Error).message } }, 'forward auth answer failed')
+      res.destroy()
+    }
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse, service: string) {

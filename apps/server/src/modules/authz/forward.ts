@@ -114,6 +114,11 @@ export function forwardedToken(headers: IncomingHttpHeaders): string | undefined
   return cookie?.replace(/^Bearer\s+/i, '') || undefined
 }
 
+/** Whether the gateway's request names either half of a call in this pair of headers. */
+function named(pair: { method: string | undefined; uri: string | undefined }): boolean {
+  return pair.method !== undefined || pair.uri !== undefined
+}
+
 /**
  * The call the gateway is asking about: nginx's `X-Original-Method` + `X-Original-URI`, or
  * Traefik's / Caddy's `X-Forwarded-Method` + `X-Forwarded-Uri`. Each gateway sets its own pair but
@@ -127,7 +132,6 @@ export function forwardedToken(headers: IncomingHttpHeaders): string | undefined
 export function forwardedCall(headers: IncomingHttpHeaders): { method: string; path: string } {
   const original = { method: one(headers['x-original-method']), uri: one(headers['x-original-uri']) }
   const forwarded = { method: one(headers['x-forwarded-method']), uri: one(headers['x-forwarded-uri']) }
-  const named = (pair: typeof original) => pair.method !== undefined || pair.uri !== undefined
   if (
     named(original) &&
     named(forwarded) &&

@@ -3,6 +3,7 @@ import { authApi, MSG } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
+import { acceptedEncoding, encoded, type TreePayload } from '../org/tree-payload'
 import { authDetail, authTree, deleteAuth, insertAuth, markTreeGrantable, updateAuth } from './service'
 
 /** The permission (auth) tree of SPEC.md §7 "Auth". */
@@ -29,5 +30,19 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(null, MSG.deleted)
   })
 
-  route(app, authApi.backEnd, async () => ok({ urlMap: catalogue.urlMap() }))
+  // The route table is fixed once the server is up: its answer (over 8 KB) is serialized and
+  // compressed once, not on every call, and sent as the compression plugin sends it (vary and
+  // content-encoding only when compressed; `x-no-compression` honoured).
+  let backEnd: TreePayload | undefined
+  route(app, authApi.backEnd, async (req, reply) => {
+    backEnd ??= { json: JSON.stringify(ok({ urlMap: catalogue.urlMap() })) }
+    reply.type('application/json; charset=utf-8')
+    const encoding =
+      req.headers['x-no-compression'] === undefined ? acceptedEncoding(req.headers['accept-encoding']) : null
+    if (!encoding) return reply.send(backEnd.json as never)
+    return reply
+      .header('vary', 'accept-encoding')
+      .header('content-encoding', encoding)
+      .send(encoded(backEnd, encoding) as never)
+  })
 }

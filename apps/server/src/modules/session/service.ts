@@ -15,7 +15,6 @@ import { organizations, sessions, users } from '../../db/schema'
 import { hashToken } from '../../lib/tokens'
 import { recordPasswordSet, requireNotReused, requirePolicy } from '../../auth/password-rules'
 import { readSecuritySettings } from '../../auth/security-settings'
-import { mfaEnabled } from '../../auth/mfa'
 import type { Authorizer } from '../../auth/authorizer'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
@@ -38,7 +37,7 @@ export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUse
     status: user.status,
     passwordIsInitial: user.passwordIsInitial,
     ...(user.restricted ? { restricted: user.restricted } : {}),
-    mfaEnabled: await mfaEnabled(db, user.id),
+    mfaEnabled: user.mfaEnabled,
     roles: access.roles,
     auths: access.auths,
     authCodes: access.authCodes,
