@@ -7,6 +7,8 @@
  *
  *   npx tsx apps/server/scripts/bench/import.ts            (or as part of `npm run bench`)
  */
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { buildApp } from '../../src/app'
@@ -15,6 +17,7 @@ import { seedBase } from '../../src/seed/base'
 import { organizations, positions, roleAuths, roles, stations, userGroups } from '../../src/db/schema'
 import { streamWorkbook } from '../../src/lib/workbook'
 import { USER_COLUMNS } from '../../src/modules/import/user-rows'
+import { openDatabase } from '../../src/db/connection'
 import { openEngine, type Engine } from '../measure-large-data'
 
 export interface ImportFigures {
@@ -54,8 +57,25 @@ async function workbookOf(rows: number): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
+/**
+ * PGlite as the server runs it: its files in a data directory (a temporary one, removed after), not in
+ * memory, where the database's own files would count as the server's growth.
+ */
+async function pgliteOnDisk() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-import-bench-'))
+  const database = await openDatabase({ dataDir, stageAuditRows: true })
+  return {
+    database,
+    drop: async () => {
+      await database.close()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
 async function measureEngine(engine: Engine, postgresUrl: string | undefined, rows: number) {
-  const { database, drop } = await openEngine(engine, postgresUrl)
+  const { database, drop } =
+    engine === 'pglite' ? await pgliteOnDisk() : await openEngine(engine, postgresUrl)
   // the operator's own admin password: signing in is not a restricted session (DESIGN.md §14)
   const config = loadConfig({ INITIAL_ADMIN_PASSWORD: 'Bench@Admin2026' }, { logLevel: 'warn' })
   await seedBase(database.db, config)

@@ -1,5 +1,6 @@
 import { once } from 'node:events'
-import { PassThrough, Readable, type Writable } from 'node:stream'
+import { PassThrough, Readable, Transform, type Writable } from 'node:stream'
+import { StringDecoder } from 'node:string_decoder'
 import ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
@@ -94,7 +95,7 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   // merged cells sit after the sheet's data: read the sheet's text in pieces, looking for them only
   if (await containsText(sheetFile, '<mergeCell ')) throw badRequest(MSG.importMergedCells)
 
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(file), {
+  const reader = new Utf8WorkbookReader(Readable.from(file), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -105,6 +106,8 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   const rows: SheetRow[] = []
   try {
     for await (const worksheet of reader) {
+      const sheet = worksheet as unknown as { iterator: AsyncIterable<Buffer | string> }
+      sheet.iterator = utf8Text(sheet.iterator)
       for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
         const cells: string[] = []
         row.eachCell({ includeEmpty: false }, (cell, col) => {
@@ -127,6 +130,41 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   }
   if (header === null) throw badRequest(MSG.importEmpty)
   return { header, rows }
+}
+
+/**
+ * exceljs's streaming reader decodes each inflated chunk of a part on its own (utils/parse-sax.js), so
+ * a character whose UTF-8 bytes a chunk boundary splits (any Chinese text, now and then) turns into
+ * two U+FFFD: a name imported wrong, or refused as unknown. It passes text through as it is, so the
+ * parts it reads row text from — each worksheet and the shared strings — are handed to it decoded
+ * here, a character never cut in two.
+ */
+async function* utf8Text(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8')
+  for await (const chunk of chunks) yield typeof chunk === 'string' ? chunk : decoder.write(chunk)
+  const rest = decoder.end()
+  if (rest) yield rest
+}
+
+type SharedStringsParser = (entry: Readable) => AsyncGenerator<unknown>
+const ExcelReader = ExcelJS.stream.xlsx.WorkbookReader
+const parseSharedStrings = (ExcelReader.prototype as unknown as { _parseSharedStrings: SharedStringsParser })
+  ._parseSharedStrings
+
+/** exceljs's streaming reader, its shared strings decoded whole characters at a time (see utf8Text). */
+class Utf8WorkbookReader extends ExcelReader {
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown> {
+    const decoder = new StringDecoder('utf8')
+    const text = entry.pipe(
+      new Transform({
+        readableObjectMode: true,
+        transform: (chunk: Buffer, _encoding, done) => done(null, decoder.write(chunk)),
+        flush: (done) => done(null, decoder.end()),
+      }),
+    )
+    // the entry is drained here, as exceljs drains the parts it reads
+    return parseSharedStrings.call(this, text)
+  }
 }
 
 interface ZipStream {
