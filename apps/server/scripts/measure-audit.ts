@@ -56,7 +56,10 @@ export async function measureAudit({
   rows = numberArg('rows', 1_000_000),
   writes = numberArg('writes', 300),
 } = {}): Promise<AuditFigures> {
-  const config = loadConfig({}, { logLevel: 'warn', passwordHashCost: 14, initialAdminPassword: 'Bench@Admin2026' })
+  const config = loadConfig(
+    {},
+    { logLevel: 'warn', passwordHashCost: 14, initialAdminPassword: 'Bench@Admin2026' },
+  )
   const { database, url, drop } = await openThrowawayDatabase({ stageAuditRows: true })
   // without the log, writes must not stage changes either: on PostgreSQL the bare app gets connections
   // of its own; PGlite has one session, so staging is switched off around the bare app's writes

@@ -88,7 +88,10 @@ describe('重置密码 under a strict policy', () => {
     expect(signIn.status, signIn.body.msg).toBe(200)
     expect(signIn.body.data.restricted).toBe('password_change')
     const token = signIn.body.data.token
-    const same = await t.call('PUT', '/api/user/password', { token, body: { oldPassword: b, newPassword: b } })
+    const same = await t.call('PUT', '/api/user/password', {
+      token,
+      body: { oldPassword: b, newPassword: b },
+    })
     expect(same.status).toBe(400)
     expect(same.body.msg).toBe(POLICY_MSG.sameAsOld)
     for (const newPassword of [a, 'Delta@Password12345678']) {
