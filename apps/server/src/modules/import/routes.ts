@@ -31,6 +31,17 @@ import {
 } from './list-exports'
 import { ORG_COLUMNS, importOrgRow, orgRowKey } from './org-rows'
 
+/**
+ * A query parameter that may repeat (`types=1&types=3`) is an array even when given once, so it is
+ * checked by the list body's own array schema, with its messages.
+ */
+const repeatedQuery =
+  (name: string) => (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    const query = req.query as Record<string, unknown>
+    if (typeof query[name] === 'string') query[name] = [query[name]]
+    done()
+  }
+
 const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
 
 const RESULT_TEXT = {
@@ -181,28 +192,32 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     )
   })
 
-  route(app, listExportApi.roleExport, async (_req, reply) =>
-    sendWorkbook(reply as FastifyReply, `roles-${stamp()}.xlsx`, `角色-${stamp()}.xlsx`).send(
-      streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db)),
-    ),
+  route(
+    app,
+    listExportApi.roleExport,
+    async (req, reply) =>
+      sendWorkbook(reply as FastifyReply, `roles-${stamp()}.xlsx`, `角色-${stamp()}.xlsx`).send(
+        streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db, req.query)),
+      ),
+    { preValidation: repeatedQuery('types') },
   )
 
-  route(app, listExportApi.groupExport, async (_req, reply) =>
+  route(app, listExportApi.groupExport, async (req, reply) =>
     sendWorkbook(reply as FastifyReply, `user-groups-${stamp()}.xlsx`, `用户组-${stamp()}.xlsx`).send(
-      streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db)),
+      streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db, req.query)),
     ),
   )
 
-  route(app, listExportApi.stationExport, async (_req, reply) =>
+  route(app, listExportApi.stationExport, async (req, reply) =>
     sendWorkbook(reply as FastifyReply, `stations-${stamp()}.xlsx`, `职位-${stamp()}.xlsx`).send(
-      streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db)),
+      streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db, req.query)),
     ),
   )
 
   route(app, listExportApi.positionExport, async (req, reply) => {
     const caller = await callerOf(authz, req)
     return sendWorkbook(reply as FastifyReply, `positions-${stamp()}.xlsx`, `岗位-${stamp()}.xlsx`).send(
-      streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, caller)),
+      streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, req.query, caller)),
     )
   })
 }
