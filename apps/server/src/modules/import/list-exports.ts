@@ -47,7 +47,9 @@ export async function* exportRoles(db: Db, q: RoleExportQuery): AsyncGenerator<s
     db
       .select()
       .from(roles)
-      .where(and(gt(roles.id, after), filters)).orderBy(asc(roles.id)).limit(BATCH),
+      .where(and(gt(roles.id, after), filters))
+      .orderBy(asc(roles.id))
+      .limit(BATCH),
   )
   for await (const r of rows)
     yield [
@@ -67,7 +69,9 @@ export async function* exportGroups(db: Db, q: GroupExportQuery): AsyncGenerator
     db
       .select()
       .from(userGroups)
-      .where(and(gt(userGroups.id, after), where)).orderBy(asc(userGroups.id)).limit(BATCH),
+      .where(and(gt(userGroups.id, after), where))
+      .orderBy(asc(userGroups.id))
+      .limit(BATCH),
   )
   for await (const g of rows) yield [g.groupName, STATUS(g.status), g.description ?? '', time(g.createTime)]
 }
@@ -79,7 +83,9 @@ export async function* exportStations(db: Db, q: StationExportQuery): AsyncGener
     db
       .select()
       .from(stations)
-      .where(and(gt(stations.id, after), filters)).orderBy(asc(stations.id)).limit(BATCH),
+      .where(and(gt(stations.id, after), filters))
+      .orderBy(asc(stations.id))
+      .limit(BATCH),
   )
   for await (const s of rows) yield [s.stationName, time(s.createTime)]
 }
