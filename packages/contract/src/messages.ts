@@ -228,6 +228,9 @@ export const importDuplicateRows = (what: string, name: string, first: number, s
 /** DESIGN.md §15: a name in a cell that matches no record. */
 export const importUnknownName = (what: string, name: string) => `${what}“${name}”不存在`
 
+/** DESIGN.md §15: a department import names a job title that does not exist, and the caller may not create one. */
+export const importStationNotAllowed = (name: string) => `职位“${name}”不存在，新建职位需要“新建职位”权限`
+
 /** Webhook endpoints, their deliveries and the pulled change events (DESIGN.md §17). */
 export const WEBHOOK_MSG = {
   nameRequired: '请输入 Webhook 名称',

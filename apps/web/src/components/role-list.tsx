@@ -123,7 +123,11 @@ export function RoleList(props: RoleListProps) {
             新建
           </Button>
         )}
-        <ExportButton route={routes.roleExport.roleExport} fallbackName="角色.xlsx" />
+        <ExportButton
+          route={routes.roleExport.roleExport}
+          params={{ roleName: body.roleName, status: body.status, types: body.types }}
+          fallbackName="角色.xlsx"
+        />
       </ListQueryBar>
       <RoleRowActionsContext.Provider value={actions}>
         <Table<RoleListRow>

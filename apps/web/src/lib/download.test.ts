@@ -36,3 +36,22 @@ describe('saveBlob', () => {
     expect(document.body.contains(created[0])).toBe(false)
   })
 })
+
+describe('download', () => {
+  it('sends a list’s several values as a repeated key, as the server reads them', async () => {
+    const { http, download } = await import('./http')
+    const sent: string[] = []
+    const adapter = http.defaults.adapter
+    http.defaults.adapter = async (config) => {
+      sent.push(http.getUri(config))
+      return { data: new Blob(['x']), status: 200, statusText: 'OK', headers: {}, config }
+    }
+    try {
+      await download('/role/export', { roleName: '财务', types: [1, 3], status: 2 })
+    } finally {
+      http.defaults.adapter = adapter
+    }
+    expect(sent).toHaveLength(1)
+    expect(decodeURIComponent(sent[0])).toMatch(/\/role\/export\?roleName=财务&types=1&types=3&status=2$/)
+  })
+})

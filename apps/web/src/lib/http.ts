@@ -222,6 +222,8 @@ export async function download(url: string, params?: object, opts?: CallOptions)
     method: 'GET',
     url,
     params,
+    // a list's several values repeat the key (`types=1&types=3`), as the server reads them
+    paramsSerializer: { indexes: null },
     responseType: 'blob',
   })
   const header = res.headers['content-disposition'] as string | undefined

@@ -18,7 +18,11 @@ export const importSchemas = {
     ...upload,
   },
   orgTemplate: { produces: [XLSX] },
-  orgImport: { description: '部门全称如“总公司/研发中心/后端组”，职位为该部门的岗位', ...upload },
+  orgImport: {
+    description:
+      '部门全称如“总公司/研发中心/后端组”，职位为该部门的岗位；职位不存在时如新建职位一样创建（需新建职位权限）',
+    ...upload,
+  },
   job: { querystring: ImportJobQuery, response: { 200: Envelope(ImportJob) } },
   result: { querystring: ImportJobQuery, produces: [XLSX] },
   userExport: { querystring: UserExportQuery, produces: [XLSX] },

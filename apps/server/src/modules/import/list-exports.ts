@@ -1,14 +1,29 @@
-import { asc, eq, gt, and } from 'drizzle-orm'
-import { ROLE_TYPE_LABEL, DATA_SCOPE_LABEL, type DataScopeValue, type RoleType } from '@amg/contract'
+import { asc, eq, gt, and, sql } from 'drizzle-orm'
+import {
+  ROLE_TYPE_LABEL,
+  DATA_SCOPE_LABEL,
+  type DataScopeValue,
+  type GroupExportQuery,
+  type PositionExportQuery,
+  type RoleExportQuery,
+  type RoleType,
+  type StationExportQuery,
+} from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { positions, roles, stations, userGroups } from '../../db/schema'
-import { visibleOrg, type Caller } from '../../auth/user-scope'
+import type { Caller } from '../../auth/user-scope'
+import { roleListFilters } from '../role/service'
+import { groupListFilters } from '../user-group/service'
+import { stationListFilters } from '../station/service'
+import { listedOrgs } from '../position/service'
+import { loadOrgTree } from '../position/org-paths'
 import { orgPaths, PATH_SEPARATOR } from './names'
 
 /**
- * The other lists' exports (DESIGN.md §15: 导出 on every list screen): every row a thousand at a
- * time by id, never the whole list in memory. Roles, groups and job titles are company-wide; positions
- * follow the caller's scope as their list does.
+ * The other lists' exports (DESIGN.md §15: 导出 on every list screen): the rows the list shows for
+ * the same filters (each through its list's own filter builder), a thousand at a time by id, never
+ * the whole list in memory. Roles, groups and job titles are company-wide; positions follow the
+ * caller's scope as their list does.
  */
 
 const BATCH = 1000
@@ -26,9 +41,15 @@ async function* byId<R extends { id: number }>(page: (after: number) => Promise<
 }
 
 export const ROLE_EXPORT_COLUMNS = ['角色名称', '类型', '数据范围', '状态', '描述', '创建时间']
-export async function* exportRoles(db: Db): AsyncGenerator<string[]> {
+export async function* exportRoles(db: Db, q: RoleExportQuery): AsyncGenerator<string[]> {
+  const filters = roleListFilters(q)
   const rows = byId((after) =>
-    db.select().from(roles).where(gt(roles.id, after)).orderBy(asc(roles.id)).limit(BATCH),
+    db
+      .select()
+      .from(roles)
+      .where(and(gt(roles.id, after), filters))
+      .orderBy(asc(roles.id))
+      .limit(BATCH),
   )
   for await (const r of rows)
     yield [
@@ -42,25 +63,47 @@ export async function* exportRoles(db: Db): AsyncGenerator<string[]> {
 }
 
 export const GROUP_EXPORT_COLUMNS = ['用户组名称', '状态', '描述', '创建时间']
-export async function* exportGroups(db: Db): AsyncGenerator<string[]> {
+export async function* exportGroups(db: Db, q: GroupExportQuery): AsyncGenerator<string[]> {
+  const { where } = groupListFilters(q)
   const rows = byId((after) =>
-    db.select().from(userGroups).where(gt(userGroups.id, after)).orderBy(asc(userGroups.id)).limit(BATCH),
+    db
+      .select()
+      .from(userGroups)
+      .where(and(gt(userGroups.id, after), where))
+      .orderBy(asc(userGroups.id))
+      .limit(BATCH),
   )
   for await (const g of rows) yield [g.groupName, STATUS(g.status), g.description ?? '', time(g.createTime)]
 }
 
 export const STATION_EXPORT_COLUMNS = ['职位名称', '创建时间']
-export async function* exportStations(db: Db): AsyncGenerator<string[]> {
+export async function* exportStations(db: Db, q: StationExportQuery): AsyncGenerator<string[]> {
+  const filters = stationListFilters(q)
   const rows = byId((after) =>
-    db.select().from(stations).where(gt(stations.id, after)).orderBy(asc(stations.id)).limit(BATCH),
+    db
+      .select()
+      .from(stations)
+      .where(and(gt(stations.id, after), filters))
+      .orderBy(asc(stations.id))
+      .limit(BATCH),
   )
   for await (const s of rows) yield [s.stationName, time(s.createTime)]
 }
 
 export const POSITION_EXPORT_COLUMNS = ['部门全称', '职位', '岗位', '状态']
-export async function* exportPositions(db: Db, caller: Caller): AsyncGenerator<string[]> {
+export async function* exportPositions(
+  db: Db,
+  q: PositionExportQuery,
+  caller: Caller,
+): AsyncGenerator<string[]> {
   const paths = await orgPaths(db)
-  const inScope = visibleOrg(caller, positions.orgId)
+  // the list's departments: the filter's subtree and the caller's scope (one array parameter)
+  const orgIds =
+    caller.scope.all && !q.orgId ? null : listedOrgs(await loadOrgTree(db), { orgId: q.orgId }, caller)
+  const inScope = and(
+    orgIds ? sql`${positions.orgId} = any(${`{${orgIds.join(',')}}`}::int[])` : undefined,
+    q.stationId ? eq(positions.stationId, q.stationId) : undefined,
+  )
   const rows = byId((after) =>
     db
       .select({

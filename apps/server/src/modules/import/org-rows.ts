@@ -1,12 +1,21 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import { MSG, OrgInsertBody, importUnknownName, normalizeName, type ImportMode } from '@amg/contract'
+import {
+  MSG,
+  OrgInsertBody,
+  StationInsertBody,
+  importStationNotAllowed,
+  importUnknownName,
+  normalizeName,
+  type ImportMode,
+} from '@amg/contract'
 import type { Db, Tx } from '../../db/connection'
 import { organizations, positions, stations } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
 import type { Caller } from '../../auth/user-scope'
-import { badRequest, conflict } from '../../lib/errors'
+import { badRequest, conflict, forbidden } from '../../lib/errors'
 import { insertOrg, ORG_MSG } from '../org/service'
 import { batchInsert } from '../position/service'
+import { insertStation } from '../station/service'
 import { checkAsBody, type CompileBody } from './request-checks'
 import { PATH_SEPARATOR } from './names'
 import type { RowOutcome } from './jobs'
@@ -19,7 +28,12 @@ export interface OrgImportContext {
   caller: Caller
   mode: ImportMode
   compile: CompileBody
+  /** whether the caller may call POST /station/insert (read when the job starts) */
+  mayCreateStation: boolean
 }
+
+/** The type of a job title an import creates: 普通职位, the only type there is. */
+const ORDINARY_STATION = 1
 
 const segmentsOf = (path: string) =>
   path
@@ -38,9 +52,12 @@ export const orgRowKey = (cells: readonly string[]): string => {
  * One row of a department import, in its own savepoint: every department of the path that does not
  * exist is created as POST /org/insert creates it (its name rules, the sibling rule, the scope rule:
  * a scoped administrator only strictly below a root of the scope), then the position of the job
- * title, as PUT /position/batch/insert creates it. Job titles are not created here: a title that
- * does not exist fails the row. `insert` refuses a row whose department (or position) exists already;
- * `upsert` leaves it as it is.
+ * title, as PUT /position/batch/insert creates it (or /org/insert with `stationIds` for a new
+ * department). A job title that does not exist is first created as POST /station/insert creates it
+ * (its schema and name rules, the unique name), without departments: the department is linked by
+ * the position call, which holds the scope rule; a caller who may not call /station/insert fails
+ * the row. `insert` refuses a row whose department (or position) exists already; `upsert` leaves it
+ * as it is. An existing job title is used as it is in both modes.
  */
 export async function importOrgRow(
   tx: Tx,
@@ -58,14 +75,7 @@ export async function importOrgRow(
   if (!root || root.name !== segments[0]) throw badRequest(importUnknownName('部门', segments[0]))
   const stationName = normalizeName((cells[1] ?? '').trim())
   let stationId: number | null = null
-  if (stationName) {
-    const [station] = await tx
-      .select({ id: stations.id })
-      .from(stations)
-      .where(eq(stations.stationName, stationName))
-    if (!station) throw badRequest(importUnknownName('职位', stationName))
-    stationId = station.id
-  }
+  if (stationName) stationId = await stationOf(tx, ctx, stationName)
   let orgId = root.id
   const names = segments.slice(1)
   for (const [i, name] of names.entries()) {
@@ -95,6 +105,19 @@ export async function importOrgRow(
   if (held) return refuseExisting(ctx, MSG.importPositionExists)
   await batchInsert(db, { orgId, stationIds: [stationId] }, ctx.caller)
   return 'inserted'
+}
+
+/** The job title of this name, created as POST /station/insert creates one when there is none. */
+async function stationOf(tx: Tx, ctx: OrgImportContext, name: string): Promise<number> {
+  const [station] = await tx.select({ id: stations.id }).from(stations).where(eq(stations.stationName, name))
+  if (station) return station.id
+  // as for the single call: its permission first, then its body's schema
+  if (!ctx.mayCreateStation) throw forbidden(importStationNotAllowed(name))
+  const body = checkAsBody<StationInsertBody>(ctx.compile, StationInsertBody, {
+    stationName: name,
+    type: ORDINARY_STATION,
+  })
+  return insertStation(tx as unknown as Db, body, ctx.caller.id)
 }
 
 /** An existing department or position: `insert` refuses the row, `upsert` leaves it unchanged. */

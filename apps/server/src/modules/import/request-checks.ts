@@ -8,11 +8,24 @@ import { nameFields, normalizeFields } from '../../lib/name-guard'
 /** A schema's validator, compiled by the server's own validator compiler (its options and keywords). */
 export type CompileBody = (schema: TSchema) => ((body: unknown) => boolean) & { errors?: unknown }
 
-/** The server's validator compiler, as the request that starts a job reaches it. */
-export const compilerOf =
-  (req: FastifyRequest): CompileBody =>
-  (schema) =>
-    req.compileValidationSchema(schema as never) as never
+/**
+ * The server's own validator compiler (its ajv options and keywords), each schema compiled once per
+ * job. Not the request's `compileValidationSchema`: that one takes the import route's compiler, which
+ * accepts any multipart body unchecked, so no row's schema would ever be checked.
+ */
+export function compilerOf(req: FastifyRequest): CompileBody {
+  const compiler = req.server.validatorCompiler
+  if (!compiler) throw new Error('the validator compiler is not ready')
+  const compiled = new Map<TSchema, ReturnType<CompileBody>>()
+  return (schema) => {
+    let validate = compiled.get(schema)
+    if (!validate) {
+      validate = compiler({ schema, method: 'POST', url: req.url, httpPart: 'body' }) as never
+      compiled.set(schema, validate!)
+    }
+    return validate!
+  }
+}
 
 /**
  * A spreadsheet row passes the checks a request body passes before its handler runs (DESIGN.md §15:

@@ -195,9 +195,11 @@ async function updateFromRow(
   const heldPositions = held.filter((p) => orgInScope(ctx.caller, p.orgId)).map((p) => p.id)
   const heldRoles = roleRows.map((r) => r.id)
   const heldGroups = groupRows.map((g) => g.id)
+  // as the update stores them: a blank (the schema turns an empty cell's null into '') is null
+  const stored = (value: string | null | undefined) => (isBlank(value) ? null : value!.trim())
   const fieldsChanged =
-    (body.realName ?? null) !== existing.realName ||
-    (body.mobile ?? null) !== existing.mobile ||
+    stored(body.realName) !== existing.realName ||
+    stored(body.mobile) !== existing.mobile ||
     body.status !== existing.status
   const changes = {
     position: [missingFrom(row.positionIds, heldPositions), missingFrom(heldPositions, row.positionIds)],

@@ -203,14 +203,23 @@ const EXPORT_BATCH = 1000
  * headers, newest first, streamed in batches by (time, id) so 100,000 rows never sit in memory. Times
  * are written as the console shows them: in the server's zone, with its offset.
  */
-export async function* exportOperations(
+export function exportOperations(
   db: Db,
   q: OperationLogExportQuery,
   reader: LogReader,
   timeZone: string,
   caller: Caller,
 ): AsyncGenerator<string> {
-  const filters = operationFilters(q, caller)
+  // the filters are checked before anything is sent: a bad one is the list's 400, not a broken file
+  return operationRows(db, operationFilters(q, caller), reader, timeZone)
+}
+
+async function* operationRows(
+  db: Db,
+  filters: SQL | undefined,
+  reader: LogReader,
+  timeZone: string,
+): AsyncGenerator<string> {
   yield `\uFEFF${CSV_HEADER.join(',')}\r\n`
   let after: { time: Date; id: number } | null = null
   for (;;) {

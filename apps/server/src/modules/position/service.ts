@@ -118,6 +118,15 @@ async function selectPositions(db: DbOrTx, tree: OrgTree, f: PositionFilters): P
 }
 
 /**
+ * The departments whose positions the position list (and its export) holds, in tree order: the
+ * department filter's subtree, or every department; a scoped administrator's only within scope
+ * (DESIGN.md §13).
+ */
+export function listedOrgs(tree: OrgTree, body: Pick<PositionListBody, 'orgId'>, caller: Caller): number[] {
+  return (body.orgId ? subtreeOf(tree, body.orgId) : tree.order).filter((id) => orgInScope(caller, id))
+}
+
+/**
  * POST /position/list. The departments come in tree order from the kept tree, each with its kept
  * position count, so the page's departments are found without reading any position; then only their
  * positions are read. The total is exact: the counts are at hand anyway.
@@ -131,8 +140,7 @@ export async function listPositions(
   const { pageSize, offset } = paging(body)
   const tree = await keptTree(caches, db)
   const counts = await positionsPerOrg(caches, db, body.stationId || null)
-  // a scoped administrator lists the positions of departments within scope only (DESIGN.md §13)
-  const scope = (body.orgId ? subtreeOf(tree, body.orgId) : tree.order).filter((id) => orgInScope(caller, id))
+  const scope = listedOrgs(tree, body, caller)
   let total = 0
   let before = 0 // positions ahead of the page's first department
   const pageOrgs: number[] = []

@@ -166,6 +166,17 @@ function toRoleRow(r: JoinedRow, scopeOrgIds: ReadonlyMap<number, number[]>): Ro
  * kept until a role (or a creator's name) changes: the console and other systems ask for the same few
  * pages over and over.
  */
+/** The role list's filters (POST /role/list), the one builder its export shares. */
+export function roleListFilters(q: Pick<RoleListBody, 'roleName' | 'status' | 'types'>): SQL | undefined {
+  const name = trimmedOrNull(q.roleName)
+  const types = q.types?.length ? [...new Set(q.types)] : null
+  const where: SQL[] = []
+  if (name) where.push(ilike(roles.roleName, containsPattern(name)))
+  if (q.status) where.push(eq(roles.status, q.status))
+  if (types) where.push(inArray(roles.type, types))
+  return and(...where)
+}
+
 export async function listRoles(
   db: Db,
   cache: VersionedCache,
@@ -177,11 +188,7 @@ export async function listRoles(
   const types = q.types?.length ? [...new Set(q.types)].sort((a, b) => a - b) : null
   const key = `roles:${JSON.stringify([name, q.status ?? null, types, pageNum, pageSize])}`
   return cache.get(key, async () => {
-    const where: SQL[] = []
-    if (name) where.push(ilike(roles.roleName, containsPattern(name)))
-    if (q.status) where.push(eq(roles.status, q.status))
-    if (types) where.push(inArray(roles.type, types))
-    const condition = and(...where)
+    const condition = roleListFilters(q)
     // the page and the total in one round trip; only a page past the end needs a count of its own
     const rows = await selectRoleRows(db, { total: sql<number>`count(*) over ()` })
       .where(condition)

@@ -100,14 +100,19 @@ export async function simpleStations(db: Db, body: StationSimpleBody): Promise<S
     .orderBy(asc(stations.id))
 }
 
-export async function listStations(db: Db, body: StationListBody) {
-  const pageNum = body.pageNum ?? 1
-  const pageSize = body.pageSize ?? 10
+/** The job title list's filters (POST /station/list), the one builder its export shares. */
+export function stationListFilters(body: Pick<StationListBody, 'stationName' | 'type'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = []
   const name = body.stationName?.trim()
   if (name) conditions.push(ilike(stations.stationName, containsPattern(name)))
   if (body.type !== undefined && body.type !== null) conditions.push(eq(stations.type, body.type))
-  const where = and(...conditions)
+  return and(...conditions)
+}
+
+export async function listStations(db: Db, body: StationListBody) {
+  const pageNum = body.pageNum ?? 1
+  const pageSize = body.pageSize ?? 10
+  const where = stationListFilters(body)
   const [{ total }] = await db.select({ total: count() }).from(stations).where(where)
   const rows = await selectStations(db)
     .where(where)

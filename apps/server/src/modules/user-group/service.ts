@@ -89,12 +89,8 @@ function selectRows(db: DbOrTx) {
  * POST /user_groups/list: newest first, read as the user list is (lib/newest-first-page.ts); name and
  * description match anywhere, case-insensitively, from 3 characters on through trigram indexes.
  */
-export async function listGroups(
-  db: Db,
-  listCache: VersionedCache,
-  body: UserGroupListBody,
-): Promise<PageResult<UserGroupListRow>> {
-  const { pageSize, offset } = paging(body)
+/** The group list's filters (POST /user_groups/list), the one builder its export shares; `key` names them. */
+export function groupListFilters(body: Pick<UserGroupListBody, 'groupName' | 'description' | 'status'>) {
   const groupName = body.groupName?.trim() || null
   const description = body.description?.trim() || null
   const status = body.status || null
@@ -102,13 +98,26 @@ export async function listGroups(
   if (groupName) conditions.push(ilike(userGroups.groupName, containsPattern(groupName)))
   if (description) conditions.push(ilike(userGroups.description, containsPattern(description)))
   if (status) conditions.push(eq(userGroups.status, status))
+  return {
+    where: conditions.length ? and(...conditions) : undefined,
+    key: JSON.stringify([groupName, description, status]),
+  }
+}
+
+export async function listGroups(
+  db: Db,
+  listCache: VersionedCache,
+  body: UserGroupListBody,
+): Promise<PageResult<UserGroupListRow>> {
+  const { pageSize, offset } = paging(body)
+  const { where, key } = groupListFilters(body)
   const { ids, ...total } = await newestFirstPage(
     db,
     listCache,
     {
       source: { table: userGroups, id: userGroups.id, createTime: userGroups.createTime },
-      where: conditions.length ? and(...conditions) : undefined,
-      key: `user_groups:${JSON.stringify([groupName, description, status])}`,
+      where,
+      key: `user_groups:${key}`,
     },
     { offset, limit: pageSize },
   )

@@ -153,7 +153,11 @@ export function PositionListPage() {
             >
               查询
             </Button>
-            <ExportButton route={routes.positionExport.positionExport} fallbackName="岗位.xlsx" />
+            <ExportButton
+              route={routes.positionExport.positionExport}
+              params={{ orgId: list.filters.orgId, stationId: list.filters.stationId }}
+              fallbackName="岗位.xlsx"
+            />
             <Button
               onClick={() => {
                 setDraft({ orgId: undefined, stationId: undefined })

@@ -94,7 +94,11 @@ export function StationListPage() {
             新建
           </Button>
         )}
-        <ExportButton route={routes.stationExport.stationExport} fallbackName="职位.xlsx" />
+        <ExportButton
+          route={routes.stationExport.stationExport}
+          params={{ stationName: list.filters.stationName }}
+          fallbackName="职位.xlsx"
+        />
       </ListQueryBar>
       <ListTable<Station> screen={screen} columns={columns} scrollX={880} />
     </Screen>

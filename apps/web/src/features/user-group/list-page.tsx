@@ -155,7 +155,15 @@ export function GroupListScreen() {
                 新建
               </Button>
             )}
-            <ExportButton route={routes.groupExport.groupExport} fallbackName="用户组.xlsx" />
+            <ExportButton
+              route={routes.groupExport.groupExport}
+              params={{
+                groupName: filters.groupName,
+                description: filters.description,
+                status: filters.status,
+              }}
+              fallbackName="用户组.xlsx"
+            />
           </Space>
         </Form.Item>
       </Form>
