@@ -42,7 +42,7 @@ async function* byId<R extends { id: number }>(page: (after: number) => Promise<
 
 export const ROLE_EXPORT_COLUMNS = ['角色名称', '类型', '数据范围', '状态', '描述', '创建时间']
 export async function* exportRoles(db: Db, q: RoleExportQuery): AsyncGenerator<string[]> {
-  const filters = roleListFilters(q)
+  const { where: filters } = roleListFilters(q)
   const rows = byId((after) =>
     db
       .select()

@@ -162,21 +162,24 @@ function toRoleRow(r: JoinedRow, scopeOrgIds: ReadonlyMap<number, number[]>): Ro
 }
 
 /**
- * POST /role/listall: a page of roles; empty or absent `types` means every type. Each page asked for is
- * kept until a role (or a creator's name) changes: the console and other systems ask for the same few
- * pages over and over.
+ * The role list's filters (POST /role/listall), the one builder its export shares; `key` names them
+ * (the types in order, so the same choice is one cache entry).
  */
-/** The role list's filters (POST /role/list), the one builder its export shares. */
-export function roleListFilters(q: Pick<RoleListBody, 'roleName' | 'status' | 'types'>): SQL | undefined {
+export function roleListFilters(q: Pick<RoleListBody, 'roleName' | 'status' | 'types'>) {
   const name = trimmedOrNull(q.roleName)
-  const types = q.types?.length ? [...new Set(q.types)] : null
+  const types = q.types?.length ? [...new Set(q.types)].sort((a, b) => a - b) : null
   const where: SQL[] = []
   if (name) where.push(ilike(roles.roleName, containsPattern(name)))
   if (q.status) where.push(eq(roles.status, q.status))
   if (types) where.push(inArray(roles.type, types))
-  return and(...where)
+  return { where: and(...where), key: JSON.stringify([name, q.status ?? null, types]) }
 }
 
+/**
+ * POST /role/listall: a page of roles; empty or absent `types` means every type. Each page asked for is
+ * kept until a role (or a creator's name) changes: the console and other systems ask for the same few
+ * pages over and over.
+ */
 export async function listRoles(
   db: Db,
   cache: VersionedCache,
@@ -184,11 +187,9 @@ export async function listRoles(
 ): Promise<PageResult<RoleRow>> {
   const pageNum = q.pageNum ?? 1
   const pageSize = q.pageSize ?? 10
-  const name = trimmedOrNull(q.roleName)
-  const types = q.types?.length ? [...new Set(q.types)].sort((a, b) => a - b) : null
-  const key = `roles:${JSON.stringify([name, q.status ?? null, types, pageNum, pageSize])}`
+  const { where: condition, key: filters } = roleListFilters(q)
+  const key = `roles:${JSON.stringify([filters, pageNum, pageSize])}`
   return cache.get(key, async () => {
-    const condition = roleListFilters(q)
     // the page and the total in one round trip; only a page past the end needs a count of its own
     const rows = await selectRoleRows(db, { total: sql<number>`count(*) over ()` })
       .where(condition)

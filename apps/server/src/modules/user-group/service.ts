@@ -85,10 +85,6 @@ function selectRows(db: DbOrTx) {
     .leftJoin(updater, eq(updater.id, userGroups.updateUserId))
 }
 
-/**
- * POST /user_groups/list: newest first, read as the user list is (lib/newest-first-page.ts); name and
- * description match anywhere, case-insensitively, from 3 characters on through trigram indexes.
- */
 /** The group list's filters (POST /user_groups/list), the one builder its export shares; `key` names them. */
 export function groupListFilters(body: Pick<UserGroupListBody, 'groupName' | 'description' | 'status'>) {
   const groupName = body.groupName?.trim() || null
@@ -104,6 +100,10 @@ export function groupListFilters(body: Pick<UserGroupListBody, 'groupName' | 'de
   }
 }
 
+/**
+ * POST /user_groups/list: newest first, read as the user list is (lib/newest-first-page.ts); name and
+ * description match anywhere, case-insensitively, from 3 characters on through trigram indexes.
+ */
 export async function listGroups(
   db: Db,
   listCache: VersionedCache,
