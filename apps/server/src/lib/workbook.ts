@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
 import { AppError, badRequest } from './errors'
+import { SheetRows, type SheetRow } from './sheet-rows'
 
 /**
  * The one place that knows spreadsheets (DESIGN.md §15): reading an upload (.xlsx with exceljs's
@@ -15,15 +16,11 @@ import { AppError, badRequest } from './errors'
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024
 export const IMPORT_MAX_ROWS = 200_000
 
-/** One data row: its number in the spreadsheet (blank rows counted) and its cells as text. */
-export interface SheetRow {
-  rowNumber: number
-  cells: string[]
-}
+export type { SheetRow }
 
 export interface ReadSheet {
   header: string[]
-  rows: SheetRow[]
+  rows: SheetRows
 }
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
@@ -103,7 +100,7 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
     entries: 'ignore',
   })
   let header: string[] | null = null
-  const rows: SheetRow[] = []
+  const rows = new SheetRows()
   try {
     for await (const worksheet of reader) {
       const sheet = worksheet as unknown as { iterator: AsyncIterable<Buffer | string> }
@@ -228,7 +225,7 @@ function readCsv(file: Buffer): ReadSheet {
   const records = parseCsv(text)
   if (records.length === 0) throw badRequest(MSG.importEmpty)
   const [header, ...rest] = records
-  const rows: SheetRow[] = []
+  const rows = new SheetRows()
   rest.forEach((cells, i) => {
     if (cells.every((c) => c.trim() === '')) return
     const rowNumber = i + 2

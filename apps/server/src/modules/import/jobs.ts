@@ -5,7 +5,8 @@ import { runInTransaction } from '../../db/request-transaction'
 import type { ChangeWatch } from '../../cache/change-watch'
 import { writeJobRow, type JobOrigin } from '../../audit/operation-log'
 import { AppError, conflict, notFound } from '../../lib/errors'
-import type { SheetRow } from '../../lib/workbook'
+import { HeapBound } from '../../lib/heap-bound'
+import type { SheetRow, SheetRows } from '../../lib/sheet-rows'
 
 /**
  * Import jobs (DESIGN.md §15), kept in this instance's memory: one runs at a time per instance, and
@@ -25,7 +26,7 @@ export interface Job extends ImportJob {
   id: string
   ownerId: number
   header: readonly string[]
-  rows: SheetRow[]
+  rows: SheetRows
   /** per row: its outcome, or the reason it failed */
   results: RowResult[]
   finishedAt: number | null
@@ -66,7 +67,7 @@ export interface JobStart {
   dryRun: boolean
   ownerId: number
   header: readonly string[]
-  rows: SheetRow[]
+  rows: SheetRows
   /** the key of a row whose duplicates within the file fail both rows (null: no key) */
   keyOf: (row: SheetRow) => string | null
   /** the name of the key in the duplicate message ('登录名', '部门全称') */
@@ -133,6 +134,7 @@ export class ImportJobs {
     try {
       // read once the request that started the job has committed (PGlite has one connection)
       const handle = await prepare()
+      const heap = new HeapBound()
       for (let start = 0; start < job.rows.length; start += BATCH_ROWS) {
         const end = Math.min(start + BATCH_ROWS, job.rows.length)
         const counts = { inserted: 0, updated: 0, unchanged: 0, failed: 0 }
@@ -145,7 +147,7 @@ export class ImportJobs {
               for (let i = start; i < end; i++) if (!job.results[i]) pending.push(i)
               const results = await handle(
                 tx,
-                pending.map((i) => job.rows[i]),
+                pending.map((i) => job.rows.at(i)),
                 (handleRow, row) => this.runRow(tx, row, handleRow),
               )
               pending.forEach((i, k) => (job.results[i] = results[k]))
@@ -159,7 +161,7 @@ export class ImportJobs {
               await writeJobRow(tx, origin, {
                 summary: LOG_SUMMARY[job.kind],
                 resourceId: job.id,
-                msg: `第 ${job.rows[start].rowNumber}–${job.rows[end - 1].rowNumber} 行：新建 ${counts.inserted}，修改 ${counts.updated}，未变更 ${counts.unchanged}，失败 ${counts.failed}`,
+                msg: `第 ${job.rows.at(start).rowNumber}–${job.rows.at(end - 1).rowNumber} 行：新建 ${counts.inserted}，修改 ${counts.updated}，未变更 ${counts.unchanged}，失败 ${counts.failed}`,
               })
             }),
           )
@@ -171,6 +173,7 @@ export class ImportJobs {
         job.unchanged += counts.unchanged
         job.failed += counts.failed
         if (!job.dryRun) await this.changes.refreshIfChanged()
+        heap.collectIfGrown()
       }
       job.status = 'done'
     } catch (err) {
@@ -209,16 +212,21 @@ export class ImportJobs {
  * spreadsheet's own numbers): which of the two was meant cannot be told.
  */
 function markDuplicates(job: Job, keyOf: (row: SheetRow) => string | null, keyName: string) {
-  const first = new Map<string, number>()
-  job.rows.forEach((row, i) => {
+  const first = new Map<string, { index: number; rowNumber: number }>()
+  let index = 0
+  for (const row of job.rows) {
+    const i = index++
     const key = keyOf(row)
-    if (key === null || key === '') return
+    if (key === null || key === '') continue
     const earlier = first.get(key)
-    if (earlier === undefined) return void first.set(key, i)
-    const message = importDuplicateRows(keyName, key, job.rows[earlier].rowNumber, row.rowNumber)
-    job.results[earlier] ??= { failed: message }
+    if (earlier === undefined) {
+      first.set(key, { index: i, rowNumber: row.rowNumber })
+      continue
+    }
+    const message = importDuplicateRows(keyName, key, earlier.rowNumber, row.rowNumber)
+    job.results[earlier.index] ??= { failed: message }
     job.results[i] = { failed: message }
-  })
+  }
 }
 
 /** The job as GET /import/job answers it. */

@@ -54,12 +54,13 @@ const RESULT_TEXT = {
 function* resultRows(job: Job): Generator<string[]> {
   const width = job.header.length
   let next = 2
-  for (let i = 0; i < job.rows.length; i++) {
+  let i = 0
+  for (const row of job.rows) {
     // blank rows stay where they were: the result's row numbers are the file's
-    for (; next < job.rows[i].rowNumber; next++) yield []
+    for (; next < row.rowNumber; next++) yield []
     next++
-    const cells = Array.from({ length: width }, (_, c) => job.rows[i].cells[c] ?? '')
-    const result = job.results[i]
+    const cells = Array.from({ length: width }, (_, c) => row.cells[c] ?? '')
+    const result = job.results[i++]
     if (!result) yield [...cells, '', '']
     else if ('ok' in result) yield [...cells, RESULT_TEXT[result.ok], '']
     else yield [...cells, MSG.importRowFailed, result.failed]
