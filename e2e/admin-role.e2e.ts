@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, newPage, signIn } from './helpers'
+import { createdData } from './cleanup'
+import { api, apiLogin, attemptStamp, launchBrowser, newPage, signIn } from './helpers'
 import {
   isTreeChecked,
   poll,
@@ -15,13 +16,13 @@ import {
   treeBox,
 } from './role-helpers'
 
+// Each test makes the roles it works on, named afresh at each attempt: a retried test neither
+// depends on an earlier test nor meets what its own first try left behind.
+
 let browser: Browser
 let page: Page
 let token: string
-const stamp = Date.now()
-const name = `e2e内置${stamp}`
-const renamed = `${name}改`
-const ordinary = `e2e普通${stamp}`
+const created = createdData()
 
 async function roleByName(roleName: string) {
   const res = await api('POST', '/role/listall', { token, body: { pageNum: 1, pageSize: 10, roleName } })
@@ -32,16 +33,32 @@ const detail = (id: number) => api('GET', `/role/detail?id=${id}`, { token })
 const radioChecked = async (label: string) =>
   ((await radio(page, label).getAttribute('class')) ?? '').includes('ant-radio-wrapper-checked')
 
+/** A built-in role made through the API (type 2; enabled unless `status` says otherwise), removed after the file. */
+async function builtInRole(authCodes: string[], status?: 1 | 2, remove = true) {
+  const roleName = `e2e内置${attemptStamp()}`
+  const res = await api<number>('POST', '/role/admin/insert', {
+    token,
+    body: { roleName, authCodes, status },
+  })
+  expect(res.status, res.msg).toBe(200)
+  if (remove) created.remember(`/role/admin/delete?id=${res.data}`)
+  return { id: res.data, roleName }
+}
+
+/** The built-in role list, from its first page and without search or filters. */
+async function openList() {
+  await page.goto('/adminrolemanage')
+  await page.getByRole('heading', { name: '内置角色管理', exact: true }).waitFor()
+}
+
 beforeAll(async () => {
   browser = await launchBrowser()
   page = await newPage(browser)
   token = await apiLogin()
-  // an ordinary role, which the built-in list must not show
-  const res = await api('POST', '/role/insert', { token, body: { roleName: ordinary, authCodes: [] } })
-  expect(res.status, res.msg).toBe(200)
   await signIn(page)
 })
 afterAll(async () => {
+  await created.removeAll(token)
   await browser?.close()
 })
 
@@ -51,8 +68,15 @@ describe('built-in roles /adminrolemanage', () => {
     page.on('request', (req) => {
       if (req.url().endsWith('/api/role/listall')) bodies.push(req.postDataJSON())
     })
-    await page.goto('/adminrolemanage')
-    await page.getByRole('heading', { name: '内置角色管理', exact: true }).waitFor()
+    // an ordinary role, which the built-in list must not show
+    const ordinary = `e2e普通${attemptStamp()}`
+    const res = await api<number>('POST', '/role/insert', {
+      token,
+      body: { roleName: ordinary, authCodes: [] },
+    })
+    expect(res.status, res.msg).toBe(200)
+    created.remember(`/role/delete?id=${res.data}`)
+    await openList()
     await poll(() => shownNames(page)).toContain('超级管理员')
     expect(bodies[0]).toMatchObject({ pageNum: 1, pageSize: 10, types: [1, 2] })
     await search(page, ordinary)
@@ -70,6 +94,8 @@ describe('built-in roles /adminrolemanage', () => {
   })
 
   it('creates a built-in role: defaults type 2 and status 1; 创建成功 returns to the list', async () => {
+    const name = `e2e内置${attemptStamp()}`
+    await openList()
     await page.getByRole('button', { name: /^新\s*建$/ }).click()
     await page.waitForURL(/\/adminrolemanage\/adminroleadd/)
     await page.getByRole('heading', { name: '新建内置角色', exact: true }).waitFor()
@@ -93,14 +119,19 @@ describe('built-in roles /adminrolemanage', () => {
     await toast(page, '创建成功')
     await page.waitForURL((u) => u.pathname === '/adminrolemanage')
 
-    const created = await roleByName(name)
-    expect(created).toBeTruthy()
-    const held = await detail(created!.id)
+    const made = await roleByName(name)
+    expect(made).toBeTruthy()
+    created.remember(`/role/admin/delete?id=${made!.id}`)
+    const held = await detail(made!.id)
     expect(held.data).toMatchObject({ roleName: name, type: 2, status: 1, description: '内置角色描述' })
     expect([...held.data.authCodes].sort()).toEqual(['access', 'adminrole', 'adminrole:add'].sort())
   })
 
   it('edits a built-in role: 修改成功 returns to the list and the server holds it', async () => {
+    // as the create test leaves it: 内置角色管理 > 新建内置角色 checked
+    const { roleName: name } = await builtInRole(['access', 'adminrole', 'adminrole:add'])
+    const renamed = `${name}改`
+    await openList()
     await search(page, name)
     await poll(() => shownNames(page)).toEqual([name])
     await row(page, name).getByRole('button', { name: '修改' }).click()
@@ -130,16 +161,22 @@ describe('built-in roles /adminrolemanage', () => {
   })
 
   it('filters by type (1 or 2) and the single-choice status', async () => {
-    await search(page, '')
+    const { roleName: disabled } = await builtInRole(['access'], 2)
+    await openList()
     await setColumnFilter(page, '类型', ['超级管理员'])
     await poll(() => shownNames(page)).toEqual(['超级管理员'])
     await setColumnFilter(page, '类型', ['内置角色'])
-    await poll(() => shownNames(page)).toContain(renamed)
-    expect(await shownNames(page)).not.toContain('超级管理员')
+    await poll(() => shownNames(page)).not.toContain('超级管理员')
+    // the list runs by id: this run's role is found by its name, wherever its page is
+    await search(page, disabled)
+    await poll(() => shownNames(page)).toEqual([disabled])
+    await search(page, '')
     await setColumnFilter(page, '类型', [])
     await setColumnFilter(page, '状态', ['禁用'])
-    await poll(() => shownNames(page)).toContain(renamed)
-    expect(await shownNames(page)).not.toContain('超级管理员')
+    await poll(() => shownNames(page)).not.toContain('超级管理员')
+    await search(page, disabled)
+    await poll(() => shownNames(page)).toEqual([disabled])
+    await search(page, '')
     // single choice: the dropdown holds radios
     await page.locator('th', { hasText: '状态' }).locator('.ant-table-filter-trigger').click()
     const dropdown = page.locator('.ant-table-filter-dropdown:visible')
@@ -149,11 +186,15 @@ describe('built-in roles /adminrolemanage', () => {
     await dropdown.waitFor({ state: 'hidden' }).catch(() => {})
     await setColumnFilter(page, '状态', ['启用'])
     await poll(() => shownNames(page)).toContain('超级管理员')
-    expect(await shownNames(page)).not.toContain(renamed)
-    await setColumnFilter(page, '状态', [])
+    expect(await shownNames(page)).not.toContain(disabled)
+    await search(page, disabled)
+    await poll(() => shownNames(page)).toEqual([])
   })
 
   it('views a built-in role read-only', async () => {
+    // 新建用户 unchecked, as the edit test leaves it
+    const { roleName: renamed } = await builtInRole(['access', 'user', 'user:delete'], 2)
+    await openList()
     await search(page, renamed)
     await poll(() => shownNames(page)).toEqual([renamed])
     await row(page, renamed).getByRole('button', { name: '查看' }).click()
@@ -175,7 +216,9 @@ describe('built-in roles /adminrolemanage', () => {
   })
 
   it('deletes a built-in role after confirmation', async () => {
-    const id = (await roleByName(renamed))!.id
+    // deleted by the test itself, so not among the file's removals
+    const { id, roleName: renamed } = await builtInRole(['access'], 2, false)
+    await openList()
     await search(page, renamed)
     await poll(() => shownNames(page)).toEqual([renamed])
     await row(page, renamed).getByRole('button', { name: '删除' }).click()
@@ -188,22 +231,16 @@ describe('built-in roles /adminrolemanage', () => {
   })
 
   it('hides the type field without isShow and keeps the type on save', async () => {
-    const res = await api<number>('POST', '/role/admin/insert', {
-      token,
-      body: { roleName: `${name}直开`, authCodes: ['access'] },
-    })
-    expect(res.status, res.msg).toBe(200)
-    await page.goto(
-      `/adminrolemanage/adminroleinfo?title=${encodeURIComponent('修改内置角色')}&id=${res.data}`,
-    )
+    const { id, roleName: name } = await builtInRole(['access'])
+    await page.goto(`/adminrolemanage/adminroleinfo?title=${encodeURIComponent('修改内置角色')}&id=${id}`)
     const roleName = page.getByPlaceholder('请输入角色名称')
-    await poll(() => roleName.inputValue()).toBe(`${name}直开`)
+    await poll(() => roleName.inputValue()).toBe(name)
     expect(await page.getByText('角色类型').count()).toBe(0)
     await page.getByPlaceholder('请输入描述').fill('无类型字段')
     await page.getByRole('button', { name: /保\s*存/ }).click()
     await toast(page, '修改成功')
     await page.waitForURL((u) => u.pathname === '/adminrolemanage')
-    const d = await detail(res.data)
+    const d = await detail(id)
     expect(d.data).toMatchObject({ type: 2, status: 1, description: '无类型字段' })
   })
 })

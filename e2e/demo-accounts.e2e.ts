@@ -1,55 +1,27 @@
-import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startBuiltServer } from './global-setup'
-import { ADMIN, launchBrowser, menuLabels, newPage, screenshot } from './helpers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signInDemoAccount, startDemoServer } from './demo-server'
+import { launchBrowser, menuLabels, screenshot } from './helpers'
 
 // Each demo account, signed in on a system filled by `npm run seed:demo`, sees what the README says
 // its role is for: the menu, the actions on the screens it may open, and 无权访问 on one it may not.
-// The system is started here on its own database, seeded before it starts (the embedded database is
-// one process's at a time).
+// The system is started here on its own database (demo-server.ts).
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const USER_PASSWORD = 'Demo@2024user'
 let browser: Browser
-let server: Awaited<ReturnType<typeof startBuiltServer>>
-let dataDir: string
+let server: Awaited<ReturnType<typeof startDemoServer>>
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-demo-'))
-  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/seed/demo.ts', '--users', '40'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: path.join(dataDir, 'data'),
-      DATABASE_URL: '',
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
-      INITIAL_USER_PASSWORD: USER_PASSWORD,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  })
-  server = await startBuiltServer(inject('webDist'), dataDir, ADMIN.password)
+  server = await startDemoServer()
   browser = await launchBrowser()
 }, 180_000)
 
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
-  fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 async function signInAs(nickName: string): Promise<Page> {
-  const page = await newPage(browser, { width: 1280, height: 800 }, server.baseURL)
-  await page.goto('/')
-  await page.getByPlaceholder('用户昵称').fill(nickName)
-  await page.getByPlaceholder('密码').fill(USER_PASSWORD)
-  await page.getByRole('button', { name: /登\s*录/ }).click()
-  await page.waitForURL('**/body')
+  const page = await signInDemoAccount(browser, server.baseURL, nickName)
   // the menu opened, so that every permitted label is listed
   await page.getByTestId('side-menu').waitFor()
   await page.getByRole('button', { name: '展开菜单' }).click()

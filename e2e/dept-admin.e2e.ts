@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { MSG } from '@amg/contract'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { startBuiltServer } from './global-setup'
-import { ADMIN, launchBrowser, newPage, screenshot } from './helpers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signInDemoAccount, startDemoServer } from './demo-server'
+import { ADMIN, attemptStamp, launchBrowser, screenshot } from './helpers'
 
 // DESIGN.md §13 in the console for a department administrator: demo_rd_admin (部门管理员, 本部门及以下,
 // in 研发中心) on a system filled by `npm run seed:demo`, started here on its own database as the demo
@@ -15,12 +10,8 @@ import { ADMIN, launchBrowser, newPage, screenshot } from './helpers'
 // ancestors outside the scope greyed, a new user created into a position in scope, and the 403 of a
 // user outside the scope opened by address.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const USER_PASSWORD = 'Demo@2024user'
-const RUN = Date.now().toString(36)
 let browser: Browser
-let server: Awaited<ReturnType<typeof startBuiltServer>>
-let dataDir: string
+let server: Awaited<ReturnType<typeof startDemoServer>>
 let adminToken: string
 
 /** A call to this test's own server (the shared `api` helper talks to the suite's server). */
@@ -54,20 +45,7 @@ const usersUnder = async (id: number, nickName?: string) =>
   call<{ total: number; list: { id: number }[] }>('POST', '/user/list', { orgId: id, pageSize: 1, nickName })
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-deptadmin-'))
-  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/seed/demo.ts', '--users', '40'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: path.join(dataDir, 'data'),
-      DATABASE_URL: '',
-      INITIAL_ADMIN_PASSWORD: ADMIN.password,
-      INITIAL_USER_PASSWORD: USER_PASSWORD,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  })
-  server = await startBuiltServer(inject('webDist'), dataDir, ADMIN.password)
+  server = await startDemoServer()
   browser = await launchBrowser()
   adminToken = (await call<{ token: string }>('POST', '/login', ADMIN, '')).token
 }, 180_000)
@@ -75,18 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.stop()
-  fs.rmSync(dataDir, { recursive: true, force: true })
 })
-
-async function signInAs(nickName: string): Promise<Page> {
-  const page = await newPage(browser, { width: 1280, height: 800 }, server.baseURL)
-  await page.goto('/')
-  await page.getByPlaceholder('用户昵称').fill(nickName)
-  await page.getByPlaceholder('密码').fill(USER_PASSWORD)
-  await page.getByRole('button', { name: /登\s*录/ }).click()
-  await page.waitForURL('**/body')
-  return page
-}
 
 const treeNode = (page: Page, name: string) =>
   page.getByTestId('org-tree').locator('.ant-tree-treenode', { has: page.getByText(name, { exact: true }) })
@@ -95,7 +62,7 @@ describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, ()
   it('demo_rd_admin sees 研发中心 and below only, creates a user into it, and is refused one of 销售部', async () => {
     const rd = await orgId('研发中心')
     const sales = await orgId('销售部')
-    const page = await signInAs('demo_rd_admin')
+    const page = await signInDemoAccount(browser, server.baseURL, 'demo_rd_admin')
     await expect
       .poll(() => page.getByTestId('manage-scope').textContent())
       .toBe('管理范围：研发中心（含下级）')
@@ -122,7 +89,7 @@ describe('a department administrator (DESIGN.md §13)', { timeout: 120_000 }, ()
 
     // a new user: the 岗位 is required, and a 研发中心 position is offered and taken
     // named per attempt: a retry does not meet the user its first try created
-    const nickName = `rd-new-${RUN}${Math.random().toString(36).slice(2, 5)}`
+    const nickName = `rd-new-${attemptStamp()}`
     await page.goto('/usermanage/adduser')
     await page.getByRole('heading', { name: '新建用户', exact: true }).waitFor()
     await page.getByPlaceholder('请输入用户昵称').fill(nickName)

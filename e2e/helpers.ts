@@ -47,6 +47,9 @@ export async function signIn(page: Page, user = ADMIN) {
   await page.waitForURL('**/body')
 }
 
+/** A name part of its own at each call: a retried test does not meet what its first try created. */
+export const attemptStamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
+
 export async function screenshot(page: Page, name: string) {
   const dir = path.resolve('test-results/screens')
   fs.mkdirSync(dir, { recursive: true })

@@ -1,16 +1,9 @@
 import { screen } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { adminUser as admin, renderAt } from './render-app'
+import { api, resetApi } from './mock-http'
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../src/lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../src/lib/http', () => import('./mock-http'))
 
 const { useSession } = await import('../src/lib/session-store')
 
@@ -21,7 +14,7 @@ const LOADED = { timeout: 10_000 }
 let page: { list: never[]; total: number; totalIsEstimate?: boolean }
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) => {
     if (url === '/config')
       return { isAms: false, showOperatorUser: false, hideUserBaseInfo: false, uploadMaxSizeMb: 10 }

@@ -1,16 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { api, resetApi } from './mock-http'
 
 // Unit tests of the store transitions: the HTTP functions are replaced by mocks.
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
 const unauthorizedListeners = vi.hoisted(() => [] as (() => void)[])
-vi.mock('../src/lib/http', () => ({ ...api }))
+vi.mock('../src/lib/http', () => import('./mock-http'))
 // the 401 listeners live apart from the HTTP client (lib/unauthorized.ts)
 vi.mock('../src/lib/unauthorized', () => ({
   onUnauthorized: (l: () => void) => unauthorizedListeners.push(l),
@@ -49,7 +42,7 @@ const station = {
 const authNode = { code: 'A1', chName: '用户', enName: 'user', type: 2, status: 1 }
 
 beforeEach(() => {
-  Object.values(api).forEach((fn) => fn.mockReset())
+  resetApi()
   useOrgStore.setState({ orginfo: null, orgList: [] })
   usePositionStore.setState({ positioninfo: null, positionList: [], positionTotal: 0 })
   useStationStore.setState({ stationInfo: null, stationList: [], stationTotal: 0 })

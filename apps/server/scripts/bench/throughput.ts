@@ -44,6 +44,54 @@ export async function fire(base: string, load: Load, seconds: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/** A bare Fastify hello-world and the access server measured against it, as `withBareAndServer` hands them over. */
+export interface BareAndServer {
+  hello: Running
+  server: Running & { token: string }
+  engine: 'pglite' | 'postgres'
+}
+
+/**
+ * Runs `use` while a bare Fastify hello-world and the access server run beside it: the server on the
+ * embedded database, or with DATABASE_URL on PostgreSQL in a database of its own, dropped after.
+ */
+export async function withBareAndServer<T>(use: (running: BareAndServer) => Promise<T>): Promise<T> {
+  const hello = await startProcess('scripts/bench/hello.ts', {}, '/')
+  let fresh: Awaited<ReturnType<typeof throwawayDatabaseUrl>> | undefined
+  let server: BareAndServer['server'] | undefined
+  try {
+    fresh = process.env.DATABASE_URL ? await throwawayDatabaseUrl(process.env.DATABASE_URL) : undefined
+    server = await startAccessServer(fresh?.url)
+    return await use({ hello, server, engine: fresh ? 'postgres' : 'pglite' })
+  } finally {
+    await server?.stop()
+    await hello.stop()
+    await fresh?.drop()
+  }
+}
+
+/** The yardstick of every figure: a bare Fastify hello-world on the same Node. */
+export const BARE_LOAD: Load = { name: '裸 Fastify hello-world', engine: 'none', method: 'GET', path: '/' }
+
+/** req/s as a percentage of the bare hello-world's, to one decimal. */
+const shareOfBare = (reqPerSec: number, bareReqPerSec: number) =>
+  Math.round((reqPerSec / bareReqPerSec) * 1000) / 10
+
+/**
+ * Fires the bare hello-world, then each load in turn (a second's warm-up, then `seconds` measured),
+ * and prints one row each: req/s, p99 and the share of the bare figure.
+ */
+export async function printAgainstBare({ hello, server }: BareAndServer, loads: Load[], seconds: number) {
+  const bare = await fire(hello.url, BARE_LOAD, seconds)
+  const rows = [{ name: BARE_LOAD.name, ...bare, ofBare: 100 }]
+  for (const load of loads) {
+    await fire(server.url, load, 1)
+    const r = await fire(server.url, load, seconds)
+    rows.push({ name: load.name, ...r, ofBare: shareOfBare(r.reqPerSec, bare.reqPerSec) })
+  }
+  console.table(rows)
+}
+
 /** The key of the service the forward-auth load asks about (DESIGN.md §10a). */
 const BENCH_SERVICE = 'bench-orders'
 
@@ -262,7 +310,7 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
     const targets: { base: string; loads: Load[] }[] = [
       {
         base: hello.url,
-        loads: [{ name: '裸 Fastify hello-world', engine: 'none', method: 'GET', path: '/' }],
+        loads: [BARE_LOAD],
       },
     ]
     const pglite = await startAccessServer()
@@ -308,7 +356,7 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
       ofBare: 0,
     }))
     const bare = figures[0].reqPerSec
-    for (const f of figures) f.ofBare = Math.round((f.reqPerSec / bare) * 1000) / 10
+    for (const f of figures) f.ofBare = shareOfBare(f.reqPerSec, bare)
     return figures
   } finally {
     for (const r of running.reverse()) await r.stop()

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RoleForm, type RoleFormValues } from './role-form'
 import { samePermissionSet } from './role-impact'
+import { post } from '../../test/mock-http'
 
-const post = vi.hoisted(() => vi.fn())
-vi.mock('../lib/http', () => ({ post }))
+vi.mock('../lib/http', () => import('../../test/mock-http'))
 
 // 权限管理 > 用户管理 > 新建用户
 const TREE = [

@@ -7,9 +7,9 @@ import zhCN from 'antd/locale/zh_CN'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { routerFlushSync } from '../lib/router-flush-sync'
 import { RoleList, type RoleListRow } from './role-list'
+import { post } from '../../test/mock-http'
 
-const post = vi.hoisted(() => vi.fn())
-vi.mock('../lib/http', () => ({ post, onUnauthorized: () => () => {} }))
+vi.mock('../lib/http', () => import('../../test/mock-http'))
 
 const TYPE_FILTERS = [
   { text: '超级管理员', value: 1 },

@@ -1,22 +1,14 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { adminUser, renderAt, signInAs } from '../../test/render-app'
+import { api, resetApi } from '../../test/mock-http'
 
 /** 导出 on the list screens sends the screen's current filters (DESIGN.md §15). */
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-  download: vi.fn(),
-}))
-vi.mock('../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../lib/http', () => import('../../test/mock-http'))
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) => {
     if (url === '/config')
       return { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { adminUser, renderAt, signInAs } from '../../../test/render-app'
 import dayjs from '../../lib/dayjs'
 import { expiryOfDay } from './key-form'
+import { api, resetApi } from '../../../test/mock-http'
 
 /**
  * DESIGN.md §16: the API 密钥 screen. The list shows what tells keys apart (never a key); 新建 sends
@@ -11,15 +12,7 @@ import { expiryOfDay } from './key-form'
  * each button shows only with the call it needs.
  */
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../../lib/http', () => import('../../../test/mock-http'))
 
 const KEY = 'ak_' + 'x'.repeat(43)
 const ROW = {
@@ -45,7 +38,7 @@ const reader = {
 }
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) =>
     url === '/config'
       ? { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }

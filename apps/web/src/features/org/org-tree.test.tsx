@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { OrgLevelNode } from '@amg/contract'
+import { api } from '../../../test/mock-http'
 
 /**
  * The department tree reopens the levels remembered in this browser whatever order their answers
@@ -9,15 +10,7 @@ import type { OrgLevelNode } from '@amg/contract'
  * shows stays open, and opens once its level arrives.
  */
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../../lib/http', () => import('../../../test/mock-http'))
 
 const { OrgTree } = await import('./org-tree')
 

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { OIDC_CLIENT_TYPES, type OidcClientType, type ServiceRow } from '@amg/contract'
 import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Switch, Typography } from 'antd'
 import { useState } from 'react'
+import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { toastSuccess } from '../../lib/feedback'
 import { fetchOidc, rotateOidcSecret, saveOidc, turnOidcOff } from './api'
 
@@ -15,41 +16,6 @@ interface FormValues {
   type: OidcClientType
   redirectUris: string
   requireConsent: boolean
-}
-
-/** The secret, shown this once. */
-function SecretNotice({
-  clientId,
-  secret,
-  onClose,
-}: {
-  clientId: string
-  secret: string
-  onClose: () => void
-}) {
-  return (
-    <Modal
-      open
-      title="应用密钥"
-      onOk={onClose}
-      onCancel={onClose}
-      cancelButtonProps={{ style: { display: 'none' } }}
-    >
-      <Alert type="warning" showIcon title="密钥只显示这一次，关闭后无法再次查看，请立即妥善保存。" />
-      <p style={{ marginTop: 16 }}>
-        Client ID：
-        <Typography.Text code copyable>
-          {clientId}
-        </Typography.Text>
-      </p>
-      <p>
-        Client Secret：
-        <Typography.Text code copyable data-testid="oidc-secret">
-          {secret}
-        </Typography.Text>
-      </p>
-    </Modal>
-  )
 }
 
 /**
@@ -178,12 +144,14 @@ export function OidcDialog({ service, onClose }: { service: ServiceRow; onClose:
           </Form>
         </>
       )}
-      {secret && info ? (
-        <SecretNotice clientId={info.clientId} secret={secret} onClose={() => setSecret(null)} />
-      ) : null}
-      {secret && !info ? (
-        <SecretNotice clientId={service.key} secret={secret} onClose={() => setSecret(null)} />
-      ) : null}
+      <SecretOnceDialog
+        title="应用密钥"
+        secret={secret}
+        alongside={[{ label: 'Client ID', value: info?.clientId ?? service.key }]}
+        secretLabel="Client Secret"
+        testId="oidc-secret"
+        onClose={() => setSecret(null)}
+      />
     </Modal>
   )
 }

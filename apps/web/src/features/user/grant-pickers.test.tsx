@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { adminUser, renderAt, signInAs } from '../../../test/render-app'
+import { api, resetApi } from '../../../test/mock-http'
 
 /**
  * DESIGN.md §6a in the user's link tabs: the pickers offer only what the caller may grant. The server
@@ -9,15 +10,7 @@ import { adminUser, renderAt, signInAs } from '../../../test/render-app'
  * super-admin role to a caller who is not a super admin.
  */
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../../lib/http', () => import('../../../test/mock-http'))
 
 const ROLE_REASON = '不能授予或管理超出自己权限的内容：部门管理、新增部门'
 const GROUP_REASON = '不能授予或管理超出自己权限的内容：部门管理'
@@ -63,7 +56,7 @@ const limitedUser = {
 }
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) =>
     url === '/config'
       ? { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }

@@ -2,16 +2,9 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { POLICY_MSG, passwordPolicyText } from '@amg/contract'
 import { adminUser as admin, renderAt } from '../../../test/render-app'
+import { api, resetApi } from '../../../test/mock-http'
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../../lib/http', () => import('../../../test/mock-http'))
 
 const { useSession } = await import('../../lib/session-store')
 
@@ -19,7 +12,7 @@ const { useSession } = await import('../../lib/session-store')
 const STRICT = { minLength: 20, minClasses: 4, notUsername: true, historyCount: 3 }
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) => {
     if (url === '/config')
       return { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }

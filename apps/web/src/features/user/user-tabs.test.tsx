@@ -1,22 +1,15 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { adminUser as admin, at, renderAt } from '../../../test/render-app'
+import { api, resetApi } from '../../../test/mock-http'
 
-const api = vi.hoisted(() => ({
-  get: vi.fn(),
-  post: vi.fn(),
-  put: vi.fn(),
-  patch: vi.fn(),
-  del: vi.fn(),
-  call: vi.fn(),
-}))
-vi.mock('../../lib/http', () => ({ ...api, onUnauthorized: () => () => {} }))
+vi.mock('../../lib/http', () => import('../../../test/mock-http'))
 
 const { useSession } = await import('../../lib/session-store')
 const { OWN_PASSWORD_HINT } = await import('./base-info-tab')
 
 beforeEach(() => {
-  Object.values(api).forEach((f) => f.mockReset())
+  resetApi()
   api.get.mockImplementation(async (url: string) => {
     if (url === '/config')
       return { isAms: false, showOperatorUser: false, hideUserBaseInfo: true, uploadMaxSizeMb: 10 }

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { routes, type DeliveryRow, type Json, type WebhookRow } from '@amg/contract'
-import { Button, Drawer, Modal, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
+import { Button, Drawer, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { DeleteLink, ListTable, useListScreen } from '../../components/list-screen'
+import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { useCanCall } from '../../lib/can-call'
 import dayjs from '../../lib/dayjs'
 import { toastSuccess } from '../../lib/feedback'
@@ -26,28 +27,6 @@ const DELIVERY_STATUS: Record<string, { color: string; label: string }> = {
   pending: { color: 'processing', label: '待投递' },
   succeeded: { color: 'success', label: '成功' },
   failed: { color: 'error', label: '失败' },
-}
-
-/** The secret, shown once after it was made: the receiver verifies signatures with it. */
-function SecretDialog({ secret, onClose }: { secret: string | null; onClose(): void }) {
-  return (
-    <Modal
-      title="Webhook 密钥"
-      open={secret !== null}
-      onOk={onClose}
-      onCancel={onClose}
-      okText="我已保存"
-      cancelButtonProps={{ style: { display: 'none' } }}
-      destroyOnHidden
-    >
-      <Typography.Paragraph>
-        密钥只显示这一次，请复制后交给接收方，用于校验 webhook-signature。
-      </Typography.Paragraph>
-      <Typography.Paragraph code copyable data-testid="webhook-secret">
-        {secret}
-      </Typography.Paragraph>
-    </Modal>
-  )
 }
 
 /** 投递记录 of one endpoint, newest first, each with 重新投递. */
@@ -265,7 +244,14 @@ export function WebhookListPage() {
           await refresh()
         }}
       />
-      <SecretDialog secret={secret} onClose={() => setSecret(null)} />
+      <SecretOnceDialog
+        title="Webhook 密钥"
+        secret={secret}
+        secretLabel="密钥"
+        purpose="请复制后交给接收方，用于校验 webhook-signature。"
+        testId="webhook-secret"
+        onClose={() => setSecret(null)}
+      />
       <DeliveriesDrawer endpoint={deliveriesOf} onClose={() => setDeliveriesOf(null)} />
     </Screen>
   )
