@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm'
 import { DATA_SCOPE } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import type { ReachGrant } from '../../auth/scope-guard'
 import { rolesReached, usersReaching } from '../../auth/reach'
 import type { LinkEntity } from './service'
 import type { PowerGuard } from '../../auth/power'
-
-const ids = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
 
 async function column(tx: DbOrTx, query: ReturnType<typeof sql>): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(tx, query)
@@ -34,33 +33,33 @@ export async function linkGrants(
   if (roles && groups) {
     const members = await column(
       tx,
-      sql`select user_id as id from user_group_users where group_id = any(${ids(groups)})`,
+      sql`select user_id as id from user_group_users where group_id = any(${intArray(groups)})`,
     )
     return [{ roleIds: roles, userIds: members }]
   }
   if (roles && positions) {
     const holders = await column(
       tx,
-      sql`select user_id as id from position_users where position_id = any(${ids(positions)})`,
+      sql`select user_id as id from position_users where position_id = any(${intArray(positions)})`,
     )
     return [{ roleIds: roles, userIds: holders }]
   }
   if (users && groups) {
     const given = await column(
       tx,
-      sql`select role_id as id from user_group_roles where group_id = any(${ids(groups)})`,
+      sql`select role_id as id from user_group_roles where group_id = any(${intArray(groups)})`,
     )
     return [{ roleIds: given, userIds: users }]
   }
   if (users && positions) {
     const given = await column(
       tx,
-      sql`select role_id as id from position_roles where position_id = any(${ids(positions)})`,
+      sql`select role_id as id from position_roles where position_id = any(${intArray(positions)})`,
     )
     const relative = await column(
       tx,
       sql`select id from roles where data_scope in (${DATA_SCOPE.ownOrg}, ${DATA_SCOPE.ownOrgTree}, ${DATA_SCOPE.self})
-        and id in (${rolesReached({ users: sql`= any(${ids(users)})`, carriers: 'every' })})`,
+        and id in (${rolesReached({ users: sql`= any(${intArray(users)})`, carriers: 'every' })})`,
     )
     return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
   }

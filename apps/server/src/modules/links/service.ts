@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { RecordType } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
@@ -30,12 +31,6 @@ const TOUCHES_OWNER: ReadonlySet<LinkEntity> = new Set(['group'])
 
 /** A column by its bare name, as an insert's column list needs it. */
 const bare = (column: PgColumn) => sql.identifier(column.name)
-
-const idValues = (ids: readonly number[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )
 
 /**
  * The power a link between these two sides moves (DESIGN.md §6a): a role's power when a role is
@@ -107,7 +102,7 @@ export class Links {
         () =>
           tx.execute(
             sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
-            select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
+            select ${change.ownerId}, t.id from unnest(${intArray(change.targetIds)}) as t(id)
             on conflict do nothing`,
           ),
         () => linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds),
@@ -120,7 +115,7 @@ export class Links {
     await this.change(change, !!change.requireTargets, (tx, table) =>
       tx.execute(
         sql`delete from ${table.table} where ${bare(table.ownerColumn)} = ${change.ownerId}
-        and ${bare(table.targetColumn)} in (${idValues(change.targetIds)})`,
+        and ${bare(table.targetColumn)} = any(${intArray(change.targetIds)})`,
       ),
     )
   }

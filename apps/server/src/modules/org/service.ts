@@ -9,6 +9,7 @@ import {
   type OrgUpdateBody,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
@@ -108,7 +109,7 @@ async function requireHoldersInScope(tx: DbOrTx, caller: Caller, positionIds: nu
   if (caller.scope.all || positionIds.length === 0) return
   const rows = await queryRows<{ user_id: number }>(
     tx,
-    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+    sql`select distinct user_id from position_users where position_id = any(${intArray(positionIds)})`,
   )
   await requireWritableUsers(
     tx,

@@ -12,6 +12,7 @@ import type {
   PositionUserListQuery,
 } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
@@ -86,7 +87,7 @@ interface PositionFilters {
  */
 async function selectPositions(db: DbOrTx, tree: OrgTree, f: PositionFilters): Promise<PositionRow[]> {
   const where: SQL[] = [sql`true`]
-  if (f.orgIds) where.push(sql`p.org_id = any(${`{${f.orgIds.join(',')}}`}::int[])`)
+  if (f.orgIds) where.push(sql`p.org_id = any(${intArray(f.orgIds)})`)
   if (f.stationId) where.push(sql`p.station_id = ${f.stationId}`)
   if (f.userId)
     where.push(
@@ -198,7 +199,7 @@ async function requireRemovableInScope(tx: DbOrTx, caller: Caller, positionIds: 
   await requirePositionsInScope(tx, caller, positionIds)
   const holders = await queryRows<{ user_id: number }>(
     tx,
-    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+    sql`select distinct user_id from position_users where position_id = any(${intArray(positionIds)})`,
   )
   await requireWritableUsers(
     tx,
