@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { RecordType } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { DbOrTx, Transactable } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
@@ -84,7 +84,7 @@ async function requireInScope(tx: DbOrTx, change: LinkChange): Promise<void> {
 
 export class Links {
   constructor(
-    private readonly db: Db,
+    private readonly db: Transactable,
     private readonly power: PowerGuard,
   ) {}
 

@@ -8,7 +8,7 @@ import {
   type OrgTreeNode,
   type OrgUpdateBody,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx, type Transactable } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
@@ -184,7 +184,7 @@ async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: str
   if (dup) throw conflict(ORG_MSG.siblingExists)
 }
 
-export async function insertOrg(db: Db, body: OrgInsertBody, caller: Caller): Promise<number> {
+export async function insertOrg(db: Transactable, body: OrgInsertBody, caller: Caller): Promise<number> {
   const operatorId = caller.id
   const name = validName(body.organizationName)
   const stationIds = parseStationIds(body.stationIds)

@@ -11,7 +11,7 @@ import type {
   PositionUserLinkBody,
   PositionUserListQuery,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx, type Transactable } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations } from '../../db/schema'
@@ -255,7 +255,11 @@ export async function deletePositions(db: Db, power: PowerGuard, positionIds: st
 }
 
 /** Creates the (department, job title) pairs that do not exist yet; answers the new position ids. */
-export async function batchInsert(db: Db, body: PositionBatchInsertBody, caller: Caller): Promise<number[]> {
+export async function batchInsert(
+  db: Transactable,
+  body: PositionBatchInsertBody,
+  caller: Caller,
+): Promise<number[]> {
   const stationIds = nonEmptyIdList(body.stationIds, 'stationIds', '职位')
   return db.transaction(async (tx) => {
     await requireOrg(tx, body.orgId, caller)
