@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { DATA_SCOPE } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
+import { linkBetween } from '../../db/tables'
 import type { ReachGrant } from '../../auth/scope-guard'
 import { rolesReached, usersReaching } from '../../auth/reach'
 import type { LinkEntity } from './service'
@@ -12,10 +13,23 @@ async function column(tx: DbOrTx, query: ReturnType<typeof sql>): Promise<number
   return [...new Set(rows.map((r) => Number(r.id)))]
 }
 
+/** The ids on the `want` side of the link table between `from` and `want`, linked to these `from` ids. */
+function linked(tx: DbOrTx, from: LinkEntity, ids: readonly number[], want: LinkEntity): Promise<number[]> {
+  const link = linkBetween(from, want)
+  return column(
+    tx,
+    sql`select ${link.targetColumn} as id from ${link.table} where ${link.ownerColumn} = any(${intArray(ids)})`,
+  )
+}
+
+/** The carriers of roles (DESIGN.md §6a): a user in one holds its roles. */
+const isCarrier = (kind: LinkEntity): kind is 'group' | 'position' => kind === 'group' || kind === 'position'
+
 /**
  * The roles a link gives and the users who get them through it (DESIGN.md §13: their scope must lie
- * within the caller's reach), read after the link is written. A user who takes a position gets its
- * roles, and their 本部门 / 本部门及以下 / 仅本人 roles reach the position's department from then on.
+ * within the caller's reach), read after the link is written. A carrier linked to roles gives them to
+ * its members or holders; a user linked to a carrier gets its roles. A user who takes a position also
+ * has their 本部门 / 本部门及以下 / 仅本人 roles reach the position's department from then on.
  */
 export async function linkGrants(
   tx: DbOrTx,
@@ -27,43 +41,20 @@ export async function linkGrants(
   const side = (kind: LinkEntity) => (a === kind ? aIds : b === kind ? bIds : null)
   const users = side('user')
   const roles = side('role')
-  const groups = side('group')
-  const positions = side('position')
   if (roles && users) return [{ roleIds: roles, userIds: users }]
-  if (roles && groups) {
-    const members = await column(
-      tx,
-      sql`select user_id as id from user_group_users where group_id = any(${intArray(groups)})`,
-    )
-    return [{ roleIds: roles, userIds: members }]
-  }
-  if (roles && positions) {
-    const holders = await column(
-      tx,
-      sql`select user_id as id from position_users where position_id = any(${intArray(positions)})`,
-    )
-    return [{ roleIds: roles, userIds: holders }]
-  }
-  if (users && groups) {
-    const given = await column(
-      tx,
-      sql`select role_id as id from user_group_roles where group_id = any(${intArray(groups)})`,
-    )
-    return [{ roleIds: given, userIds: users }]
-  }
-  if (users && positions) {
-    const given = await column(
-      tx,
-      sql`select role_id as id from position_roles where position_id = any(${intArray(positions)})`,
-    )
-    const relative = await column(
-      tx,
-      sql`select id from roles where data_scope in (${DATA_SCOPE.ownOrg}, ${DATA_SCOPE.ownOrgTree}, ${DATA_SCOPE.self})
-        and id in (${rolesReached({ users: sql`= any(${intArray(users)})`, carriers: 'every' })})`,
-    )
-    return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
-  }
-  return []
+  const carrier = isCarrier(a) ? a : isCarrier(b) ? b : null
+  if (!carrier) return []
+  const carrierIds = side(carrier)!
+  if (roles) return [{ roleIds: roles, userIds: await linked(tx, carrier, carrierIds, 'user') }]
+  if (!users) return []
+  const given = await linked(tx, carrier, carrierIds, 'role')
+  if (carrier === 'group') return [{ roleIds: given, userIds: users }]
+  const relative = await column(
+    tx,
+    sql`select id from roles where data_scope in (${DATA_SCOPE.ownOrg}, ${DATA_SCOPE.ownOrgTree}, ${DATA_SCOPE.self})
+      and id in (${rolesReached({ users: sql`= any(${intArray(users)})`, carriers: 'every' })})`,
+  )
+  return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
 }
 
 /**
@@ -84,10 +75,7 @@ export async function enablingGrants(
     )
     return [{ roleIds: [id], userIds: holders }]
   }
-  const members =
-    kind === 'group'
-      ? await column(tx, sql`select user_id as id from user_group_users where group_id = ${id}`)
-      : await column(tx, sql`select user_id as id from position_users where position_id = ${id}`)
+  const members = await linked(tx, kind, [id], 'user')
   return members.length ? linkGrants(tx, 'user', members, kind, [id]) : []
 }
 
