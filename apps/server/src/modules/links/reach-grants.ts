@@ -7,6 +7,7 @@ import type { ReachGrant } from '../../auth/scope-guard'
 import { rolesReached, usersReaching } from '../../auth/reach'
 import type { LinkEntity } from './service'
 import type { PowerGuard } from '../../auth/power'
+import type { EffectiveAccess } from '../../auth/authorizer'
 
 async function column(tx: DbOrTx, query: ReturnType<typeof sql>): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(tx, query)
@@ -83,16 +84,17 @@ export async function enablingGrants(
  * Runs a write that gives roles to users and refuses it (403, nothing kept) unless the caller's
  * reach covers what it gave: the caller's access is read before the write (giving oneself a role
  * cannot widen one's own reach first), the grants after it (a position just taken or enabled is
- * then among the holders' departments).
+ * then among the holders' departments). `caller`: the caller's id, or their access when the
+ * transaction has read it already before the write (a link's power check did).
  */
 export async function writeWithinReach<T>(
   tx: DbOrTx,
   power: PowerGuard,
-  callerId: number,
+  caller: number | EffectiveAccess,
   write: () => Promise<T>,
   given: (written: T) => Promise<readonly ReachGrant[]>,
 ): Promise<T> {
-  const before = await power.callerAccess(tx, callerId)
+  const before = typeof caller === 'number' ? await power.callerAccess(tx, caller) : caller
   const written = await write()
   await power.requireGrantsReach(tx, before, await given(written))
   return written

@@ -6,6 +6,7 @@ import { intArray } from '../../db/sql-arrays'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
+import type { EffectiveAccess } from '../../auth/authorizer'
 import { requireExisting } from './existing'
 import { linkGrants, writeWithinReach } from './reach-grants'
 import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
@@ -94,11 +95,11 @@ export class Links {
    * the write, the roles given and their holders' departments after it.
    */
   async link(change: LinkChange): Promise<void> {
-    await this.change(change, true, (tx, table) =>
+    await this.change(change, true, (tx, table, callerAccess) =>
       writeWithinReach(
         tx,
         this.power,
-        change.caller.id,
+        callerAccess,
         () =>
           tx.execute(
             sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
@@ -123,24 +124,32 @@ export class Links {
   /**
    * Checks, then applies: the power check reads the state before the change (the caller's own
    * power included, so linking a role to yourself cannot lift you over the check), and what a link
-   * adds or an unlink removes is named in the stake explicitly.
+   * adds or an unlink removes is named in the stake explicitly. The caller's access is read once
+   * and handed to `apply`, whose reach check judges what a link gives against the same access.
    */
   private async change(
     change: LinkChange,
     targetsMustExist: boolean,
-    apply: (tx: DbOrTx, table: ReturnType<typeof linkBetween>) => Promise<unknown>,
+    apply: (
+      tx: DbOrTx,
+      table: ReturnType<typeof linkBetween>,
+      callerAccess: EffectiveAccess,
+    ) => Promise<unknown>,
   ): Promise<void> {
     const table = linkBetween(change.owner, change.target)
     await guardedChange(this.db, async (tx) => {
       await requireExisting(tx, change.owner, [change.ownerId], false)
       if (targetsMustExist) await requireExisting(tx, change.target, change.targetIds, !change.requireTargets)
       await requireInScope(tx, change)
+      // read once, before the write, for the power check and the reach check of what a link gives
+      const callerAccess = await this.power.callerAccess(tx, change.caller.id)
       await this.power.require(
         tx,
         change.caller.id,
         linkStake(change.owner, [change.ownerId], change.target, change.targetIds),
+        callerAccess,
       )
-      await apply(tx, table)
+      await apply(tx, table, callerAccess)
       if (TOUCHES_OWNER.has(change.owner))
         await tx.execute(
           sql`update ${RECORDS[change.owner].table} set update_user_id = ${change.caller.id}, update_time = now()
