@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { eq, isNull } from 'drizzle-orm'
 import {
   organizations,
@@ -182,6 +182,22 @@ describe('user ↔ role', () => {
         .total,
     ).toBe(2)
     expect((await put('/api/rel/user-un-rel-role', { userId, roleId: r3 }, linker.token)).status).toBe(200)
+    expect(await roleLinks()).toEqual([r2])
+  })
+
+  it("reads the caller's access once in the link's transaction, for its power check and its reach check", async () => {
+    const linker = await t.userWithCodes(['user:role'])
+    const resolve = vi.spyOn(t.app.ctx.authz, 'resolve')
+    try {
+      expect(
+        (await put('/api/rel/user-rel-role', { id: userId, roleIds: `${r3}` }, linker.token)).status,
+      ).toBe(200)
+      const inTransaction = resolve.mock.calls.filter(([id, tx]) => id === linker.id && tx !== undefined)
+      expect(inTransaction).toHaveLength(1)
+    } finally {
+      resolve.mockRestore()
+    }
+    expect((await put('/api/rel/user-un-rel-role', { userId, roleId: r3 })).status).toBe(200)
     expect(await roleLinks()).toEqual([r2])
   })
 })

@@ -84,10 +84,11 @@ export class PowerGuard {
   /**
    * Throws 403 unless the caller's power covers the stake. Run it inside the change's transaction,
    * before the change: both the caller's power and the stake are read as they were, and what the
-   * change will add is named in the stake (`authCodes`, `nodes`, the linked ids).
+   * change will add is named in the stake (`authCodes`, `nodes`, the linked ids). `caller`: the
+   * caller's access when the transaction has read it already (a link's reach check reads the same).
    */
-  async require(tx: DbOrTx, callerId: number, stake: Stake): Promise<void> {
-    const missing = await this.missing(tx, callerId, stake)
+  async require(tx: DbOrTx, callerId: number, stake: Stake, caller?: EffectiveAccess): Promise<void> {
+    const missing = await this.missing(tx, callerId, stake, caller)
     if (missing.length) throw forbidden(beyondPowerMessage(missing))
   }
 
@@ -129,8 +130,8 @@ export class PowerGuard {
    * Names of the permissions the caller lacks for this stake (empty: allowed). The caller holds
    * their live power only (effective, enabled: DESIGN.md §6); dormant power is no licence to grant.
    */
-  async missing(tx: DbOrTx, callerId: number, stake: Stake): Promise<string[]> {
-    const caller = await this.authz.resolve(callerId, tx)
+  async missing(tx: DbOrTx, callerId: number, stake: Stake, access?: EffectiveAccess): Promise<string[]> {
+    const caller = access ?? (await this.authz.resolve(callerId, tx))
     if (caller.superAdmin) return []
     const resolved = await this.resolve(tx, callerId, stake)
     if (resolved.allPower) return [SUPER_ADMIN_POWER_NAME]

@@ -10,6 +10,7 @@ import {
   type RoleScope,
 } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
+import { intArray } from '../db/sql-arrays'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { usersReaching } from './reach'
@@ -125,7 +126,7 @@ export async function requireGrantsReach(
   const deptRows = await queryRows<{ user_id: number; org_id: number }>(
     tx,
     sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-      where p.status = 1 and pu.user_id = any(${idArray(userIds)})`,
+      where p.status = 1 and pu.user_id = any(${intArray(userIds)})`,
   )
   const deptsOf = group(deptRows.map((r) => ({ k: Number(r.user_id), v: Number(r.org_id) })))
   const lacking = await grantsLackingReach(
@@ -146,8 +147,6 @@ export interface DepartmentGrant {
   roleIds: readonly number[]
   targets: readonly (readonly number[])[]
 }
-
-const idArray = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
 
 const group = <K, V>(rows: readonly { k: K; v: V }[]) => {
   const out = new Map<K, V[]>()
@@ -173,15 +172,15 @@ export async function grantsLackingReach(
   const [roleRows, codeRows, scopeRows] = await Promise.all([
     queryRows<{ id: number; data_scope: number; type: number }>(
       tx,
-      sql`select id, data_scope, type from roles where id = any(${idArray(roleIds)})`,
+      sql`select id, data_scope, type from roles where id = any(${intArray(roleIds)})`,
     ),
     queryRows<{ role_id: number; auth_code: string }>(
       tx,
-      sql`select role_id, auth_code from role_auths where role_id = any(${idArray(roleIds)})`,
+      sql`select role_id, auth_code from role_auths where role_id = any(${intArray(roleIds)})`,
     ),
     queryRows<{ role_id: number; org_id: number }>(
       tx,
-      sql`select role_id, org_id from role_scope_orgs where role_id = any(${idArray(roleIds)})`,
+      sql`select role_id, org_id from role_scope_orgs where role_id = any(${intArray(roleIds)})`,
     ),
   ])
   const codesOf = group(codeRows.map((r) => ({ k: Number(r.role_id), v: r.auth_code })))

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { ROLE_TYPE } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx, type Tx } from '../db/connection'
+import { queryRows, type DbOrTx, type Transactable, type Tx } from '../db/connection'
 import { conflict } from '../lib/errors'
 import { usersReaching } from './reach'
 
@@ -29,7 +29,7 @@ const SUPER_ADMIN_LOCK = 7_301_001
  * super admin where there was one. Every change that can take super-admin rights away goes through
  * here: freezing, deleting or unlinking users, disabling, deleting or unlinking groups and positions.
  */
-export async function guardedChange<T>(db: Db, change: (tx: Tx) => Promise<T>): Promise<T> {
+export async function guardedChange<T>(db: Transactable, change: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SUPER_ADMIN_LOCK})`)
     const before = await countActiveSuperAdmins(tx)

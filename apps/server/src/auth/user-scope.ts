@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { API_PREFIX, MSG, NO_DATA, type DataScope } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
+import { intArray } from '../db/sql-arrays'
 import { currentUser } from '../lib/context'
 import { forbidden } from '../lib/errors'
 import type { Authorizer } from './authorizer'
@@ -43,9 +44,6 @@ export function callerOf(authz: Authorizer, req: FastifyRequest): Promise<Caller
 /** A caller who reaches everything (seed work, tests of the unscoped paths). */
 export const unscoped = (id: number): Caller => ({ id, scope: { all: true, self: false, orgIds: [] } })
 
-/** Ids as ONE array parameter, however many (a scope can hold thousands of departments). */
-const idArray = (ids: readonly number[]) => sql`${`{${ids.join(',')}}`}::int[]`
-
 /**
  * Names what a scoped caller may see, for the keys of kept lists: callers whose scopes hold the same
  * departments (and, under `self`, the same caller) see the same users. A scope can hold thousands of
@@ -83,7 +81,7 @@ export function visibleUser(
   if (scope.orgIds.length)
     parts.push(sql`exists (select 1 from position_users scope_pu
       join positions scope_p on scope_p.id = scope_pu.position_id
-      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${idArray(scope.orgIds)})
+      where scope_pu.user_id = ${userId} and scope_p.org_id = any(${intArray(scope.orgIds)})
       ${opts.rowByRow ? sql`offset 0` : sql``})`)
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`
 }
@@ -93,7 +91,7 @@ async function departmentsOf(tx: DbOrTx, userIds: readonly number[]): Promise<Ma
   const rows = await queryRows<{ user_id: number; org_id: number }>(
     tx,
     sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-        where pu.user_id = any(${idArray(userIds)})`,
+        where pu.user_id = any(${intArray(userIds)})`,
   )
   const byUser = new Map<number, number[]>()
   for (const r of rows) {
@@ -144,7 +142,7 @@ export async function requirePositionsInScope(
   if (caller.scope.all || positionIds.length === 0) return
   const rows = await queryRows<{ org_id: number }>(
     tx,
-    sql`select org_id from positions where id = any(${idArray(positionIds)})`,
+    sql`select org_id from positions where id = any(${intArray(positionIds)})`,
   )
   if (rows.some((r) => !orgInScope(caller, Number(r.org_id)))) throw forbidden(MSG.positionOutOfScope)
 }
@@ -152,5 +150,5 @@ export async function requirePositionsInScope(
 /** The condition "the position's department is in scope" on a positions org-id column (undefined: all). */
 export function visibleOrg(caller: Caller, orgId: unknown): SQL | undefined {
   if (caller.scope.all) return undefined
-  return caller.scope.orgIds.length ? sql`${orgId} = any(${idArray(caller.scope.orgIds)})` : sql`false`
+  return caller.scope.orgIds.length ? sql`${orgId} = any(${intArray(caller.scope.orgIds)})` : sql`false`
 }

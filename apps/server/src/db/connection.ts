@@ -20,6 +20,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 /** Anything queries can run on: the database or an open transaction. */
 export type DbOrTx = Db | Tx
+/**
+ * The database or an open transaction, for a service that opens a transaction of its own: on an open
+ * transaction that one is a savepoint inside it (an import runs the single calls' services on the
+ * transaction of its row this way).
+ */
+export type Transactable = Omit<Tx, 'rollback' | 'setTransaction'>
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {

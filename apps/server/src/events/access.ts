@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { queryRows, type DbOrTx } from '../db/connection'
+import { intArray } from '../db/sql-arrays'
 import { usersReaching } from '../auth/reach'
 import type { AccessTouch } from './derive'
 
@@ -12,7 +13,7 @@ import type { AccessTouch } from './derive'
  * their user ids (events/derive.ts), so the users it cut off are named too. One query.
  */
 export async function usersAffected(db: DbOrTx, touch: AccessTouch): Promise<number[]> {
-  const ints = (ids: Set<number>) => `{${[...ids].filter(Number.isFinite).join(',')}}`
+  const ints = (ids: Set<number>) => intArray([...ids].filter(Number.isFinite))
   const texts = JSON.stringify([...touch.authCodes])
   const rows = await queryRows<{ user_id: number }>(
     db,
@@ -23,16 +24,16 @@ export async function usersAffected(db: DbOrTx, touch: AccessTouch): Promise<num
         select a.code from auths a join subtree s on a.parent_code = s.code
       ),
       touched_roles(role_id) as (
-        select unnest(${ints(touch.roleIds)}::int[])
+        select unnest(${ints(touch.roleIds)})
         union
         select ra.role_id from role_auths ra where ra.auth_code in (select code from subtree)
       )
       select user_id from (
-        select unnest(${ints(touch.userIds)}::int[]) as user_id
+        select unnest(${ints(touch.userIds)}) as user_id
         union
-        select user_id from user_group_users where group_id = any(${ints(touch.groupIds)}::int[])
+        select user_id from user_group_users where group_id = any(${ints(touch.groupIds)})
         union
-        select user_id from position_users where position_id = any(${ints(touch.positionIds)}::int[])
+        select user_id from position_users where position_id = any(${ints(touch.positionIds)})
         union
         ${usersReaching({ roles: sql`in (select role_id from touched_roles)`, carriers: 'every' })}
       ) affected

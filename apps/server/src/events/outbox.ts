@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { ALL_EVENTS } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
+import { textArray } from '../db/sql-arrays'
 import type { StagedChange } from '../db/audit-schema'
 import { usersAffected } from './access'
 import { deriveEvents, touchesAccess, type ChangeEventDraft } from './derive'
@@ -54,8 +55,8 @@ export function withEvents(drafts: readonly ChangeEventDraft[]): SQL {
   return sql`
     with written as (
       insert into events (type, payload)
-      select t, p::jsonb from unnest(${`{${types.map(quoteArray).join(',')}}`}::text[],
-                                     ${`{${payloads.map(quoteArray).join(',')}}`}::text[]) with ordinality as x(t, p, n)
+      select t, p::jsonb from unnest(${textArray(types)},
+                                     ${textArray(payloads)}) with ordinality as x(t, p, n)
       order by n
       returning id, type
     ), delivered as (
@@ -66,6 +67,3 @@ export function withEvents(drafts: readonly ChangeEventDraft[]): SQL {
       returning 1
     )`
 }
-
-/** An element of a PostgreSQL array literal, quoted. */
-const quoteArray = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`

@@ -10,6 +10,7 @@ import {
   type StationExportQuery,
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { positions, roles, stations, userGroups } from '../../db/schema'
 import type { Caller } from '../../auth/user-scope'
 import { roleListFilters } from '../role/service'
@@ -101,7 +102,7 @@ export async function* exportPositions(
   const orgIds =
     caller.scope.all && !q.orgId ? null : listedOrgs(await loadOrgTree(db), { orgId: q.orgId }, caller)
   const inScope = and(
-    orgIds ? sql`${positions.orgId} = any(${`{${orgIds.join(',')}}`}::int[])` : undefined,
+    orgIds ? sql`${positions.orgId} = any(${intArray(orgIds)})` : undefined,
     q.stationId ? eq(positions.stationId, q.stationId) : undefined,
   )
   const rows = byId((after) =>

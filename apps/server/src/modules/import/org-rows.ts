@@ -8,7 +8,7 @@ import {
   normalizeName,
   type ImportMode,
 } from '@amg/contract'
-import type { Db, Tx } from '../../db/connection'
+import type { Tx } from '../../db/connection'
 import { organizations, positions, stations } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
 import type { Caller } from '../../auth/user-scope'
@@ -64,7 +64,6 @@ export async function importOrgRow(
   ctx: OrgImportContext,
   cells: readonly string[],
 ): Promise<RowOutcome> {
-  const db = tx as unknown as Db
   const path = (cells[0] ?? '').trim()
   const segments = segmentsOf(path)
   if (segments.length === 0) throw badRequest(importUnknownName('部门', path))
@@ -94,7 +93,7 @@ export async function importOrgRow(
       parent: orgId,
       ...(last && stationId !== null ? { stationIds: [stationId] } : {}),
     })
-    orgId = await insertOrg(db, body, ctx.caller)
+    orgId = await insertOrg(tx, body, ctx.caller)
     if (last) return 'inserted'
   }
   if (stationId === null) return refuseExisting(ctx, ORG_MSG.siblingExists)
@@ -103,7 +102,7 @@ export async function importOrgRow(
     .from(positions)
     .where(and(eq(positions.orgId, orgId), eq(positions.stationId, stationId)))
   if (held) return refuseExisting(ctx, MSG.importPositionExists)
-  await batchInsert(db, { orgId, stationIds: [stationId] }, ctx.caller)
+  await batchInsert(tx, { orgId, stationIds: [stationId] }, ctx.caller)
   return 'inserted'
 }
 
@@ -117,7 +116,7 @@ async function stationOf(tx: Tx, ctx: OrgImportContext, name: string): Promise<n
     stationName: name,
     type: ORDINARY_STATION,
   })
-  return insertStation(tx as unknown as Db, body, ctx.caller.id)
+  return insertStation(tx, body, ctx.caller.id)
 }
 
 /** An existing department or position: `insert` refuses the row, `upsert` leaves it unchanged. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { beyondPowerMessage, MSG, normalizeName, type UserInsertBody } from '@amg/contract'
 import { queryRows, type Tx } from '../../db/connection'
+import { arrayParam, intArray, textArray, type ArrayElementType } from '../../db/sql-arrays'
 import { users } from '../../db/schema'
 import { rolesCarried, type PowerGuard, type Stake } from '../../auth/power'
 import { requirePositionsInScope, type Caller } from '../../auth/user-scope'
@@ -108,7 +109,7 @@ async function existingUsers(tx: Tx, names: readonly string[]): Promise<Map<stri
   // 1,000 names PostgreSQL, once it has statistics, takes the trigram index (users_nick_name_trgm_idx),
   // where names alike share most of their trigrams, and spends seconds a batch; as a plain join it
   // reads the whole table a batch (PGlite has no statistics), growing with every batch
-  const query = sql`select u.id, u.nick_name from unnest(${arrayLiteral([...new Set(names)])}::text[]) as n(name)
+  const query = sql`select u.id, u.nick_name from unnest(${textArray(new Set(names))}) as n(name)
     cross join lateral (select id, nick_name from users where nick_name = n.name limit 1) u`
   const rows = await queryRows<{ id: number; nick_name: string }>(tx, query)
   return new Map(rows.map((r) => [r.nick_name, Number(r.id)]))
@@ -129,8 +130,11 @@ async function insertAll(
   await tx.transaction(async (sp) => {
     // one array per column (unnest): a statement of nine parameters however many rows, which both
     // ends parse and plan far faster than a VALUES list of thousands
-    const column = <K extends keyof (typeof values)[number]>(key: K, type: string) =>
-      sql`${arrayLiteral(values.map((v) => v[key] as string | number | null))}::${sql.raw(type)}[]`
+    const column = <K extends keyof (typeof values)[number]>(key: K, type: ArrayElementType) =>
+      arrayParam(
+        values.map((v) => v[key] as string | number | null),
+        type,
+      )
     const rowsIn = await queryRows<{ id: number; nick_name: string }>(
       sp,
       sql`insert into users (nick_name, real_name, mobile, status, password_hash, password_is_initial,
@@ -154,7 +158,7 @@ async function insertAll(
       if (userIds.length)
         await sp.execute(
           sql`insert into ${sql.identifier(table)} (user_id, ${sql.identifier(target)})
-            select * from unnest(${arrayLiteral(userIds)}::int[], ${arrayLiteral(targetIds)}::int[])
+            select * from unnest(${intArray(userIds)}, ${intArray(targetIds)})
             on conflict do nothing`,
         )
     }
@@ -162,13 +166,6 @@ async function insertAll(
     await link('user_roles', 'role_id', (intent) => intent.roleIds)
     await link('user_group_users', 'group_id', (intent) => intent.groupIds)
   })
-}
-
-/** A PostgreSQL array literal of these values (null as NULL), sent as one text parameter. */
-function arrayLiteral(items: readonly (string | number | null | undefined)[]): string {
-  const quote = (v: string | number | null | undefined) =>
-    v === null || v === undefined ? 'NULL' : `"${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
-  return `{${items.map(quote).join(',')}}`
 }
 
 /**
@@ -220,7 +217,7 @@ export class NewUserChecks {
     const orgRows = positionIds.length
       ? await queryRows<{ org_id: number }>(
           tx,
-          sql`select org_id from positions where status = 1 and id = any(${arrayLiteral(positionIds)}::int[])`,
+          sql`select org_id from positions where status = 1 and id = any(${intArray(positionIds)})`,
         )
       : []
     const targets = [orgRows.map((r) => Number(r.org_id))]

@@ -9,7 +9,7 @@ import {
   type ImportMode,
   type SecuritySettings,
 } from '@amg/contract'
-import type { Db, Tx } from '../../db/connection'
+import type { Tx } from '../../db/connection'
 import { positions, positionUsers, userGroupUsers, userRoles, users } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
 import { orgInScope, type Caller } from '../../auth/user-scope'
@@ -116,16 +116,15 @@ export async function importUserRow(
   cells: readonly string[],
 ): Promise<RowOutcome> {
   const row = readRow(cells, ctx.names)
-  const db = tx as unknown as Db
-  const links = new Links(db, ctx.power)
+  const links = new Links(tx, ctx.power)
   const [existing] = await tx
     .select({ id: users.id, realName: users.realName, mobile: users.mobile, status: users.status })
     .from(users)
     .where(eq(users.nickName, normalizeName(row.nickName)))
-  if (existing && ctx.mode === 'upsert') return updateFromRow(db, links, ctx, existing, row)
+  if (existing && ctx.mode === 'upsert') return updateFromRow(tx, links, ctx, existing, row)
 
   const body = newUserBody(ctx, row)
-  const id = await insertUser(db, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
+  const id = await insertUser(tx, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
   await linkAll(links, ctx.caller, id, 'role', row.roleIds)
   await linkAll(links, ctx.caller, id, 'group', row.groupIds)
   return 'inserted'
@@ -164,7 +163,7 @@ const missingFrom = (want: readonly number[], have: readonly number[]) => {
 }
 
 async function updateFromRow(
-  db: Db,
+  tx: Tx,
   links: Links,
   ctx: UserImportContext,
   existing: { id: number; realName: string | null; mobile: string | null; status: number },
@@ -178,16 +177,16 @@ async function updateFromRow(
     mobile: row.mobile,
   })
   // one after another: these run on the row's transaction, one connection
-  const held = await db
+  const held = await tx
     .select({ id: positions.id, orgId: positions.orgId })
     .from(positionUsers)
     .innerJoin(positions, eq(positions.id, positionUsers.positionId))
     .where(eq(positionUsers.userId, existing.id))
-  const roleRows = await db
+  const roleRows = await tx
     .select({ id: userRoles.roleId })
     .from(userRoles)
     .where(eq(userRoles.userId, existing.id))
-  const groupRows = await db
+  const groupRows = await tx
     .select({ id: userGroupUsers.groupId })
     .from(userGroupUsers)
     .where(eq(userGroupUsers.userId, existing.id))
@@ -210,7 +209,7 @@ async function updateFromRow(
   if (!fieldsChanged && !linksChanged) return 'unchanged'
   if (fieldsChanged) {
     checkNewUser({ nickName: body.nickName, mobile: body.mobile })
-    await updateUser(db, ctx.power, ctx.caller, body, undefined)
+    await updateUser(tx, ctx.power, ctx.caller, body, undefined)
   }
   for (const target of ['position', 'role', 'group'] as const) {
     const [add, remove] = changes[target]

@@ -1,22 +1,36 @@
 import { sql } from 'drizzle-orm'
 import { DATA_SCOPE } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
+import { linkBetween } from '../../db/tables'
 import type { ReachGrant } from '../../auth/scope-guard'
 import { rolesReached, usersReaching } from '../../auth/reach'
 import type { LinkEntity } from './service'
 import type { PowerGuard } from '../../auth/power'
-
-const ids = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::int[]`
+import type { EffectiveAccess } from '../../auth/authorizer'
 
 async function column(tx: DbOrTx, query: ReturnType<typeof sql>): Promise<number[]> {
   const rows = await queryRows<{ id: number }>(tx, query)
   return [...new Set(rows.map((r) => Number(r.id)))]
 }
 
+/** The ids on the `want` side of the link table between `from` and `want`, linked to these `from` ids. */
+function linked(tx: DbOrTx, from: LinkEntity, ids: readonly number[], want: LinkEntity): Promise<number[]> {
+  const link = linkBetween(from, want)
+  return column(
+    tx,
+    sql`select ${link.targetColumn} as id from ${link.table} where ${link.ownerColumn} = any(${intArray(ids)})`,
+  )
+}
+
+/** The carriers of roles (DESIGN.md §6a): a user in one holds its roles. */
+const isCarrier = (kind: LinkEntity): kind is 'group' | 'position' => kind === 'group' || kind === 'position'
+
 /**
  * The roles a link gives and the users who get them through it (DESIGN.md §13: their scope must lie
- * within the caller's reach), read after the link is written. A user who takes a position gets its
- * roles, and their 本部门 / 本部门及以下 / 仅本人 roles reach the position's department from then on.
+ * within the caller's reach), read after the link is written. A carrier linked to roles gives them to
+ * its members or holders; a user linked to a carrier gets its roles. A user who takes a position also
+ * has their 本部门 / 本部门及以下 / 仅本人 roles reach the position's department from then on.
  */
 export async function linkGrants(
   tx: DbOrTx,
@@ -28,43 +42,20 @@ export async function linkGrants(
   const side = (kind: LinkEntity) => (a === kind ? aIds : b === kind ? bIds : null)
   const users = side('user')
   const roles = side('role')
-  const groups = side('group')
-  const positions = side('position')
   if (roles && users) return [{ roleIds: roles, userIds: users }]
-  if (roles && groups) {
-    const members = await column(
-      tx,
-      sql`select user_id as id from user_group_users where group_id = any(${ids(groups)})`,
-    )
-    return [{ roleIds: roles, userIds: members }]
-  }
-  if (roles && positions) {
-    const holders = await column(
-      tx,
-      sql`select user_id as id from position_users where position_id = any(${ids(positions)})`,
-    )
-    return [{ roleIds: roles, userIds: holders }]
-  }
-  if (users && groups) {
-    const given = await column(
-      tx,
-      sql`select role_id as id from user_group_roles where group_id = any(${ids(groups)})`,
-    )
-    return [{ roleIds: given, userIds: users }]
-  }
-  if (users && positions) {
-    const given = await column(
-      tx,
-      sql`select role_id as id from position_roles where position_id = any(${ids(positions)})`,
-    )
-    const relative = await column(
-      tx,
-      sql`select id from roles where data_scope in (${DATA_SCOPE.ownOrg}, ${DATA_SCOPE.ownOrgTree}, ${DATA_SCOPE.self})
-        and id in (${rolesReached({ users: sql`= any(${ids(users)})`, carriers: 'every' })})`,
-    )
-    return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
-  }
-  return []
+  const carrier = isCarrier(a) ? a : isCarrier(b) ? b : null
+  if (!carrier) return []
+  const carrierIds = side(carrier)!
+  if (roles) return [{ roleIds: roles, userIds: await linked(tx, carrier, carrierIds, 'user') }]
+  if (!users) return []
+  const given = await linked(tx, carrier, carrierIds, 'role')
+  if (carrier === 'group') return [{ roleIds: given, userIds: users }]
+  const relative = await column(
+    tx,
+    sql`select id from roles where data_scope in (${DATA_SCOPE.ownOrg}, ${DATA_SCOPE.ownOrgTree}, ${DATA_SCOPE.self})
+      and id in (${rolesReached({ users: sql`= any(${intArray(users)})`, carriers: 'every' })})`,
+  )
+  return [{ roleIds: [...new Set([...given, ...relative])], userIds: users }]
 }
 
 /**
@@ -85,10 +76,7 @@ export async function enablingGrants(
     )
     return [{ roleIds: [id], userIds: holders }]
   }
-  const members =
-    kind === 'group'
-      ? await column(tx, sql`select user_id as id from user_group_users where group_id = ${id}`)
-      : await column(tx, sql`select user_id as id from position_users where position_id = ${id}`)
+  const members = await linked(tx, kind, [id], 'user')
   return members.length ? linkGrants(tx, 'user', members, kind, [id]) : []
 }
 
@@ -96,16 +84,17 @@ export async function enablingGrants(
  * Runs a write that gives roles to users and refuses it (403, nothing kept) unless the caller's
  * reach covers what it gave: the caller's access is read before the write (giving oneself a role
  * cannot widen one's own reach first), the grants after it (a position just taken or enabled is
- * then among the holders' departments).
+ * then among the holders' departments). `caller`: the caller's id, or their access when the
+ * transaction has read it already before the write (a link's power check did).
  */
 export async function writeWithinReach<T>(
   tx: DbOrTx,
   power: PowerGuard,
-  callerId: number,
+  caller: number | EffectiveAccess,
   write: () => Promise<T>,
   given: (written: T) => Promise<readonly ReachGrant[]>,
 ): Promise<T> {
-  const before = await power.callerAccess(tx, callerId)
+  const before = typeof caller === 'number' ? await power.callerAccess(tx, caller) : caller
   const written = await write()
   await power.requireGrantsReach(tx, before, await given(written))
   return written

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
 import type { RecordType } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { DbOrTx, Transactable } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard, Stake } from '../../auth/power'
+import type { EffectiveAccess } from '../../auth/authorizer'
 import { requireExisting } from './existing'
 import { linkGrants, writeWithinReach } from './reach-grants'
 import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
@@ -30,12 +32,6 @@ const TOUCHES_OWNER: ReadonlySet<LinkEntity> = new Set(['group'])
 
 /** A column by its bare name, as an insert's column list needs it. */
 const bare = (column: PgColumn) => sql.identifier(column.name)
-
-const idValues = (ids: readonly number[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )
 
 /**
  * The power a link between these two sides moves (DESIGN.md §6a): a role's power when a role is
@@ -89,7 +85,7 @@ async function requireInScope(tx: DbOrTx, change: LinkChange): Promise<void> {
 
 export class Links {
   constructor(
-    private readonly db: Db,
+    private readonly db: Transactable,
     private readonly power: PowerGuard,
   ) {}
 
@@ -99,15 +95,15 @@ export class Links {
    * the write, the roles given and their holders' departments after it.
    */
   async link(change: LinkChange): Promise<void> {
-    await this.change(change, true, (tx, table) =>
+    await this.change(change, true, (tx, table, callerAccess) =>
       writeWithinReach(
         tx,
         this.power,
-        change.caller.id,
+        callerAccess,
         () =>
           tx.execute(
             sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
-            select ${change.ownerId}, t.id from unnest(array[${idValues(change.targetIds)}]::int[]) as t(id)
+            select ${change.ownerId}, t.id from unnest(${intArray(change.targetIds)}) as t(id)
             on conflict do nothing`,
           ),
         () => linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds),
@@ -120,7 +116,7 @@ export class Links {
     await this.change(change, !!change.requireTargets, (tx, table) =>
       tx.execute(
         sql`delete from ${table.table} where ${bare(table.ownerColumn)} = ${change.ownerId}
-        and ${bare(table.targetColumn)} in (${idValues(change.targetIds)})`,
+        and ${bare(table.targetColumn)} = any(${intArray(change.targetIds)})`,
       ),
     )
   }
@@ -128,24 +124,32 @@ export class Links {
   /**
    * Checks, then applies: the power check reads the state before the change (the caller's own
    * power included, so linking a role to yourself cannot lift you over the check), and what a link
-   * adds or an unlink removes is named in the stake explicitly.
+   * adds or an unlink removes is named in the stake explicitly. The caller's access is read once
+   * and handed to `apply`, whose reach check judges what a link gives against the same access.
    */
   private async change(
     change: LinkChange,
     targetsMustExist: boolean,
-    apply: (tx: DbOrTx, table: ReturnType<typeof linkBetween>) => Promise<unknown>,
+    apply: (
+      tx: DbOrTx,
+      table: ReturnType<typeof linkBetween>,
+      callerAccess: EffectiveAccess,
+    ) => Promise<unknown>,
   ): Promise<void> {
     const table = linkBetween(change.owner, change.target)
     await guardedChange(this.db, async (tx) => {
       await requireExisting(tx, change.owner, [change.ownerId], false)
       if (targetsMustExist) await requireExisting(tx, change.target, change.targetIds, !change.requireTargets)
       await requireInScope(tx, change)
+      // read once, before the write, for the power check and the reach check of what a link gives
+      const callerAccess = await this.power.callerAccess(tx, change.caller.id)
       await this.power.require(
         tx,
         change.caller.id,
         linkStake(change.owner, [change.ownerId], change.target, change.targetIds),
+        callerAccess,
       )
-      await apply(tx, table)
+      await apply(tx, table, callerAccess)
       if (TOUCHES_OWNER.has(change.owner))
         await tx.execute(
           sql`update ${RECORDS[change.owner].table} set update_user_id = ${change.caller.id}, update_time = now()

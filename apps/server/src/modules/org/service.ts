@@ -8,7 +8,8 @@ import {
   type OrgTreeNode,
   type OrgUpdateBody,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx, type Transactable } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
@@ -108,7 +109,7 @@ async function requireHoldersInScope(tx: DbOrTx, caller: Caller, positionIds: nu
   if (caller.scope.all || positionIds.length === 0) return
   const rows = await queryRows<{ user_id: number }>(
     tx,
-    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+    sql`select distinct user_id from position_users where position_id = any(${intArray(positionIds)})`,
   )
   await requireWritableUsers(
     tx,
@@ -183,7 +184,7 @@ async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: str
   if (dup) throw conflict(ORG_MSG.siblingExists)
 }
 
-export async function insertOrg(db: Db, body: OrgInsertBody, caller: Caller): Promise<number> {
+export async function insertOrg(db: Transactable, body: OrgInsertBody, caller: Caller): Promise<number> {
   const operatorId = caller.id
   const name = validName(body.organizationName)
   const stationIds = parseStationIds(body.stationIds)

@@ -11,7 +11,8 @@ import type {
   PositionUserLinkBody,
   PositionUserListQuery,
 } from '@amg/contract'
-import { queryRows, type Db, type DbOrTx } from '../../db/connection'
+import { queryRows, type Db, type DbOrTx, type Transactable } from '../../db/connection'
+import { intArray } from '../../db/sql-arrays'
 import { guardedChange } from '../../auth/super-admin-guard'
 import { organizations, positions, stations } from '../../db/schema'
 import { markGrantable, rolesCarried, type PowerGuard } from '../../auth/power'
@@ -86,7 +87,7 @@ interface PositionFilters {
  */
 async function selectPositions(db: DbOrTx, tree: OrgTree, f: PositionFilters): Promise<PositionRow[]> {
   const where: SQL[] = [sql`true`]
-  if (f.orgIds) where.push(sql`p.org_id = any(${`{${f.orgIds.join(',')}}`}::int[])`)
+  if (f.orgIds) where.push(sql`p.org_id = any(${intArray(f.orgIds)})`)
   if (f.stationId) where.push(sql`p.station_id = ${f.stationId}`)
   if (f.userId)
     where.push(
@@ -198,7 +199,7 @@ async function requireRemovableInScope(tx: DbOrTx, caller: Caller, positionIds: 
   await requirePositionsInScope(tx, caller, positionIds)
   const holders = await queryRows<{ user_id: number }>(
     tx,
-    sql`select distinct user_id from position_users where position_id = any(${`{${positionIds.join(',')}}`}::int[])`,
+    sql`select distinct user_id from position_users where position_id = any(${intArray(positionIds)})`,
   )
   await requireWritableUsers(
     tx,
@@ -254,7 +255,11 @@ export async function deletePositions(db: Db, power: PowerGuard, positionIds: st
 }
 
 /** Creates the (department, job title) pairs that do not exist yet; answers the new position ids. */
-export async function batchInsert(db: Db, body: PositionBatchInsertBody, caller: Caller): Promise<number[]> {
+export async function batchInsert(
+  db: Transactable,
+  body: PositionBatchInsertBody,
+  caller: Caller,
+): Promise<number[]> {
   const stationIds = nonEmptyIdList(body.stationIds, 'stationIds', '职位')
   return db.transaction(async (tx) => {
     await requireOrg(tx, body.orgId, caller)

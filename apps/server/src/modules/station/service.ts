@@ -10,7 +10,7 @@ import {
   type StationSimpleBody,
   type StationUpdateBody,
 } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { Db, DbOrTx, Transactable } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations, users } from '../../db/schema'
@@ -169,7 +169,11 @@ async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
   if (dup) throw conflict(STATION_MSG.nameExists)
 }
 
-export async function insertStation(db: Db, body: StationInsertBody, operatorId: number): Promise<number> {
+export async function insertStation(
+  db: Transactable,
+  body: StationInsertBody,
+  operatorId: number,
+): Promise<number> {
   const name = body.stationName.trim()
   const orgIds = parseOrgIds(body.orgIds)
   return db

@@ -21,7 +21,7 @@ import {
   type UserSimple,
   type UserUpdateBody,
 } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { Db, DbOrTx, Transactable } from '../../db/connection'
 import { guardedChange, LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
 import {
   organizations,
@@ -395,7 +395,7 @@ export async function prepareUserUpdate(
  * Holding a position gives its roles, so the power check names them (DESIGN.md §6a).
  */
 export async function insertUser(
-  db: Db,
+  db: Transactable,
   power: PowerGuard,
   password: PreparedPassword,
   caller: Caller,
@@ -465,7 +465,7 @@ export function newUserValues(
  * password's, from `prepareUserUpdate`, when the body gives one.
  */
 export async function updateUser(
-  db: Db,
+  db: Transactable,
   power: PowerGuard,
   operator: Caller,
   body: UserUpdateBody,

@@ -18,6 +18,7 @@ import {
   type WebhookUpdateBody,
 } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
+import { textArray } from '../../db/sql-arrays'
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema'
 import { badRequest, notFound } from '../../lib/errors'
 import { checkTarget, parseWebhookUrl, PrivateTargetError } from './target'
@@ -219,7 +220,7 @@ export async function listEvents(db: Db, query: EventsQuery): Promise<{ list: Ch
     sql`select id, type, payload, created_at from events
          where id > ${after}
            and tx < pg_snapshot_xmin(pg_current_snapshot())
-           ${types.length ? sql`and type = any(${`{${types.join(',')}}`}::text[])` : sql``}
+           ${types.length ? sql`and type = any(${textArray(types)})` : sql``}
          order by id
          limit ${limit}`,
   )
