@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { beyondPowerMessage, coversPower, ROLE_TYPE, SUPER_ADMIN_POWER_NAME, type Power } from '@amg/contract'
 import { queryRows, type DbOrTx } from '../db/connection'
+import { intArray } from '../db/sql-arrays'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
 import { rolesReached } from './reach'
@@ -66,12 +67,6 @@ interface ResolvedStake {
   allPower: boolean
   nodes: NodePower[]
 }
-
-const ids = (list: readonly number[]) =>
-  sql.join(
-    list.map((id) => sql`${id}`),
-    sql`, `,
-  )
 
 /**
  * The power check of DESIGN.md §6a: a caller who is not a super admin may make a change only when
@@ -159,13 +154,13 @@ export class PowerGuard {
       (
         await queryRows<{ id: number }>(
           tx,
-          sql`select id from roles where type = ${ROLE_TYPE.superAdmin} and id in (${ids(allRoleIds)})`,
+          sql`select id from roles where type = ${ROLE_TYPE.superAdmin} and id = any(${intArray(allRoleIds)})`,
         )
       ).map((r) => Number(r.id)),
     )
     const codeRows = await queryRows<{ role_id: number; auth_code: string }>(
       tx,
-      sql`select role_id, auth_code from role_auths where role_id in (${ids(allRoleIds)})`,
+      sql`select role_id, auth_code from role_auths where role_id = any(${intArray(allRoleIds)})`,
     )
     const tree = await this.authz.loadStoredTree(tx)
     const coveredByCode = new Map<string, boolean>()
@@ -210,17 +205,19 @@ export class PowerGuard {
     if (stake.allPower) return { allPower: true, nodes: [] }
     const roleSources: SQL[] = []
     if (stake.roleIds?.length)
-      roleSources.push(sql`select id as role_id from roles where id in (${ids(stake.roleIds)})`)
+      roleSources.push(sql`select id as role_id from roles where id = any(${intArray(stake.roleIds)})`)
     if (stake.groupIds?.length)
-      roleSources.push(sql`select role_id from user_group_roles where group_id in (${ids(stake.groupIds)})`)
+      roleSources.push(
+        sql`select role_id from user_group_roles where group_id = any(${intArray(stake.groupIds)})`,
+      )
     if (stake.positionIds?.length)
       roleSources.push(
-        sql`select role_id from position_roles where position_id in (${ids(stake.positionIds)})`,
+        sql`select role_id from position_roles where position_id = any(${intArray(stake.positionIds)})`,
       )
     const userIds = (stake.userIds ?? []).filter((id) => id !== callerId)
     if (userIds.length) {
       // every group and position counts, enabled or not: stored power
-      roleSources.push(rolesReached({ users: sql`in (${ids(userIds)})`, carriers: 'every' }))
+      roleSources.push(rolesReached({ users: sql`= any(${intArray(userIds)})`, carriers: 'every' }))
     }
     const codes = new Set(stake.authCodes ?? [])
     if (roleSources.length) {
@@ -287,7 +284,7 @@ export async function rolesCarried(
   const rows = await queryRows<{ owner: number; role_id: number }>(
     db,
     sql`select ${sql.identifier(ownerColumn)} as owner, role_id from ${sql.identifier(table)}
-      where ${sql.identifier(ownerColumn)} in (${ids(ownerIds)})`,
+      where ${sql.identifier(ownerColumn)} = any(${intArray(ownerIds)})`,
   )
   const byOwner = new Map<number, number[]>(ownerIds.map((id) => [id, []]))
   for (const r of rows) byOwner.get(Number(r.owner))?.push(Number(r.role_id))
