@@ -14,18 +14,23 @@ const GROWTH_BYTES = 96 * 1024 * 1024
 
 /**
  * V8's collector as a function. Node hands it out only to a process started with `--expose-gc`;
- * a context created while the flag is set gets it too, and the flag is put back at once.
+ * a context created while the flag is set gets it too, and the flag is put back at once. Made the
+ * first time a job needs it, not when the server starts: most processes never run a large job.
  */
-const collectGarbage: () => void =
-  (globalThis as { gc?: () => void }).gc ??
-  (() => {
-    v8.setFlagsFromString('--expose-gc')
-    try {
-      return runInNewContext('gc') as () => void
-    } finally {
-      v8.setFlagsFromString('--no-expose-gc')
-    }
-  })()
+let collector: (() => void) | undefined
+function collectGarbage(): void {
+  collector ??=
+    (globalThis as { gc?: () => void }).gc ??
+    (() => {
+      v8.setFlagsFromString('--expose-gc')
+      try {
+        return runInNewContext('gc') as () => void
+      } finally {
+        v8.setFlagsFromString('--no-expose-gc')
+      }
+    })()
+  collector()
+}
 
 const usedHeap = () => v8.getHeapStatistics().used_heap_size
 
