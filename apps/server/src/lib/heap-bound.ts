@@ -18,7 +18,7 @@ const GROWTH_BYTES = 96 * 1024 * 1024
  * first time a job needs it, not when the server starts: most processes never run a large job.
  */
 let collector: (() => void) | undefined
-function collectGarbage(): void {
+export function collectGarbage(): void {
   collector ??=
     (globalThis as { gc?: () => void }).gc ??
     (() => {
