@@ -53,6 +53,8 @@ export interface Config {
   webhookAllowPrivate: boolean
   /** how often each instance's webhook worker looks for due deliveries, in ms */
   webhookWorkerIntervalMs: number
+  /** how long a claimed delivery stays one worker's before it is due again (a worker that died mid-send) */
+  webhookLeaseSeconds: number
   /** every wait between delivery attempts is multiplied by this (tests shrink it; 1 in production) */
   webhookRetryScale: number
   /** DESIGN.md §16: the address users and applications reach this server at; the issuer is `${publicUrl}/oidc` */
@@ -75,6 +77,17 @@ const int = (value: string | undefined, fallback: number): number => {
   const n = Number(value)
   if (!Number.isFinite(n) || n < 0) throw new Error(`配置项取值不是合法的数字: ${value}`)
   return n
+}
+/**
+ * A delivery's lease must outlast one attempt (a 10 s timeout, then its record): a shorter one would let
+ * a second worker send a delivery the first is still waiting on.
+ */
+export const MIN_WEBHOOK_LEASE_SECONDS = 15
+const webhookLease = (value: string | undefined): number => {
+  const seconds = int(value, 60)
+  if (seconds < MIN_WEBHOOK_LEASE_SECONDS)
+    throw new Error(`WEBHOOK_LEASE_SECONDS 不能小于 ${MIN_WEBHOOK_LEASE_SECONDS}: ${value}`)
+  return seconds
 }
 /**
  * One core fewer than the machine has, at least one: hashing never takes every core from the requests
@@ -152,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     timeZone: timeZoneOf(env.TZ),
     webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE),
     webhookWorkerIntervalMs: int(env.WEBHOOK_WORKER_INTERVAL_MS, 2000),
+    webhookLeaseSeconds: webhookLease(env.WEBHOOK_LEASE_SECONDS),
     webhookRetryScale: 1,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
     secretKey: env.SECRET_KEY || undefined,

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { WEBHOOK_MSG } from '@amg/contract'
+import { loadConfig } from '../src/config'
 import { queryRows } from '../src/db/connection'
 import { createTestApp, type TestApp } from './helpers/app'
 import { startReceiver, waitFor } from './helpers/receiver'
@@ -517,5 +518,14 @@ describe('closing the app', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(receiver.received.length).toBe(from)
     await own.close()
+  })
+})
+
+describe('the lease of a claimed delivery (WEBHOOK_LEASE_SECONDS)', () => {
+  it('is a minute unless set, and never shorter than an attempt can take', () => {
+    expect(loadConfig({}).webhookLeaseSeconds).toBe(60)
+    expect(loadConfig({ WEBHOOK_LEASE_SECONDS: '15' }).webhookLeaseSeconds).toBe(15)
+    expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: '14' })).toThrow('WEBHOOK_LEASE_SECONDS 不能小于 15: 14')
+    expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: 'soon' })).toThrow('配置项取值不是合法的数字: soon')
   })
 })

@@ -34,6 +34,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       intervalMs: config.webhookWorkerIntervalMs,
       allowPrivate,
       retryScale: config.webhookRetryScale,
+      leaseSeconds: config.webhookLeaseSeconds,
     },
     app.log,
   )

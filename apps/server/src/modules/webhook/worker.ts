@@ -17,8 +17,6 @@ export const RETRY_DELAYS_SECONDS = [5, 30, 120, 600, 3600, 3 * 3600, 6 * 3600, 
 const MAX_DELAY_SECONDS = 24 * 3600
 /** An endpoint failing without a success for this long is disabled and flagged. */
 export const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000
-/** How long a claimed delivery is someone's: longer than an attempt can take (10 s timeout). */
-const LEASE_SECONDS = 60
 const BATCH = 20
 
 interface Claimed {
@@ -41,6 +39,8 @@ export interface WorkerOptions {
   allowPrivate: boolean
   /** every wait between attempts is multiplied by this (tests shrink it) */
   retryScale: number
+  /** how long a claimed delivery is this worker's: longer than an attempt can take (10 s timeout) */
+  leaseSeconds: number
 }
 
 /** The body a receiver gets: the Standard Webhooks shape `{ type, timestamp, data }`, with the event id. */
@@ -135,7 +135,7 @@ export class WebhookWorker {
            for update of d skip locked
         ), claimed as (
           update webhook_deliveries d
-             set next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
+             set next_attempt_at = now() + make_interval(secs => ${this.options.leaseSeconds}), attempts = d.attempts + 1
             from due where d.id = due.id
           returning d.*
         )
