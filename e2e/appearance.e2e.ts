@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdData } from './cleanup'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, openInConsole, screenshot, signIn } from './helpers'
 
 /**
  * How the console looks: it fills the window (no browser frame) at 1920, 1440, 1280 and 600 px, the
@@ -273,23 +273,6 @@ const screens = (): [string, string, string][] => {
     ['online', '/online', '在线用户'],
     ['not-found', '/404', '页面不存在'],
   ]
-}
-
-/**
- * Opens a screen the way the console's own links do: through its router, without loading the page
- * again (every other spec loads pages; here the loads would be most of the time spent). It passes by
- * the 404 screen first, whose text no other screen shows, so waiting for the screen's text cannot be
- * satisfied by the screen it leaves, which the router keeps on show until the next one is ready.
- */
-async function openInConsole(page: Page, path: string) {
-  const follow = (to: string) =>
-    page.evaluate((target) => {
-      history.pushState(null, '', target)
-      dispatchEvent(new PopStateEvent('popstate'))
-    }, to)
-  await follow('/404')
-  await page.locator('.ant-layout-content').getByText('页面不存在').first().waitFor()
-  await follow(path)
 }
 
 describe('every screen in both themes', () => {

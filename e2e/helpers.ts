@@ -47,6 +47,23 @@ export async function signIn(page: Page, user = ADMIN) {
   await page.waitForURL('**/body')
 }
 
+/**
+ * Opens a screen the way the console's own links do: through its router, without loading the page
+ * again (specs that walk every screen would otherwise spend most of their time loading it). It passes
+ * by the 404 screen first, whose text no other screen shows, so that waiting for the next screen's text
+ * cannot be satisfied by the screen it leaves, which the router keeps on show until the next is ready.
+ */
+export async function openInConsole(page: Page, path: string) {
+  const follow = (to: string) =>
+    page.evaluate((target) => {
+      history.pushState(null, '', target)
+      dispatchEvent(new PopStateEvent('popstate'))
+    }, to)
+  await follow('/404')
+  await page.locator('.ant-layout-content').getByText('页面不存在').first().waitFor()
+  await follow(path)
+}
+
 /** A name part of its own at each call: a retried test does not meet what its first try created. */
 export const attemptStamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
 

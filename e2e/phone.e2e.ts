@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdData } from './cleanup'
-import { api, apiLogin, baseURL, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, baseURL, launchBrowser, newPage, openInConsole, screenshot, signIn } from './helpers'
 
 /**
  * The console on a phone (390×844): the menu is a drawer opened from the header, no screen is wider
@@ -100,7 +100,7 @@ const screens = (): [string, string, string][] => [
 ]
 
 async function openScreen(page: Page, path: string, text: string) {
-  await page.goto(path)
+  await openInConsole(page, path)
   await page.locator('.ant-layout-content').getByText(text, { exact: false }).first().waitFor()
   await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0)
   await page.waitForTimeout(200)
