@@ -7,7 +7,9 @@ import { openDatabase } from '../src/db/connection'
 import { seedBase } from '../src/seed/base'
 import { securitySettings } from '../src/db/schema'
 import { configurePasswordHashing } from '../src/auth/password'
-import { TEST_ADMIN_PASSWORD } from './helpers/constants'
+import { loadSigningKeys } from '../src/modules/oidc/keys'
+import { SecretBox } from '../src/lib/secret-box'
+import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY } from './helpers/constants'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,10 +62,17 @@ export default async function setup(project: TestProject) {
  * admin's forms would have to change their password at their first sign-in (DESIGN.md §14), which is
  * not what those tests are about: the template turns that setting off, as an operator may, and the
  * sign-in security tests turn it on again through the settings call.
+ *
+ * It also holds the single sign-on signing keys a first start makes (sealed with the tests' SECRET_KEY),
+ * as a deployment's database does after that start: every test app would otherwise make its own RSA
+ * key, a good part of its start-up.
  */
 async function seedTemplate(db: Parameters<typeof seedBase>[0]) {
   await seedBase(db, { initialAdminPassword: TEST_ADMIN_PASSWORD, initialAdminPasswordChosen: true })
   await db.update(securitySettings).set({ forceChangeInitial: false })
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-keys-'))
+  await loadSigningKeys(db, SecretBox.fromConfig({ secretKey: TEST_SECRET_KEY, dataDir }))
+  fs.rmSync(dataDir, { recursive: true, force: true })
 }
 
 export function withDatabase(url: string, name: string): string {

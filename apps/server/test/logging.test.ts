@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { openDatabase } from '../src/db/connection'
-import { TEST_ADMIN_PASSWORD } from './helpers/constants'
+import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY } from './helpers/constants'
 
 /** An app on a fresh PGlite whose log lines are kept; `use` drives it, then everything is closed. */
 async function withLoggedApp(
@@ -18,7 +18,8 @@ async function withLoggedApp(
   })
   const lines: string[] = []
   const app = await buildApp({
-    config: loadConfig({}, { logLevel }),
+    // the tests' SECRET_KEY: the template's signing keys are sealed with it
+    config: loadConfig({}, { logLevel, secretKey: TEST_SECRET_KEY }),
     database,
     logStream: { write: (line) => lines.push(line) },
   })

@@ -32,7 +32,8 @@ describe.skipIf(!inject('pgTemplate'))('two instances, one provider', () => {
   beforeAll(async () => {
     // the issuer both answer for (in production, the address of the load balancer in front of them)
     const issuerHost = 'http://127.0.0.1:1'
-    a = await createTestApp({ publicUrl: issuerHost, secretKey: 'shared-secret-for-the-test' })
+    // both with the tests' SECRET_KEY (the second takes the first's configuration), as instances must be
+    a = await createTestApp({ publicUrl: issuerHost })
     const database = await openDatabase({
       databaseUrl: a.databaseUrl!,
       stageAuditRows: true,
