@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
+import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -45,6 +46,15 @@ export interface BuildOptions {
 }
 
 /** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
+/**
+ * The request validators of every app this process builds, compiled once. Each app would otherwise
+ * have its own Ajv and compile every route's schemas again; the schemas and options are the same
+ * module-level objects for all of them (tests build hundreds of apps in a process). Ajv keeps what it
+ * compiled by schema, and the pool by the Ajv options and shared schemas, so an app with other
+ * options would get an Ajv of its own.
+ */
+const sharedValidators = AjvCompiler()
+
 export async function buildApp({
   config,
   database,
@@ -80,6 +90,7 @@ export async function buildApp({
         coerceTypes: true,
       },
     },
+    schemaController: { compilersFactory: { buildValidator: sharedValidators } },
     bodyLimit: 1024 * 1024,
     // one line per request, reads only at debug (lib/request-log.ts)
     logController: new RequestLog(),
