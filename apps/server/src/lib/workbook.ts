@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
 import { AppError, badRequest } from './errors'
@@ -22,6 +22,13 @@ export interface ReadSheet {
   header: string[]
   rows: SheetRows
 }
+
+/**
+ * exceljs, loaded the first time a spreadsheet is read or written: loading it is a good part of a
+ * server's start, for a feature most starts never use.
+ */
+let excel: Promise<typeof ExcelJS> | undefined
+const loadExcel = () => (excel ??= import('exceljs').then((m) => m.default))
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
 /** An OLE compound file: a legacy .xls, or an .xlsx encrypted with a password. */
@@ -92,6 +99,7 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   // merged cells sit after the sheet's data: read the sheet's text in pieces, looking for them only
   if (await containsText(sheetFile, '<mergeCell ')) throw badRequest(MSG.importMergedCells)
 
+  const Utf8WorkbookReader = await utf8WorkbookReader()
   const reader = new Utf8WorkbookReader(Readable.from(file), {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -144,25 +152,30 @@ async function* utf8Text(chunks: AsyncIterable<Buffer | string>): AsyncGenerator
 }
 
 type SharedStringsParser = (entry: Readable) => AsyncGenerator<unknown>
-const ExcelReader = ExcelJS.stream.xlsx.WorkbookReader
-const parseSharedStrings = (ExcelReader.prototype as unknown as { _parseSharedStrings: SharedStringsParser })
-  ._parseSharedStrings
 
+let utf8Reader: Promise<typeof ExcelJS.stream.xlsx.WorkbookReader> | undefined
 /** exceljs's streaming reader, its shared strings decoded whole characters at a time (see utf8Text). */
-class Utf8WorkbookReader extends ExcelReader {
-  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown> {
-    const decoder = new StringDecoder('utf8')
-    const text = entry.pipe(
-      new Transform({
-        readableObjectMode: true,
-        transform: (chunk: Buffer, _encoding, done) => done(null, decoder.write(chunk)),
-        flush: (done) => done(null, decoder.end()),
-      }),
-    )
-    // the entry is drained here, as exceljs drains the parts it reads
-    return parseSharedStrings.call(this, text)
-  }
-}
+const utf8WorkbookReader = () =>
+  (utf8Reader ??= loadExcel().then((excel) => {
+    const ExcelReader = excel.stream.xlsx.WorkbookReader
+    const parseSharedStrings = (
+      ExcelReader.prototype as unknown as { _parseSharedStrings: SharedStringsParser }
+    )._parseSharedStrings
+    return class Utf8WorkbookReader extends ExcelReader {
+      _parseSharedStrings(entry: Readable): AsyncGenerator<unknown> {
+        const decoder = new StringDecoder('utf8')
+        const text = entry.pipe(
+          new Transform({
+            readableObjectMode: true,
+            transform: (chunk: Buffer, _encoding, done) => done(null, decoder.write(chunk)),
+            flush: (done) => done(null, decoder.end()),
+          }),
+        )
+        // the entry is drained here, as exceljs drains the parts it reads
+        return parseSharedStrings.call(this, text)
+      }
+    }
+  }))
 
 interface ZipStream {
   on(event: 'data', listener: (chunk: Uint8Array) => void): ZipStream
@@ -294,7 +307,8 @@ export interface TemplateSpec {
  * allowed too, so several names joined by ';' still fit) and the 说明 sheet.
  */
 export async function templateWorkbook(spec: TemplateSpec): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook()
+  const excel = await loadExcel()
+  const workbook = new excel.Workbook()
   const sheet = workbook.addWorksheet(spec.sheetName)
   const lists = workbook.addWorksheet('下拉列表', { state: 'hidden' })
   sheet.columns = spec.columns.map((c) => ({ header: c.header, width: c.width, style: { numFmt: '@' } }))
@@ -327,15 +341,16 @@ export function streamWorkbook(
   rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
 ): Readable {
   const out = new PassThrough()
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out as unknown as Writable,
-    useSharedStrings: false,
-    useStyles: false,
-  })
-  const sheet = workbook.addWorksheet(sheetName)
-  sheet.addRow([...header]).commit()
   void (async () => {
     try {
+      const excel = await loadExcel()
+      const workbook = new excel.stream.xlsx.WorkbookWriter({
+        stream: out as unknown as Writable,
+        useSharedStrings: false,
+        useStyles: false,
+      })
+      const sheet = workbook.addWorksheet(sheetName)
+      sheet.addRow([...header]).commit()
       for await (const cells of rows) {
         sheet.addRow([...cells]).commit()
         if (out.writableNeedDrain) await once(out, 'drain')
