@@ -1,11 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MSG } from '@amg/contract'
-import { ADMIN, api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { ADMIN, api, apiLogin, attemptStamp, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
-const RUN = Date.now().toString(36)
-/** A name part of this attempt: a retried test does not meet the user its first try created. */
-const attempt = () => `${RUN}${Math.random().toString(36).slice(2, 5)}`
 /** The server's preset password for users created without one (config INITIAL_USER_PASSWORD default). */
 const INITIAL_USER_PASSWORD = 'User@12345678'
 
@@ -97,7 +94,7 @@ describe('user list (SPEC.md §2)', () => {
     await shot(page, 'user-create-blank')
     expect(inserts).toEqual([])
 
-    const nickName = `e2e-new-${attempt()}`
+    const nickName = `e2e-new-${attemptStamp()}`
     await dialog.getByLabel('新用户昵称').fill(nickName)
     await button(dialog, '确定').click()
     await toast(page, MSG.created).waitFor()
@@ -134,7 +131,7 @@ describe('user list (SPEC.md §2)', () => {
     await formError(page, MSG.passwordPolicy).waitFor()
     await shot(page, 'user-add-invalid')
 
-    const nickName = `e2e-add-${attempt()}`
+    const nickName = `e2e-add-${attemptStamp()}`
     await page.getByPlaceholder('请输入用户昵称').fill(nickName)
     await page.getByPlaceholder('请输入真实姓名').fill('李四')
     await page.getByPlaceholder('请输入手机号').fill('13912345678')
@@ -151,7 +148,7 @@ describe('user list (SPEC.md §2)', () => {
   })
 
   it('searches by nickName and pages 10 at a time', async () => {
-    const prefix = `e2e-page-${attempt()}-`
+    const prefix = `e2e-page-${attemptStamp()}-`
     for (let i = 1; i <= 12; i++) await createUserApi(`${prefix}${String(i).padStart(2, '0')}`)
     await page.goto('/usermanage')
     await searchList(page, prefix)
@@ -176,7 +173,7 @@ describe('user list (SPEC.md §2)', () => {
 
 describe('user base info tab (SPEC.md §2, §5)', () => {
   it('shows each validation message, saves (修改成功), freezes, and Back returns to the list', async () => {
-    const nickName = `e2e-edit-${attempt()}`
+    const nickName = `e2e-edit-${attemptStamp()}`
     const id = await createUserApi(nickName)
     await page.goto('/usermanage')
     await searchList(page, nickName)
@@ -250,7 +247,7 @@ describe('user base info tab (SPEC.md §2, §5)', () => {
   })
 
   it('without isShow, mobile and realName are hidden and kept as they are', async () => {
-    const nickName = `e2e-noshow-${attempt()}`
+    const nickName = `e2e-noshow-${attemptStamp()}`
     const id = await createUserApi(nickName, { mobile: '13700000000', realName: '赵六' })
     await page.goto(`/usermanage/userinfo/userbaseinfo?id=${id}&title=${nickName}`)
     await page.getByRole('heading', { name: '基本信息', exact: true }).waitFor()
@@ -268,7 +265,7 @@ describe('user base info tab (SPEC.md §2, §5)', () => {
 
 describe('user link tabs (SPEC.md §2)', () => {
   it('links and unlinks a role, a group and positions; the server holds the links', async () => {
-    const run = attempt()
+    const run = attemptStamp()
     const nickName = `e2e-links-${run}`
     const userId = await createUserApi(nickName)
     const roleName = `e2e角色-${run}`
@@ -444,7 +441,7 @@ describe('user link tabs (SPEC.md §2)', () => {
 
 describe('deleting users (SPEC.md §2, §8)', () => {
   it('deletes after a confirmation naming the user; your own row offers no 删除, and the server refuses it', async () => {
-    const nickName = `e2e-del-${attempt()}`
+    const nickName = `e2e-del-${attemptStamp()}`
     await createUserApi(nickName)
     await page.goto('/usermanage')
     await searchList(page, nickName)
@@ -481,7 +478,7 @@ async function superRoleId(): Promise<number> {
 // DESIGN.md §6a: one's own password changes only with the old one; the base info offers no field for it.
 describe('own base info', () => {
   it('has no password field, points to 修改密码 (old password asked) and saves without a password', async () => {
-    const nickName = `e2e-self-${attempt()}`
+    const nickName = `e2e-self-${attemptStamp()}`
     const id = await createUserApi(nickName, { password: 'SelfEdit@2024xy' })
     const linked = await api('PUT', '/rel/user-rel-role', {
       token: admin,
@@ -536,7 +533,7 @@ describe('own base info', () => {
 
 describe('change own password (header dialog)', () => {
   it('checks the rules, refuses a wrong old password, changes it and the initial-password warning goes', async () => {
-    const nickName = `e2e-pw-${attempt()}`
+    const nickName = `e2e-pw-${attemptStamp()}`
     await createUserApi(nickName)
     const own = await newPage(browser)
     await signIn(own, { nickName, password: INITIAL_USER_PASSWORD })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
 import { positions, roles, userGroups, users } from '../src/db/schema'
@@ -166,6 +166,41 @@ describe('creating is a grant path', () => {
       }),
     )
     await ok(await asScoped('POST', '/api/user/insert', { nickName: 'new_within', positionIds: [c.posA1] }))
+  })
+
+  it("reads the caller's access once in each of these changes, for its power check and its reach check", async () => {
+    const n = Date.now().toString(36) // a retry's names are new
+    const group = await disabledGroup(`读取一次组${n}`, role.tree, [c.inside])
+    const changes: [string, string, unknown?][] = [
+      ['PATCH', `/api/user_groups/enable?userGroupsId=${group}&enable=true`],
+      ['PUT', '/api/user_groups/update', { id: group, groupName: `读取一次组${n}`, status: 2 }],
+      ['PUT', '/api/user_groups/update', { id: group, groupName: `读取一次组${n}`, status: 1 }],
+      ['PATCH', `/api/position/enable?positionId=${c.posA2}&enable=true`],
+      ['POST', '/api/user/insert', { nickName: `read_once_${n}`, positionIds: [c.posA1] }],
+      [
+        'POST',
+        '/api/user_groups/insert',
+        {
+          groupName: `读取一次新组${n}`,
+          status: 1,
+          description: '',
+          roleIds: String(role.tree),
+          userIds: String(c.inside),
+        },
+      ],
+    ]
+    const resolve = vi.spyOn(t.app.ctx.authz, 'resolve')
+    try {
+      for (const [method, url, body] of changes) {
+        resolve.mockClear()
+        const res = await asScoped(method, url, body)
+        expect([method, url, res.status, res.body.msg]).toEqual([method, url, 200, expect.any(String)])
+        const inTransaction = resolve.mock.calls.filter(([id, tx]) => id === c.scoped.id && tx !== undefined)
+        expect([method, url, inTransaction.length]).toEqual([method, url, 1])
+      }
+    } finally {
+      resolve.mockRestore()
+    }
   })
 })
 

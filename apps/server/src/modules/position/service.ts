@@ -286,7 +286,9 @@ export async function setPositionEnabled(
   const updated = await guardedChange(db, async (tx) => {
     await requireExisting(tx, 'position', [positionId])
     await requirePositionsInScope(tx, caller, [positionId])
-    await power.require(tx, caller.id, { positionIds: [positionId] })
+    // the caller's access read once, before the write: the power check and the reach check judge it
+    const access = await power.callerAccess(tx, caller.id)
+    await power.require(tx, caller.id, { positionIds: [positionId] }, access)
     const write = () =>
       tx
         .update(positions)
@@ -294,7 +296,7 @@ export async function setPositionEnabled(
         .where(eq(positions.id, positionId))
         .returning({ id: positions.id })
     return enable
-      ? writeWithinReach(tx, power, caller.id, write, () => enablingGrants(tx, 'position', positionId))
+      ? writeWithinReach(tx, power, access, write, () => enablingGrants(tx, 'position', positionId))
       : write()
   })
   if (updated.length === 0) throw notFound(POSITION_NOT_FOUND)

@@ -146,7 +146,9 @@ export async function setGroupEnabled(
 ) {
   const updated = await guardedChange(db, async (tx) => {
     await requireExisting(tx, 'group', [id])
-    await power.require(tx, operatorId, { groupIds: [id] })
+    // the caller's access read once, before the write: the power check and the reach check judge it
+    const access = await power.callerAccess(tx, operatorId)
+    await power.require(tx, operatorId, { groupIds: [id] }, access)
     const write = () =>
       tx
         .update(userGroups)
@@ -154,7 +156,7 @@ export async function setGroupEnabled(
         .where(eq(userGroups.id, id))
         .returning({ id: userGroups.id })
     return enable
-      ? writeWithinReach(tx, power, operatorId, write, () => enablingGrants(tx, 'group', id))
+      ? writeWithinReach(tx, power, access, write, () => enablingGrants(tx, 'group', id))
       : write()
   })
   if (updated.length === 0) throw notFound(GROUP_NOT_FOUND)
@@ -178,7 +180,9 @@ export async function insertGroup(
       await requireExisting(tx, 'user', userIds, true)
       await requireWritableUsers(tx, caller, userIds)
       // the new members get the new roles: both sides' power is at stake
-      await power.require(tx, operatorId, { roleIds, userIds })
+      // the caller's access read once, before the write: the power check and the reach check judge it
+      const access = await power.callerAccess(tx, operatorId)
+      await power.require(tx, operatorId, { roleIds, userIds }, access)
       const write = async () => {
         const [group] = await tx
           .insert(userGroups)
@@ -197,7 +201,7 @@ export async function insertGroup(
         return group.id
       }
       // the new members get the new roles with their scope: within the caller's reach (DESIGN.md §13)
-      return writeWithinReach(tx, power, operatorId, write, async () => [{ roleIds, userIds }])
+      return writeWithinReach(tx, power, access, write, async () => [{ roleIds, userIds }])
     })
     .catch(onNameTaken)
 }
@@ -228,7 +232,9 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
       .where(eq(userGroups.id, body.id))
     if (!current) throw notFound(GROUP_NOT_FOUND)
     await assertNameFree(tx, groupName, body.id)
-    if (current.status !== body.status) await power.require(tx, operatorId, { groupIds: [body.id] })
+    // a change of status: the caller's access read once for the power check and the reach check
+    const access = current.status !== body.status ? await power.callerAccess(tx, operatorId) : undefined
+    if (access) await power.require(tx, operatorId, { groupIds: [body.id] }, access)
     const set: Partial<typeof userGroups.$inferInsert> = {
       groupName,
       status: body.status,
@@ -237,8 +243,8 @@ export async function updateGroup(db: Db, power: PowerGuard, body: UserGroupUpda
     }
     if (body.description !== undefined) set.description = blankToNull(body.description)
     const write = () => tx.update(userGroups).set(set).where(eq(userGroups.id, body.id))
-    if (current.status !== 1 && body.status === 1)
-      await writeWithinReach(tx, power, operatorId, write, () => enablingGrants(tx, 'group', body.id))
+    if (access && body.status === 1)
+      await writeWithinReach(tx, power, access, write, () => enablingGrants(tx, 'group', body.id))
     else await write()
   }).catch(onNameTaken)
 }

@@ -406,10 +406,12 @@ export async function insertUser(
   if (!caller.scope.all && positionIds.length === 0) throw forbidden(MSG.positionRequiredInScope)
   await ensureNickNameFree(db, nickName)
   return db.transaction(async (tx) => {
+    // the caller's access read once, before the write: the power check and the reach check judge it
+    const access = await power.callerAccess(tx, caller.id)
     if (positionIds.length) {
       await requireExisting(tx, 'position', positionIds, true)
       await requirePositionsInScope(tx, caller, positionIds)
-      await power.require(tx, caller.id, { positionIds })
+      await power.require(tx, caller.id, { positionIds }, access)
     }
     const write = async () => {
       const id = await insertUserRow(tx, nickName, password, caller.id, body)
@@ -418,7 +420,7 @@ export async function insertUser(
       return id
     }
     // the positions' roles reach the new user's departments: within the caller's reach (DESIGN.md §13)
-    return writeWithinReach(tx, power, caller.id, write, async (id) =>
+    return writeWithinReach(tx, power, access, write, async (id) =>
       positionIds.length ? linkGrants(tx, 'user', [id], 'position', positionIds) : [],
     )
   })
