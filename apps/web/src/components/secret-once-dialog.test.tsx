@@ -26,6 +26,10 @@ describe('the secret shown once', () => {
     expect(screen.getByText('密钥只显示这一次，关闭后无法再次查看，请立即妥善保存。')).toBeInTheDocument()
     expect(screen.getByText('orders')).toBeInTheDocument()
     expect(screen.getAllByRole('button', { name: /复制|copy/i })).toHaveLength(2)
+    // a click beside the dialog leaves it open: the secret would be gone for good
+    await userEvent.click(document.querySelector('.ant-modal-wrap')!)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(screen.getByTestId('the-secret')).toHaveTextContent('s3cret')
     await userEvent.click(screen.getByRole('button', { name: '我已保存' }))
     await waitFor(() => expect(screen.queryByTestId('the-secret')).toBeNull())
   })

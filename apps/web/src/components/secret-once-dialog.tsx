@@ -9,7 +9,8 @@ export interface ShownValue {
 
 /**
  * A secret the server has just made, shown this once: the warning that it cannot be seen again, what
- * it is for, then the secret (after any value that goes with it), each with a copy button.
+ * it is for, then the secret (after any value that goes with it), each with a copy button. A click
+ * beside the dialog does not close it: the secret would be gone for good.
  */
 export function SecretOnceDialog({
   title,
@@ -39,6 +40,7 @@ export function SecretOnceDialog({
       onCancel={onClose}
       okText="我已保存"
       cancelButtonProps={{ style: { display: 'none' } }}
+      mask={{ closable: false }}
       destroyOnHidden
     >
       <Alert

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
-import { Alert, Form, Input, Modal, Select, Typography } from 'antd'
+import { Alert, Form, Input, Modal, Select } from 'antd'
 import { useEffect, useState } from 'react'
 import { DatePicker } from '../../components/date-picker'
 import dayjs from '../../lib/dayjs'
@@ -142,29 +142,6 @@ export function ApiKeyFormDialog({
           <DatePicker id="apikey_expiry" placeholder="永不过期" />
         </Form.Item>
       </Form>
-    </Modal>
-  )
-}
-
-/** The key, shown once after it was made, with a copy button. */
-export function NewKeyDialog({ apiKey, onClose }: { apiKey: string | null; onClose(): void }) {
-  return (
-    <Modal
-      title="API 密钥已创建"
-      open={apiKey !== null}
-      onOk={onClose}
-      onCancel={onClose}
-      okText="我已保存"
-      cancelButtonProps={{ style: { display: 'none' } }}
-      mask={{ closable: false }}
-      destroyOnHidden
-    >
-      <Typography.Paragraph>
-        密钥只显示这一次，请立即复制并妥善保存。调用接口时放在请求头：Authorization: Bearer &lt;密钥&gt;。
-      </Typography.Paragraph>
-      <Typography.Paragraph code copyable data-testid="apikey-secret">
-        {apiKey}
-      </Typography.Paragraph>
     </Modal>
   )
 }

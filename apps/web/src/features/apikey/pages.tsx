@@ -7,7 +7,8 @@ import dayjs from '../../lib/dayjs'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { API_KEY_LIST_KEY, listApiKeys, revokeApiKey } from './api'
-import { ApiKeyFormDialog, NewKeyDialog } from './key-form'
+import { SecretOnceDialog } from '../../components/secret-once-dialog'
+import { ApiKeyFormDialog } from './key-form'
 
 const FILTERS = {} as const
 const formatTime = (value?: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
@@ -114,7 +115,14 @@ export function ApiKeyListPage() {
           }}
         />
       ) : null}
-      <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />
+      <SecretOnceDialog
+        title="API 密钥已创建"
+        secret={created}
+        secretLabel="密钥"
+        purpose="调用接口时放在请求头：Authorization: Bearer <密钥>。"
+        testId="apikey-secret"
+        onClose={() => setCreated(null)}
+      />
     </Screen>
   )
 }
