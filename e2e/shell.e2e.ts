@@ -1,6 +1,15 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, menuLabels, newPage, screenshot, signIn } from './helpers'
+import {
+  api,
+  apiLogin,
+  attemptStamp,
+  launchBrowser,
+  menuLabels,
+  newPage,
+  screenshot,
+  signIn,
+} from './helpers'
 
 let browser: Browser
 
@@ -405,14 +414,19 @@ describe('console shell as admin', () => {
 })
 
 describe('console shell for a user with a limited role', () => {
-  const LIMITED = { nickName: 'e2e-limited', password: 'Limited@2024xyz' }
-
   it('sees only the permitted menu items and user tabs, and a 401 sends them back to /', async () => {
+    // names of this attempt's own: a retried test does not meet what its first try created
+    const stamp = attemptStamp()
+    const LIMITED = { nickName: `e2e-limited-${stamp}`, password: 'Limited@2024xyz' }
     // prepare through the API: a role holding the user-list and job-title pages, and a user in it
     const admin = await apiLogin()
     const role = await api<number>('POST', '/role/insert', {
       token: admin,
-      body: { roleName: 'e2e 受限角色', description: '只看用户和职位', authCodes: ['user', 'station'] },
+      body: {
+        roleName: `e2e 受限角色${stamp}`,
+        description: '只看用户和职位',
+        authCodes: ['user', 'station'],
+      },
     })
     expect(role.status, role.msg).toBe(200)
     const user = await api<number>('POST', '/user/insert', {

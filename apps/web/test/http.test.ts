@@ -224,6 +224,19 @@ describe('401 flow', () => {
     expect(navigateTo).toHaveBeenCalledTimes(3)
   })
 
+  it('says it after a silent call too, but not after the sign-out call', async () => {
+    await new Promise((r) => setTimeout(r, 1100))
+    stub(answer(401, { code: 401, msg: 'x', data: null }))
+    // a screen that shows its own refusals still leaves the session's end to be told
+    await expect(get('/user/detail', undefined, { silent: true })).rejects.toThrow(MSG.unauthorized)
+    expect(toastError).toHaveBeenCalledWith(MSG.unauthorized)
+    await new Promise((r) => setTimeout(r, 1100))
+    vi.mocked(toastError).mockClear()
+    await expect(post('/logout', undefined, { silent: true, signingOut: true })).rejects.toThrow()
+    expect(toastError).not.toHaveBeenCalled()
+    expect(navigateTo).toHaveBeenCalledWith('/')
+  })
+
   it('the sign-in call shows the server msg and keeps the session flow out of it', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'keep')
     stub(answer(401, { code: 401, msg: MSG.loginFailed, data: null }))

@@ -357,7 +357,7 @@ describe('session store', () => {
     useSession.setState({ token: 'tok', user, auths: ['/usermanage'] })
     api.post.mockRejectedValue(failure)
     await useSession.getState().logout()
-    expect(api.post).toHaveBeenCalledWith('/logout', undefined, { silent: true })
+    expect(api.post).toHaveBeenCalledWith('/logout', undefined, { silent: true, signingOut: true })
     expect(useSession.getState()).toMatchObject({ token: null, user: null, auths: [] })
     expect(localStorage.getItem('Authorization')).toBeNull()
   })

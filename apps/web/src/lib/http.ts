@@ -26,6 +26,8 @@ declare module 'axios' {
      * and the session is not ended.
      */
     authRequest?: boolean
+    /** The sign-out call: a 401 there says the session had ended already, which nobody needs told. */
+    signingOut?: boolean
   }
 }
 
@@ -58,15 +60,17 @@ let lastUnauthorizedToast = 0
 
 /**
  * SPEC.md §8: HTTP 401 → log out, go to '/', say '没有权限，请重新登录' (once for a burst of calls), or
- * why the session ended when the server says its user was frozen.
+ * why the session ended when the server says its user was frozen. Said after a `silent` call too:
+ * such a call's caller handles its own refusals, not the end of the session, and whichever call
+ * meets the end first is the only one to meet it (the session is gone for the others).
  */
-function handleUnauthorized(silent: boolean, serverMsg: string | undefined): string {
+function handleUnauthorized(signingOut: boolean, serverMsg: string | undefined): string {
   writeToken(null)
   notifyUnauthorized()
   navigateTo('/')
   const message = serverMsg === MSG.loginFrozen ? MSG.loginFrozen : MSG.unauthorized
   const now = Date.now()
-  if (!silent && now - lastUnauthorizedToast > 1000) {
+  if (!signingOut && now - lastUnauthorizedToast > 1000) {
     lastUnauthorizedToast = now
     toastError(message)
   }
@@ -147,7 +151,7 @@ export function createHttp(): AxiosInstance {
       const body = error.response?.data
       const code = isEnvelope(body) ? body.code : undefined
       if (status === 401 && !config.authRequest) {
-        const message = handleUnauthorized(!!config.silent, isEnvelope(body) ? body.msg : undefined)
+        const message = handleUnauthorized(!!config.signingOut, isEnvelope(body) ? body.msg : undefined)
         return Promise.reject(new ApiError(message, { status, code }))
       }
       const err = new ApiError(errorText(error), { status, code, errorCode: error.code })
@@ -161,7 +165,7 @@ export function createHttp(): AxiosInstance {
 /** The one client of the console (SPEC.md §7). */
 export const http = createHttp()
 
-/** Options callers may pass: axios options plus `silent` / `authRequest`. */
+/** Options callers may pass: axios options plus `silent` / `authRequest` / `signingOut`. */
 export type CallOptions = Omit<AxiosRequestConfig, 'url' | 'method' | 'data'>
 
 /** Calls and answers the whole envelope `{code, msg, data}` (for calls whose msg is used). */

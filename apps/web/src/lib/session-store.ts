@@ -105,7 +105,7 @@ export const useSession = create<SessionState>()((set) => ({
   async logout() {
     try {
       const { request } = await calls()
-      await request(sessionRoutes.logout, {}, { silent: true })
+      await request(sessionRoutes.logout, {}, { silent: true, signingOut: true })
     } catch {
       // the local session ends anyway
     }
