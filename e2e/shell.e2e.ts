@@ -461,7 +461,9 @@ describe('console shell for a user with a limited role', () => {
     const token = await page.evaluate(() => localStorage.getItem('Authorization'))
     const out = await api('POST', '/logout', { token: token!, body: {} })
     expect(out.status).toBe(200)
-    await page.reload()
+    // looked for as soon as the page starts: on a busy machine the page's load event can come after
+    // the toast (three seconds) has gone
+    await page.reload({ waitUntil: 'commit' })
     await page.getByText('没有权限，请重新登录').waitFor()
     await page.waitForURL((u) => u.pathname === '/')
     await page.getByPlaceholder('用户昵称').waitFor()

@@ -92,9 +92,16 @@ describe('a frozen account with a wrong password', () => {
     try {
       await slow.db.insert(users).values({ nickName: 'old_frozen', passwordHash: cheap, status: 2 })
       await slow.db.insert(users).values({ nickName: 'old_active', passwordHash: cheap, status: 1 })
-      const fastest = async (nickName: string, address: string) => {
-        let best = Infinity
-        for (let i = 0; i < 4; i++) {
+      // the three asked in turn, each round, so that a busy moment of the machine weighs on all alike;
+      // the fastest answer of each counts
+      const accounts = [
+        ['nobody_here', '203.0.113.30'],
+        ['old_frozen', '203.0.113.31'],
+        ['old_active', '203.0.113.32'],
+      ] as const
+      const best = [Infinity, Infinity, Infinity]
+      for (let i = 0; i < 5; i++) {
+        for (const [k, [nickName, address]] of accounts.entries()) {
           const started = performance.now()
           const res = await slow.app.inject({
             method: 'POST',
@@ -102,14 +109,11 @@ describe('a frozen account with a wrong password', () => {
             payload: { nickName, password: `Wrong#Pass${i}` },
             remoteAddress: address,
           })
-          best = Math.min(best, performance.now() - started)
+          best[k] = Math.min(best[k], performance.now() - started)
           expect(res.statusCode).toBe(401)
         }
-        return best
       }
-      const unknown = await fastest('nobody_here', '203.0.113.30')
-      const frozen = await fastest('old_frozen', '203.0.113.31')
-      const active = await fastest('old_active', '203.0.113.32')
+      const [unknown, frozen, active] = best
       // A check at 4× the work of the stored hash's: skipping it, or checking only the cheap hash,
       // would answer in a fraction of the time.
       expect(frozen).toBeGreaterThan(0.6 * unknown)

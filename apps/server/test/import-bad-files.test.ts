@@ -127,7 +127,7 @@ describe('what is accepted', () => {
     const file = await workbook((s) => s.addRow(['owner_user']))
     const { body, headers } = await importForm(file, 'users.xlsx', { dryRun: 'true' })
     const started = await t.call('POST', '/api/user/import', { token: t.adminToken, body, headers })
-    const other = await t.userWithCodes(['user', 'user:import'], 'other_importer')
+    const other = await t.userWithCodes(['user', 'user:import'])
     const jobId = started.body.data.jobId
     const peek = await t.call('GET', '/api/import/job', { token: other.token, query: { jobId } })
     expect(peek.status).toBe(404)
@@ -135,7 +135,7 @@ describe('what is accepted', () => {
   })
 
   it('a user without 导入用户 is refused the import and the template', async () => {
-    const weak = await t.userWithCodes(['user'], 'no_import')
+    const weak = await t.userWithCodes(['user'])
     const file = await workbook((s) => s.addRow(['x_user']))
     const { body, headers } = await importForm(file, 'users.xlsx')
     const res = await t.call('POST', '/api/user/import', { token: weak.token, body, headers })

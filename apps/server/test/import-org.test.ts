@@ -103,7 +103,7 @@ describe('POST /api/org/import', () => {
   })
 
   it('a caller who may not call POST /station/insert fails the rows that need a new job title', async () => {
-    const weak = await t.userWithCodes(['org', 'org:import'], 'org_importer')
+    const weak = await t.userWithCodes(['org', 'org:import'])
     const single = await t.call('POST', '/api/station/insert', {
       token: weak.token,
       body: { stationName: '无权职位', type: 1 },
