@@ -45,7 +45,6 @@ export interface BuildOptions {
   events?: boolean
 }
 
-/** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
 /**
  * The request validators of every app this process builds, compiled once. Each app would otherwise
  * have its own Ajv and compile every route's schemas again; the schemas and options are the same
@@ -55,6 +54,7 @@ export interface BuildOptions {
  */
 const sharedValidators = AjvCompiler()
 
+/** Builds the whole server: plugins, the API under /api, the console at / (server.ts listens). */
 export async function buildApp({
   config,
   database,
