@@ -140,7 +140,7 @@ describe('appearance', () => {
     await page.context().close()
   })
 
-  it('fills the window at 1920, 1440, 1280 and 600 px in both themes; the narrow window puts the menu in a drawer and scrolls tables', async () => {
+  it('fills the window at 1920, 1440, 1280 and 600 px in both themes; the narrow window puts the menu in a drawer and keeps the page within it', async () => {
     const useTheme = async (page: Page, mode: 'light' | 'dark') => {
       await page.evaluate(
         (value) => localStorage.setItem('amg.appearance', value),
@@ -167,9 +167,7 @@ describe('appearance', () => {
           // no menu beside the screen: it opens as a drawer from the header
           expect(await page.locator('.ant-layout-sider').count()).toBe(0)
           await page.getByRole('button', { name: '打开菜单' }).waitFor()
-          const table = page.getByTestId('user-table').locator('.ant-table-content')
-          const scroll = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
-          expect(scroll.scroll).toBeGreaterThan(scroll.client)
+          // the user list shows its phone columns (nickname, status, actions), the rest in each row;
           // no sideways scrolling of the page itself
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
         } else {
@@ -192,7 +190,7 @@ describe('appearance', () => {
     await page.setViewportSize({ width: 1440, height: 900 })
     await expect.poll(async () => (await page.locator('.ant-layout-sider').boundingBox())?.width).toBe(220)
     await page.context().close()
-  })
+  }, 180_000)
 
   it('shows at most three toasts at once', async () => {
     const page = await newPage(browser)

@@ -171,9 +171,11 @@ describe('permission management (issue 6: /authmanage)', () => {
     await form(page)
       .getByRole('button', { name: /保\s*存/ })
       .click()
-    await toast(page, '创建成功').last().waitFor()
+    // the new child's edit screen is the proof (its three-second toast can come and go before a
+    // busy machine looks for it; the parent's above is checked)
     await page.waitForURL(
       (u) => u.pathname === '/authmanage/editform' && u.searchParams.get('code') !== parentCode,
+      { timeout: 60_000 },
     )
     const childCode = new URL(page.url()).searchParams.get('code')!
     await treeNode(page, childCode).waitFor()

@@ -66,7 +66,13 @@ export async function startBuiltServer(
   {
     forceChangeInitial = false,
     passwordHashCost = 14,
-  }: { forceChangeInitial?: boolean; passwordHashCost?: number } = {},
+    env = {},
+  }: {
+    forceChangeInitial?: boolean
+    passwordHashCost?: number
+    /** more of the server's settings (WEBHOOK_ALLOW_PRIVATE, …) */
+    env?: Record<string, string>
+  } = {},
 ) {
   const port = await freePort()
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -83,6 +89,7 @@ export async function startBuiltServer(
       INITIAL_ADMIN_PASSWORD: adminPassword ?? '',
       LOG_LEVEL: 'warn',
       PASSWORD_HASH_COST: String(passwordHashCost),
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   })

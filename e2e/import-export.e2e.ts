@@ -67,7 +67,7 @@ describe('user import in the console', () => {
     const page = await newPage(browser)
     await signIn(page)
     const dialog = await openImport(page)
-    await expect.poll(() => dialog.getByRole('checkbox').isChecked()).toBe(true)
+    await expect.poll(() => dialog.getByRole('checkbox', { name: /仅校验/ }).isChecked()).toBe(true)
     await dialog.locator('input[type=file]').setInputFiles(file)
     await dialog.getByRole('button', { name: '开始校验' }).click()
     const summary = dialog.getByTestId('import-summary')
@@ -84,7 +84,7 @@ describe('user import in the console', () => {
     expect(before.data.total).toBe(0)
 
     // after the check, the next run is the real one
-    await expect.poll(() => dialog.getByRole('checkbox').isChecked()).toBe(false)
+    await expect.poll(() => dialog.getByRole('checkbox', { name: /仅校验/ }).isChecked()).toBe(false)
     await dialog.getByRole('button', { name: '开始导入' }).click()
     await expect.poll(() => dialog.getByText('导入完成').isVisible(), { timeout: 10_000 }).toBe(true)
     const download = page.waitForEvent('download')
@@ -96,6 +96,32 @@ describe('user import in the console', () => {
       body: { pageNum: 1, pageSize: 10, nickName: n },
     })
     expect(after.data.total).toBe(1)
+    await page.context().close()
+  })
+
+  it('a row giving 超级管理员 fails unless 允许导入超级管理员 is ticked', async () => {
+    const file = path.join(dir, 'super.csv')
+    fs.writeFileSync(file, `${HEADER}\ne2e_sa_${Date.now() % 100000},,,正常,,超级管理员,,\n`)
+    const page = await newPage(browser)
+    await signIn(page)
+    const dialog = await openImport(page)
+    const allow = dialog.getByRole('checkbox', { name: /允许导入超级管理员/ })
+    await expect.poll(() => allow.isChecked()).toBe(false)
+    await dialog.locator('input[type=file]').setInputFiles(file)
+    await dialog.getByRole('button', { name: '开始校验' }).click()
+    const summary = dialog.getByTestId('import-summary')
+    await expect
+      .poll(async () => (await summary.textContent())?.replace(/\s+/g, ''), { timeout: 30_000 })
+      .toBe('共1行：新建0，修改0，未变更0，失败1')
+    await screenshot(page, 'import-super-admin-off')
+    // ticked, the same file passes the check (仅校验 again: nothing is written)
+    await allow.check()
+    await dialog.getByRole('checkbox', { name: /仅校验/ }).check()
+    await dialog.getByRole('button', { name: '开始校验' }).click()
+    await expect
+      .poll(async () => (await summary.textContent())?.replace(/\s+/g, ''), { timeout: 30_000 })
+      .toBe('共1行：新建1，修改0，未变更0，失败0')
+    await screenshot(page, 'import-super-admin-on')
     await page.context().close()
   })
 

@@ -223,8 +223,8 @@ describe('操作日志 /operlog', () => {
       expect([cells[0], cells[3], cells[4]]).toEqual([shown, '冻结用户', `用户 ${nick}`])
       // the filters wrap between fields, never inside one: every field whole on a row of its own height
       const boxes = await away
-        .getByTestId('log-filters')
-        .locator(':scope > .ant-col')
+        .getByTestId('list-search-bar')
+        .locator(':scope > div')
         .evaluateAll((cols) => cols.map((c) => c.getBoundingClientRect().height))
       expect(Math.max(...boxes)).toBeLessThan(40)
       await shot(away, 'operlog-freeze-list-1280')

@@ -97,6 +97,8 @@ const screens = (): [string, string, string][] => [
   ['online', '/online', '在线用户'],
   ['authz-analysis', '/authzanalysis', '权限分析'],
   ['not-found', '/404', '页面不存在'],
+  // DESIGN.md §21
+  ['access-review', '/accessreview', '权限复核'],
 ]
 
 async function openScreen(page: Page, path: string, text: string) {

@@ -76,7 +76,8 @@ describe('应用管理 (DESIGN.md §10a)', () => {
     await toast(page, MSG.created).waitFor()
     const made = await findService(key)
     expect(made).toMatchObject({ key, name: '端到端服务', builtIn: false })
-    expect(made!.rootCode).toMatch(/^AUTH/)
+    // the root's code is read from the key (DESIGN.md §10a)
+    expect(made!.rootCode).toBe(key.toUpperCase())
 
     await search(page, key)
     const row = rowOf(page, key)

@@ -315,7 +315,12 @@ describe('console shell as admin', () => {
       'Webhook 管理',
       '系统管理',
       '安全设置',
+      '目录同步',
       '权限分析',
+      '权限复核',
+      '临时授权',
+      '审批中心',
+      '临时授权管理',
     ])
     for (const screen of MENU_SCREENS) {
       await page.getByTestId('side-menu').getByRole('menuitem', { name: screen.label, exact: true }).click()
@@ -461,12 +466,18 @@ describe('console shell for a user with a limited role', () => {
     const token = await page.evaluate(() => localStorage.getItem('Authorization'))
     const out = await api('POST', '/logout', { token: token!, body: {} })
     expect(out.status).toBe(200)
-    // looked for as soon as the page starts: on a busy machine the page's load event can come after
-    // the toast (three seconds) has gone
+    // the toast lasts three seconds, which a busy machine can outlast between two polls: the page
+    // itself notes, from its first moment, every text that appears, so what was shown is asked after
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('没有权限，请重新登录'))
+          sessionStorage.setItem('e2e-unauthorized-shown', '1')
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    })
     await page.reload({ waitUntil: 'commit' })
-    await page.getByText('没有权限，请重新登录').waitFor()
     await page.waitForURL((u) => u.pathname === '/')
     await page.getByPlaceholder('用户昵称').waitFor()
+    await page.waitForFunction(() => sessionStorage.getItem('e2e-unauthorized-shown') === '1')
     await shot(page, 'shell-limited-401')
     await page.context().close()
   })

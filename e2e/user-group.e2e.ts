@@ -98,7 +98,7 @@ async function searchList(fill: { name?: string; description?: string; status?: 
   if (fill.name) await page.getByPlaceholder('按用户组名称搜索').fill(fill.name)
   if (fill.description) await page.getByPlaceholder('按描述搜索').fill(fill.description)
   if (fill.status) {
-    await page.locator('.ant-form-item', { hasText: '状态' }).locator('.ant-select').click()
+    await page.getByTestId('list-search-bar').locator('.ant-select').click()
     await page.locator('.ant-select-item-option', { hasText: fill.status }).click()
   }
   const response = page.waitForResponse((r) => r.url().endsWith('/api/user_groups/list'))
@@ -290,7 +290,7 @@ describe('user groups', () => {
     await page.getByRole('tab', { name: '关联用户' }).click()
     const panel = activePanel()
     await panel.locator('tr.ant-table-row', { hasText: NAMES.user1 }).waitFor()
-    expect(await panel.locator('thead th').allTextContents()).toEqual(['ID', '用户昵称', '操作'])
+    expect(await panel.locator('thead th').allTextContents()).toEqual(['ID', '用户昵称', '到期时间', '操作'])
 
     const link = await pick(button(panel, '关联用户'), NAMES.user2, NAMES.user2)
     await shot('user-group-user-picker')

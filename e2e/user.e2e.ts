@@ -104,9 +104,15 @@ describe('user list (SPEC.md §2)', () => {
     await tableRows(page).filter({ hasText: nickName }).waitFor()
     const row = tableRows(page).filter({ hasText: nickName })
     await poll(() => row.getByRole('switch').getAttribute('aria-checked')).toBe('true') // 正常
-    // times shown as YYYY-MM-DD HH:mm:ss
-    expect(await row.locator('td').nth(1).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
-    expect(await row.locator('td').nth(2).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+    // the times, shown from 列设置 (last, before 操作), read YYYY-MM-DD HH:mm:ss
+    await button(page, '列设置').click()
+    const settings = page.locator('.ant-popover:not(.ant-popover-hidden)')
+    await settings.getByText('创建时间', { exact: true }).click()
+    await settings.getByText('更新时间', { exact: true }).click()
+    await page.keyboard.press('Escape')
+    await poll(() => row.locator('td').count()).toBeGreaterThanOrEqual(8)
+    expect(await row.locator('td').nth(-3).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+    expect(await row.locator('td').nth(-2).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
     await shot(page, 'user-created')
 
     const held = await findUsers(nickName)
@@ -154,13 +160,13 @@ describe('user list (SPEC.md §2)', () => {
     await searchList(page, prefix)
     await poll(() => tableRows(page).count()).toBe(10)
     await page.locator('.ant-pagination-total-text').getByText('共 12 条').waitFor()
-    for (const text of await tableRows(page).locator('td:nth-child(4)').allTextContents())
+    for (const text of await tableRows(page).locator('td:nth-child(2)').allTextContents())
       expect(text.startsWith(prefix)).toBe(true)
     await page.locator('.ant-pagination-item-2').click()
     await poll(() => tableRows(page).count()).toBe(2)
     await shot(page, 'user-list-page2')
     // newest first: page 2 holds the two created first
-    expect((await tableRows(page).locator('td:nth-child(4)').allTextContents()).sort()).toEqual([
+    expect((await tableRows(page).locator('td:nth-child(2)').allTextContents()).sort()).toEqual([
       `${prefix}01`,
       `${prefix}02`,
     ])

@@ -1,7 +1,11 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WEBHOOK_MSG } from '@amg/contract'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { startBuiltServer } from './global-setup'
+import { ADMIN, api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 
 /** DESIGN.md §17 in the console: Webhook 管理 under 系统监控, the secret shown once, the delivery log. */
 let browser: Browser
@@ -38,6 +42,8 @@ describe('Webhook 管理 (DESIGN.md §17)', () => {
     await page.waitForURL('**/webhookmanage')
 
     await page.getByRole('button', { name: /新\s*建/ }).click()
+    // this server refuses private targets, and the address's help says so
+    await dialog(page).getByText('不能指向本机、内网或云元数据地址').waitFor()
     await dialog(page).getByLabel('名称').fill(name)
     await dialog(page).getByLabel('地址').fill('http://169.254.169.254/latest/meta-data/')
     await dialog(page).getByLabel('事件类型').click()
@@ -82,5 +88,35 @@ describe('Webhook 管理 (DESIGN.md §17)', () => {
       .getByRole('button', { name: /确\s*定/ })
       .click()
     await expect.poll(() => rowOf(page, name).count()).toBe(0)
+  })
+})
+
+describe('Webhook 管理 on a server that allows private targets (WEBHOOK_ALLOW_PRIVATE=true)', () => {
+  let server: Awaited<ReturnType<typeof startBuiltServer>>
+  let dataDir: string
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-e2e-hook-private-'))
+    server = await startBuiltServer(inject('webDist'), dataDir, ADMIN.password, {
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
+    })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('the address help says private targets are allowed, and not that they are refused', async () => {
+    const page = await newPage(browser, undefined, server.baseURL)
+    try {
+      await signIn(page)
+      await page.goto('/webhookmanage')
+      await table(page).waitFor()
+      await page.getByRole('button', { name: /新\s*建/ }).click()
+      await dialog(page).getByText('本服务已开启 WEBHOOK_ALLOW_PRIVATE，也可指向本机和内网地址').waitFor()
+      expect(await dialog(page).getByText('不能指向本机、内网或云元数据地址').count()).toBe(0)
+      await screenshot(page, 'webhook-form-private-allowed')
+    } finally {
+      await page.context().close()
+    }
   })
 })

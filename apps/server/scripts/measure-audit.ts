@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config'
 import { seedBase } from '../src/seed/base'
 import { openDatabase } from '../src/db/connection'
 import { numberArg, openThrowawayDatabase } from './throwaway-database'
+import { adminToken } from './bench/admin-session'
 
 export interface AuditFigures {
   engine: 'pglite' | 'postgres'
@@ -42,15 +43,6 @@ async function time(app: FastifyInstance, token: string, body: object, runs = 15
   return median(took)
 }
 
-async function signIn(app: FastifyInstance, password: string) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { nickName: 'admin', password },
-  })
-  return res.json().data.token as string
-}
-
 /** On DATABASE_URL's server when set, else on an in-memory embedded database. */
 export async function measureAudit({
   rows = numberArg('rows', 1_000_000),
@@ -71,8 +63,8 @@ export async function measureAudit({
     await seedBase(database.db, config)
     const app = await buildApp({ config, database, logger: false })
     const bare = await buildApp({ config, database: bareDatabase, logger: false, audit: false })
-    const token = await signIn(app, config.initialAdminPassword)
-    const bareToken = await signIn(bare, config.initialAdminPassword)
+    const token = await adminToken(app, config.initialAdminPassword)
+    const bareToken = await adminToken(bare, config.initialAdminPassword)
 
     // writes: the same user update through each app, interleaved
     const created = await app.inject({

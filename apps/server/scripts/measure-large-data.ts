@@ -15,6 +15,7 @@ import { isNull, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
 import { loadConfig } from '../src/config'
+import { adminToken } from './bench/admin-session'
 import { openDatabase, queryRows, type Database } from '../src/db/connection'
 import { seedBase } from '../src/seed/base'
 import { seedDemo } from '../src/seed/demo'
@@ -45,59 +46,31 @@ export type ListFigures = Partial<Record<Engine, Record<string, CallFigure>>>
 
 type Call = { label: string; url: string; body: object }
 
+/** A list call asking for page `pageNum` (10 a page) with the list's filters. */
+const listCall = (label: string, url: string, pageNum: number, filters: object = {}): Call => ({
+  label,
+  url,
+  body: { ...filters, pageNum, pageSize: 10 },
+})
+
 function calls(users: number, groups: number, positions: number): Call[] {
   const last = (total: number) => Math.max(1, Math.ceil(total / 10))
+  const whoCan = { method: 'POST', path: '/user/list' }
   return [
-    { label: 'user list, first page', url: '/api/user/list', body: { pageNum: 1, pageSize: 10 } },
-    { label: 'user list, last page', url: '/api/user/list', body: { pageNum: last(users), pageSize: 10 } },
-    {
-      label: 'user list, middle page',
-      url: '/api/user/list',
-      body: { pageNum: last(users / 2), pageSize: 10 },
-    },
-    {
-      label: 'user filter, 3+ chars',
-      url: '/api/user/list',
-      body: { pageNum: 1, pageSize: 10, nickName: 'zhang' },
-    },
-    {
-      label: 'user filter, 2 chars',
-      url: '/api/user/list',
-      body: { pageNum: 1, pageSize: 10, nickName: '17' },
-    },
-    {
-      label: 'user filter, 1 char',
-      url: '/api/user/list',
-      body: { pageNum: 1, pageSize: 10, nickName: 'v' },
-    },
-    { label: 'group list, first page', url: '/api/user_groups/list', body: { pageNum: 1, pageSize: 10 } },
-    {
-      label: 'group list, last page',
-      url: '/api/user_groups/list',
-      body: { pageNum: last(groups), pageSize: 10 },
-    },
-    {
-      label: 'group filter, 3+ chars',
-      url: '/api/user_groups/list',
-      body: { pageNum: 1, pageSize: 10, groupName: '组999' },
-    },
-    { label: 'position list, first page', url: '/api/position/list', body: { pageNum: 1, pageSize: 10 } },
-    {
-      label: 'position list, last page',
-      url: '/api/position/list',
-      body: { pageNum: last(positions), pageSize: 10 },
-    },
+    listCall('user list, first page', '/api/user/list', 1),
+    listCall('user list, last page', '/api/user/list', last(users)),
+    listCall('user list, middle page', '/api/user/list', last(users / 2)),
+    listCall('user filter, 3+ chars', '/api/user/list', 1, { nickName: 'zhang' }),
+    listCall('user filter, 2 chars', '/api/user/list', 1, { nickName: '17' }),
+    listCall('user filter, 1 char', '/api/user/list', 1, { nickName: 'v' }),
+    listCall('group list, first page', '/api/user_groups/list', 1),
+    listCall('group list, last page', '/api/user_groups/list', last(groups)),
+    listCall('group filter, 3+ chars', '/api/user_groups/list', 1, { groupName: '组999' }),
+    listCall('position list, first page', '/api/position/list', 1),
+    listCall('position list, last page', '/api/position/list', last(positions)),
     // who may list users: the demo roles that grant it reach most of the 100,000 users
-    {
-      label: 'who-can, first page',
-      url: '/api/authz/who-can',
-      body: { method: 'POST', path: '/user/list', pageNum: 1, pageSize: 10 },
-    },
-    {
-      label: 'who-can, page 1000',
-      url: '/api/authz/who-can',
-      body: { method: 'POST', path: '/user/list', pageNum: 1000, pageSize: 10 },
-    },
+    listCall('who-can, first page', '/api/authz/who-can', 1, whoCan),
+    listCall('who-can, page 1000', '/api/authz/who-can', 1000, whoCan),
   ]
 }
 
@@ -106,21 +79,9 @@ const SCOPED_ADMIN = 'demo_rd_admin'
 
 function scopedCalls(inScope: number): Call[] {
   return [
-    {
-      label: 'user list, first page (scoped admin)',
-      url: '/api/user/list',
-      body: { pageNum: 1, pageSize: 10 },
-    },
-    {
-      label: 'user list, last page (scoped admin)',
-      url: '/api/user/list',
-      body: { pageNum: Math.max(1, Math.ceil(inScope / 10)), pageSize: 10 },
-    },
-    {
-      label: 'user filter, 2 chars (scoped admin)',
-      url: '/api/user/list',
-      body: { pageNum: 1, pageSize: 10, nickName: '17' },
-    },
+    listCall('user list, first page (scoped admin)', '/api/user/list', 1),
+    listCall('user list, last page (scoped admin)', '/api/user/list', Math.max(1, Math.ceil(inScope / 10))),
+    listCall('user filter, 2 chars (scoped admin)', '/api/user/list', 1, { nickName: '17' }),
   ]
 }
 
@@ -222,14 +183,7 @@ async function measureEngine(
     const config = loadConfig({}, { logLevel: 'warn', initialAdminPassword: 'Bench@Admin2026' })
     const app = await buildApp({ config, database, logger: false })
     try {
-      const login = await app.inject({
-        method: 'POST',
-        url: '/api/login',
-        payload: { nickName: 'admin', password: config.initialAdminPassword },
-      })
-      const token = login.json().data.token as string
-      // the app's own first-request costs (the session, the access answer) stay out of every figure
-      await app.inject({ method: 'GET', url: '/api/user/current', headers: { 'x-auth-token': token } })
+      const token = await adminToken(app, config.initialAdminPassword, true)
       const figures: Record<string, CallFigure> = {}
       for (const call of calls(counts.users, counts.groups, counts.positions))
         figures[call.label] = await timeCall(app, token, call, o.runs)

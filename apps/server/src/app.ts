@@ -9,6 +9,7 @@ import { Authorizer } from './auth/authorizer'
 import { installAuthHooks } from './auth/hook'
 import { ChangeWatch } from './cache/change-watch'
 import { SessionCache } from './cache/session-cache'
+import { UsageRecorder } from './auth/usage'
 import { PowerGuard } from './auth/power'
 import { configurePasswordHashing } from './auth/password'
 import { hashingLimits, type Config } from './config'
@@ -32,6 +33,7 @@ import { ForwardFastPath } from './modules/authz/forward-fast-path'
 import { CheckFastPath } from './modules/authz/check-fast-path'
 import { installPgliteUpkeep } from './db/pglite-upkeep'
 import { DeliveriesCommitted } from './events/committed'
+import { scimPlugin, SCIM_PREFIX } from './modules/scim/plugin'
 
 export interface BuildOptions {
   config: Config
@@ -101,10 +103,14 @@ export async function buildApp({
   // modules see the running write request's transaction through this (db/request-transaction.ts)
   const db = requestScopedDb(database.db)
   // made first: each cache, the modules' list caches too, asks it to watch its family as it is made
-  const changes = new ChangeWatch(db)
+  const changes = new ChangeWatch(db, database)
   const authz = new Authorizer(db, database, changes)
   const sessions = new SessionCache(db, database, changes)
   const power = new PowerGuard(authz)
+  // DESIGN.md §21: allowed decisions of users' own calls, flushed once a minute and on close
+  const usage = new UsageRecorder(database.db, authz, config.usageFlushSeconds, app.log)
+  usage.enabled = config.usageRecording
+  authz.usage = usage
   const box = SecretBox.fromConfig(config)
   const oidc = oidcHost(db, authz, box, config, { database, changes })
   await oidc.load()
@@ -119,11 +125,14 @@ export async function buildApp({
     links: new Links(db, power),
     catalogue: new RouteCatalogue(),
     deliveriesCommitted: new DeliveriesCommitted(),
-    loginThrottle: new LoginThrottle(config),
+    loginThrottle: LoginThrottle.for(config, database),
     box,
     oidc,
+    usage,
   }
   app.decorate('ctx', ctx)
+  usage.start()
+  app.addHook('onClose', () => usage.stop())
   forwardFastPath.serve(ctx, app.log)
   installErrorHandler(app)
   acceptEmptyJsonBodies(app)
@@ -158,6 +167,11 @@ export async function buildApp({
     },
     { prefix: API_PREFIX },
   )
+
+  // DESIGN.md §22: the SCIM 2.0 server, beside the API with its own errors and authentication
+  await app.register(scimPlugin({ audit, events, committed: ctx.deliveriesCommitted }), {
+    prefix: SCIM_PREFIX,
+  })
 
   if (database.kind === 'pglite') installPgliteUpkeep(app, database.db)
 

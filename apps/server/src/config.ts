@@ -21,6 +21,8 @@ export interface Config {
   loginFreeFailures: number
   /** the longest such refusal, in seconds (the wait doubles with each further failure up to this) */
   loginMaxWaitSeconds: number
+  /** the first such refusal, in seconds (1; tests that must not outrun it lengthen it) */
+  loginFirstWaitSeconds: number
   /** log2 of scrypt's N for new password hashes */
   passwordHashCost: number
   /** how many passwords are hashed at once (each takes a core for a moment); the rest wait their turn */
@@ -49,6 +51,13 @@ export interface Config {
    * CSV export show them in it, with its offset, whatever the reader's own zone
    */
   timeZone: string
+  /**
+   * PostgreSQL (DESIGN.md §19): how long a running import stays its instance's without a heartbeat;
+   * after it, any instance marks the job interrupted
+   */
+  importLeaseSeconds: number
+  /** PostgreSQL: how often the instance running an import renews its lease */
+  importHeartbeatSeconds: number
   /** webhooks may target loopback, private and link-local addresses (tests, closed networks); off by default */
   webhookAllowPrivate: boolean
   /** how often each instance's webhook worker looks for due deliveries, in ms */
@@ -60,11 +69,24 @@ export interface Config {
   /** DESIGN.md §16: the address users and applications reach this server at; the issuer is `${publicUrl}/oidc` */
   publicUrl: string
   /**
+   * DESIGN.md §23: PUBLIC_URL was given, so passkeys take their relying-party id and origin from it;
+   * otherwise from the address each request reached the console at
+   */
+  publicUrlSet: boolean
+  /**
    * DESIGN.md §16: the key client secrets and signing keys are encrypted with at rest (any string; its
    * SHA-256 is the AES key). Unset: a random key kept in the data directory (embedded database only:
    * instances sharing a PostgreSQL database must be given the same SECRET_KEY).
    */
   secretKey: string | undefined
+  /** DESIGN.md §21: how often each instance writes the permission usage it recorded, in seconds */
+  usageFlushSeconds: number
+  /** DESIGN.md §21: record usage at all (USAGE_RECORDING=false turns it off: no recommendations from use) */
+  usageRecording: boolean
+  /** DESIGN.md §20: how often each instance deletes expired links, in seconds (0: never; they decide nothing anyway) */
+  linkSweepSeconds: number
+  /** DESIGN.md §22: how often each instance looks whether a scheduled directory sync is due, in seconds (0: never) */
+  directorySyncCheckSeconds: number
 }
 
 /** off, trust every proxy, trust this many hops, or trust these addresses / CIDRs */
@@ -147,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 12),
     loginFreeFailures: int(env.LOGIN_FREE_FAILURES, 5),
     loginMaxWaitSeconds: int(env.LOGIN_MAX_WAIT_SECONDS, 900),
+    loginFirstWaitSeconds: 1,
     passwordHashCost: int(env.PASSWORD_HASH_COST, 17),
     passwordHashConcurrency: int(env.PASSWORD_HASH_CONCURRENCY, 0) || defaultHashConcurrency(),
     passwordHashMaxWaitSeconds: int(env.PASSWORD_HASH_MAX_WAIT_SECONDS, 10),
@@ -163,12 +186,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fileSweepSeconds: int(env.FILE_SWEEP_SECONDS, 300),
     auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365),
     timeZone: timeZoneOf(env.TZ),
+    importLeaseSeconds: int(env.IMPORT_LEASE_SECONDS, 60),
+    importHeartbeatSeconds: int(env.IMPORT_HEARTBEAT_SECONDS, 15),
     webhookAllowPrivate: bool(env.WEBHOOK_ALLOW_PRIVATE),
     webhookWorkerIntervalMs: int(env.WEBHOOK_WORKER_INTERVAL_MS, 2000),
     webhookLeaseSeconds: webhookLease(env.WEBHOOK_LEASE_SECONDS),
     webhookRetryScale: 1,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`).replace(/\/+$/, ''),
+    publicUrlSet: !!env.PUBLIC_URL,
     secretKey: env.SECRET_KEY || undefined,
+    usageFlushSeconds: int(env.USAGE_FLUSH_SECONDS, 60),
+    usageRecording: env.USAGE_RECORDING !== 'false',
+    linkSweepSeconds: int(env.LINK_SWEEP_SECONDS, 60),
+    directorySyncCheckSeconds: int(env.DIRECTORY_SYNC_CHECK_SECONDS, 60),
     ...overrides,
   }
 }

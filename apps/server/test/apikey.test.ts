@@ -30,6 +30,26 @@ async function eventually(check: () => Promise<void>) {
 const keyRows = () => t.db.select().from(apiKeys)
 
 describe('API keys', () => {
+  it("finds keys by a part of the key's name or of its user's nickName", async () => {
+    const user = await t.userWithCodes(['service'])
+    const nick = (await t.db.select({ n: users.nickName }).from(users).where(eq(users.id, user.id)))[0].n
+    const made = await admin('POST', '/api/apikey/insert', { userId: user.id, name: '对账_服务%' })
+    expect(made.status).toBe(200)
+    const id = (made.body.data as { id: number }).id
+    const ids = async (keyword: string) => {
+      const res = await admin('POST', '/api/apikey/list', { keyword })
+      expect(res.status, res.body.msg).toBe(200)
+      expect(res.body.data.total).toBe(res.body.data.list.length)
+      return (res.body.data.list as { id: number }[]).map((r) => r.id)
+    }
+    expect(await ids('对账_服务%')).toEqual([id])
+    expect(await ids(nick.toUpperCase())).toEqual([id])
+    // % and _ are literal: '对账x服务' does not match '对账_服务'
+    expect(await ids('对账x')).toEqual([])
+    expect(await ids('')).toContain(id)
+    expect((await admin('POST', '/api/apikey/list', { keyword: 'x'.repeat(65) })).status).toBe(400)
+  })
+
   it('answers the key once, stores only its hash, and the key calls as its user with their permissions', async () => {
     const user = await t.userWithCodes(['service'])
     const made = await admin('POST', '/api/apikey/insert', { userId: user.id, name: '订单服务' })

@@ -204,6 +204,7 @@ describe('POST /api/authz/explain', () => {
       superAdmin: false,
       grants: [],
       scope: null,
+      scopeText: null,
       roleScopes: [],
     })
   })

@@ -169,6 +169,7 @@ describe('the #921 case: each call gets the scope of the roles that allow it', (
         role: { id: reportRole, roleName: '报表员', type: 3 },
         dataScope: 3,
         scope: { all: false, self: false, orgIds: [org.finance] },
+        scopeText: '财务部',
       },
     ])
     const refused = await admin('POST', '/api/authz/explain', {

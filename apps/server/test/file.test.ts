@@ -1,13 +1,11 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { beyondPowerMessage, FILE_DOWNLOAD_ALL_CODE, FILE_MSG, MSG, uploadTooLarge } from '@amg/contract'
 import { auths, files } from '../src/db/schema'
-import { filesDir } from '../src/modules/file/service'
 import { ORPHAN_GRACE_MS, sweepExpiredFiles } from '../src/modules/file/sweep'
 import { createTestApp, type TestApp } from './helpers/app'
+import { storedFiles } from './helpers/stored-files'
 
 let t: TestApp
 beforeAll(async () => {
@@ -44,12 +42,13 @@ async function upload(parts: [string, Part][], token: string | null = t.adminTok
   return t.call('POST', '/api/file-manage/upload-one-step', { token, body, headers })
 }
 
-const storedNames = () =>
-  fs.existsSync(filesDir(t.config.dataDir)) ? fs.readdirSync(filesDir(t.config.dataDir)) : []
+// under DATA_DIR/files on PGlite, in the database on PostgreSQL (DESIGN.md §19)
+const stored = () => storedFiles(t)
+const storedNames = () => stored().names()
 const rowCount = async () => (await t.db.select({ id: files.id }).from(files)).length
 
 describe('POST /file-manage/upload-one-step', () => {
-  it('stores the file under DATA_DIR/files with its metadata and answers fileId, fileName, size, url, expireTime', async () => {
+  it('stores the file (DATA_DIR/files, or the database on PostgreSQL) with its metadata and answers fileId, fileName, size, url, expireTime', async () => {
     const content = '你好，世界 hello'
     const before = Date.now()
     const res = await upload([
@@ -73,7 +72,7 @@ describe('POST /file-manage/upload-one-step', () => {
     })
     expect(row.expireTime.getTime()).toBe(expire)
     expect(row.storageName).toMatch(/^[0-9a-f]{32}$/)
-    expect(fs.readFileSync(path.join(filesDir(t.config.dataDir), row.storageName), 'utf8')).toBe(content)
+    expect((await stored().bytes(row.storageName))?.toString('utf8')).toBe(content)
   })
 
   it('keeps a file 1h by default and 7d when asked, whatever the order of the parts', async () => {
@@ -94,7 +93,7 @@ describe('POST /file-manage/upload-one-step', () => {
 
   it('refuses any other keepTime with 400 and keeps nothing, before or after the file part', async () => {
     const rows = await rowCount()
-    const stored = storedNames().length
+    const storedBefore = (await storedNames()).length
     for (const parts of [
       [
         ['keepTime', '2h'],
@@ -110,18 +109,18 @@ describe('POST /file-manage/upload-one-step', () => {
       expect(res.body).toMatchObject({ code: 400, msg: FILE_MSG.keepTimeInvalid })
     }
     expect(await rowCount()).toBe(rows)
-    expect(storedNames().length).toBe(stored)
+    expect((await storedNames()).length).toBe(storedBefore)
   })
 
   it('answers 413 with the configured limit when the file is too large, and keeps nothing', async () => {
     const rows = await rowCount()
-    const stored = storedNames().length
+    const storedBefore = (await storedNames()).length
     const res = await upload([['file', { name: 'big.bin', content: new Uint8Array(1024 * 1024 + 10) }]])
     expect(res.status).toBe(413)
     expect(res.body).toEqual({ code: 413, msg: uploadTooLarge(1), data: null })
     expect(res.body.msg).toBe('上传文件大小不能超过 1MB!')
     expect(await rowCount()).toBe(rows)
-    expect(storedNames().length).toBe(stored)
+    expect((await storedNames()).length).toBe(storedBefore)
   })
 
   it('accepts a file of exactly the limit', async () => {
@@ -249,7 +248,7 @@ describe('GET /file-manage/download', () => {
 
     const gone = await upload([['file', { name: 'gone.txt', content: 'x' }]])
     const [row] = await t.db.select().from(files).where(eq(files.publicId, gone.body.data.fileId))
-    fs.rmSync(path.join(filesDir(t.config.dataDir), row.storageName))
+    await stored().remove(row.storageName)
     const missing = await t.call('GET', gone.body.data.url, { token: t.adminToken })
     expect(missing.status).toBe(404)
 
@@ -448,27 +447,22 @@ describe('sweep of expired files', () => {
     ])
     const [dropRow] = await t.db.select().from(files).where(eq(files.publicId, drop.body.data.fileId))
     const [keepRow] = await t.db.select().from(files).where(eq(files.publicId, keep.body.data.fileId))
-    const dir = filesDir(t.config.dataDir)
-    const leftover = path.join(dir, 'leftover-of-an-interrupted-upload')
-    fs.writeFileSync(leftover, 'x')
-    const fresh = path.join(dir, 'upload-in-progress')
-    fs.writeFileSync(fresh, 'y')
-
     // two hours from now: the 30m and 1h files have expired, the 7d one has not
     const later = new Date(Date.now() + 2 * 3600_000)
-    fs.utimesSync(fresh, later, new Date(later.getTime() - ORPHAN_GRACE_MS / 2))
-    const result = await sweepExpiredFiles(t.db, t.config.dataDir, later)
+    await stored().putLeftover('leftover-of-an-interrupted-upload', 'x', new Date())
+    await stored().putLeftover('upload-in-progress', 'y', new Date(later.getTime() - ORPHAN_GRACE_MS / 2))
+    const result = await sweepExpiredFiles(t.db, stored().store, later)
     expect(result.expired).toBeGreaterThanOrEqual(1)
 
     expect(await t.db.select().from(files).where(eq(files.id, dropRow.id))).toHaveLength(0)
-    expect(fs.existsSync(path.join(dir, dropRow.storageName))).toBe(false)
+    expect(await stored().has(dropRow.storageName)).toBe(false)
     expect(await t.db.select().from(files).where(eq(files.id, keepRow.id))).toHaveLength(1)
-    expect(fs.existsSync(path.join(dir, keepRow.storageName))).toBe(true)
-    expect(fs.existsSync(leftover)).toBe(false)
-    expect(fs.existsSync(fresh)).toBe(true)
+    expect(await stored().has(keepRow.storageName)).toBe(true)
+    expect(await stored().has('leftover-of-an-interrupted-upload')).toBe(false)
+    expect(await stored().has('upload-in-progress')).toBe(true)
     const remaining = await t.db.select({ expireTime: files.expireTime }).from(files)
     expect(remaining.every((r) => r.expireTime > later)).toBe(true)
-    fs.rmSync(fresh)
+    await stored().remove('upload-in-progress')
   })
 
   it('runs periodically in the app (FILE_SWEEP_SECONDS)', async () => {
@@ -479,10 +473,10 @@ describe('sweep of expired files', () => {
       .set({ expireTime: new Date(Date.now() - 1000) })
       .where(eq(files.id, row.id))
     const deadline = Date.now() + 5000
-    while (Date.now() < deadline && fs.existsSync(path.join(filesDir(t.config.dataDir), row.storageName))) {
+    while (Date.now() < deadline && (await stored().has(row.storageName))) {
       await new Promise((r) => setTimeout(r, 100))
     }
-    expect(fs.existsSync(path.join(filesDir(t.config.dataDir), row.storageName))).toBe(false)
+    expect(await stored().has(row.storageName)).toBe(false)
     expect(await t.db.select().from(files).where(eq(files.id, row.id))).toHaveLength(0)
   })
 })

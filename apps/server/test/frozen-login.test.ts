@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { asc, eq } from 'drizzle-orm'
 import { MSG, throttledMessage } from '@amg/contract'
 import { users } from '../src/db/schema'
@@ -14,7 +14,10 @@ import { TEST_USER_PASSWORD } from './helpers/constants'
  */
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp()
+  // The first refusal lasts ten minutes rather than a second, so that however slow the machine, the
+  // refused rounds below arrive while it lasts (a round arriving after a one-second wait was let
+  // through and answered 401).
+  t = await createTestApp({ loginFirstWaitSeconds: 600 })
   await t.userWithCodes([], 'active_one')
   await t.userWithCodes([], 'frozen_one')
   await t.db.update(users).set({ status: 2 }).where(eq(users.nickName, 'frozen_one'))
@@ -47,6 +50,11 @@ describe('a frozen account with a wrong password', () => {
       ['active_one', `${net}.2`],
       ['never_existed', `${net}.3`],
     ] as const
+    // The clock stands still during the rounds (only Date, as in login-throttle.test.ts): the three
+    // accounts' failures are counted some milliseconds apart, and a round taking more than a second
+    // could otherwise tell one of them a Retry-After a second shorter than the others.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    onTestFinished(() => void vi.useRealTimers())
     for (let round = 0; round < 7; round++) {
       const [frozen, active, unknown] = await Promise.all(
         accounts.map(([name, address]) => signIn(name, 'Wrong#Pass0', address).then(seen)),
@@ -67,6 +75,7 @@ describe('a frozen account with a wrong password', () => {
     ])
     expect(frozen).toEqual(active)
     expect(frozen.status).toBe(429)
+    vi.useRealTimers()
     // From an address with no failures, the right password is the only way to learn it.
     const right = await signIn('frozen_one', TEST_USER_PASSWORD, '203.0.113.9')
     expect(right.statusCode).toBe(403)

@@ -92,7 +92,7 @@ describe('POST /api/org/import', () => {
       .where(eq(operationLogs.summary, '导入部门'))
       .orderBy(desc(operationLogs.id))
       .limit(1)
-    expect(log.msg).toBe('第 2–9 行：新建 3，修改 0，未变更 0，失败 5')
+    expect(log.msg).toBe('文件“users.xlsx” 第 2–9 行：新建 3，修改 0，未变更 0，失败 5')
     expect(JSON.stringify(log.rowChanges)).toContain('测试工程师')
     expect(JSON.stringify(log.rowChanges)).toContain('stations')
 

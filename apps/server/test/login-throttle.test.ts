@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { asc, eq } from 'drizzle-orm'
 import { MSG, throttledMessage } from '@amg/contract'
 import { LoginThrottle, ThrottledError } from '../src/auth/login-throttle'
+import { MemoryThrottleCounters } from '../src/auth/memory-throttle'
 import { loginLogs } from '../src/db/audit-schema'
 import { loadConfig, parseTrustProxy, type Config } from '../src/config'
 import { createTestApp, type CallResult, type TestApp } from './helpers/app'
@@ -211,11 +212,11 @@ describe('sign-in throttling', () => {
 })
 
 describe('the throttle rule, for any sequence of attempts (property)', () => {
-  it('never refuses the right password of a pair without failures, and checks at most one guess per pair on a throttled address', () => {
-    const policy = { loginFreeFailures: 2, loginMaxWaitSeconds: 60 }
+  it('never refuses the right password of a pair without failures, and checks at most one guess per pair on a throttled address', async () => {
+    const policy = { loginFreeFailures: 2, loginMaxWaitSeconds: 60, loginFirstWaitSeconds: 1 }
     const forgetMs = 2 * policy.loginMaxWaitSeconds * 1000
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(
           fc.record({
             name: fc.constantFrom('admin', 'bob', 'x', 'y', 'z', 'q'),
@@ -225,8 +226,8 @@ describe('the throttle rule, for any sequence of attempts (property)', () => {
           }),
           { maxLength: 150 },
         ),
-        (steps) => {
-          const throttle = new LoginThrottle(policy)
+        async (steps) => {
+          const throttle = new LoginThrottle(new MemoryThrottleCounters(policy))
           const lastFailure = new Map<string, number>() // per pair, as the test sees its answers
           const checkedWhileThrottled = new Map<string, number>()
           const hasFailed = (pair: string) => {
@@ -242,14 +243,14 @@ describe('the throttle rule, for any sequence of attempts (property)', () => {
             const pair = `${step.name}@${step.address}`
             let attempt
             try {
-              attempt = throttle.signIn(step.name, step.address)
+              attempt = await throttle.signIn(step.name, step.address)
             } catch (refused) {
               expect(refused).toBeInstanceOf(ThrottledError)
               expect(step.right && !hasFailed(pair), 'the right password of a clean pair refused').toBe(false)
               continue
             }
             if (step.right) {
-              attempt.succeeded()
+              await attempt.succeeded()
               lastFailure.delete(pair)
               checkedWhileThrottled.delete(pair)
               continue

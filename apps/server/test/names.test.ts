@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { isNull, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { MSG, NAME_LABELS, isCleanName, nameMessages, normalizeName } from '@amg/contract'
 import { queryRows } from '../src/db/connection'
-import { organizations } from '../src/db/schema'
-import { createTestApp, type TestApp } from './helpers/app'
+import { createTestApp, type TestApp, rootOrgIdOf } from './helpers/app'
 import { TEST_ADMIN_PASSWORD } from './helpers/constants'
 
 /**
@@ -23,11 +22,7 @@ const uniqDigits = () => `${Date.now()}${seq++}`
 
 beforeAll(async () => {
   t = await createTestApp()
-  const [root] = await t.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(isNull(organizations.parent))
-  rootOrgId = root.id
+  rootOrgId = await rootOrgIdOf(t.db)
 })
 afterAll(async () => t.close())
 

@@ -8,6 +8,8 @@ import { postgresSettings } from '../src/config'
 import { openDatabase, type Database } from '../src/db/connection'
 import { users } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
+import { cutListener, msUntil, secondInstance } from './helpers/second-instance'
+import pg from 'pg'
 import { CookieBrowser } from './helpers/oidc-browser'
 
 type Json = any
@@ -150,5 +152,105 @@ describe.skipIf(!inject('pgTemplate'))('two instances, one provider', () => {
     const kid = rotated.body.data.kid as string
     await vi.waitFor(async () => expect(await jwksOf(baseB)).toContain(kid), { timeout: 5000, interval: 50 })
     expect(await jwksOf(baseA)).toEqual(await jwksOf(baseB))
+  })
+
+  it('a machine token revoked at A, or of a client turned off through A, is refused by B at its next use (DESIGN.md §19)', async () => {
+    const made = await admin('POST', '/api/service/insert', { key: 'revoked', name: '吊销' })
+    const serviceId = made.body.data as number
+    const saved = (await admin('PUT', '/api/service/oidc', { serviceId, type: 'machine', redirectUris: [] }))
+      .body.data as Json
+    const basic = `Basic ${Buffer.from(`${saved.clientId}:${saved.clientSecret}`).toString('base64')}`
+    const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }
+    const tokenAt = async (base: string) =>
+      (
+        (await (
+          await fetch(`${base}/oidc/token`, {
+            method: 'POST',
+            headers: form,
+            body: 'grant_type=client_credentials',
+          })
+        ).json()) as Json
+      ).access_token as string
+    const useAtB = async (token: string) =>
+      (
+        await second.app.inject({
+          method: 'POST',
+          url: '/api/authz/check',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { method: 'GET', path: '/user/list' },
+        })
+      ).statusCode
+    const revoked = await tokenAt(baseA)
+    const kept = await tokenAt(baseB)
+    // B holds both, warm, before A takes one back
+    expect(await useAtB(revoked)).toBe(200)
+    expect(await useAtB(kept)).toBe(200)
+    const res = await fetch(`${baseA}/oidc/token/revocation`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ token: revoked }),
+    })
+    expect(res.status).toBe(200)
+    expect(await useAtB(revoked)).toBe(401)
+    expect(await useAtB(kept)).toBe(200)
+
+    const turnedOff = await a.call('DELETE', '/api/service/oidc', {
+      token: a.adminToken,
+      query: { serviceId },
+    })
+    expect(turnedOff.status, turnedOff.body.msg).toBe(200)
+    expect(await useAtB(kept)).toBe(401)
+  })
+
+  it('a machine token revoked at A is refused within 100 ms by an instance that lost its listener', async () => {
+    const made = await admin('POST', '/api/service/insert', { key: 'revoked-lost', name: '吊销监听' })
+    const saved = (
+      await admin('PUT', '/api/service/oidc', {
+        serviceId: made.body.data,
+        type: 'machine',
+        redirectUris: [],
+      })
+    ).body.data as Json
+    const form = {
+      authorization: `Basic ${Buffer.from(`${saved.clientId}:${saved.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    }
+    const token = (
+      (await (
+        await fetch(`${baseA}/oidc/token`, {
+          method: 'POST',
+          headers: form,
+          body: 'grant_type=client_credentials',
+        })
+      ).json()) as Json
+    ).access_token as string
+    const pgAdmin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+    await pgAdmin.connect()
+    const c = await secondInstance(a, pgAdmin)
+    try {
+      const useAtC = async () =>
+        (
+          await c.app.inject({
+            method: 'POST',
+            url: '/api/authz/check',
+            headers: { authorization: `Bearer ${token}` },
+            payload: { method: 'GET', path: '/user/list' },
+          })
+        ).statusCode
+      expect(await useAtC()).toBe(200) // warm: the token's denials and its service account held at C
+      await cutListener(pgAdmin, c)
+      expect(await useAtC()).toBe(200)
+      const res = await fetch(`${baseA}/oidc/token/revocation`, {
+        method: 'POST',
+        headers: form,
+        body: new URLSearchParams({ token }),
+      })
+      expect(res.status).toBe(200)
+      expect(await msUntil(async () => (await useAtC()) === 401)).toBeLessThan(100)
+      expect(c.database.hearsEveryChange(), 'refused while the listener was still lost').toBe(false)
+    } finally {
+      await c.close()
+      await pgAdmin.end()
+    }
   })
 })

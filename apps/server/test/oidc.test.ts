@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const port = await freePort()
   base = `http://127.0.0.1:${port}`
-  t = await createTestApp({ publicUrl: base })
+  t = await createTestApp({ publicUrl: base, loginFirstWaitSeconds: 600 })
   await t.app.listen({ port, host: '127.0.0.1' })
 })
 afterAll(async () => t.close())
@@ -356,7 +356,7 @@ describe('two-step sign-in on the single sign-on screen (DESIGN.md §14, §16)',
     const u = await enrolled()
     const first = await passwordStep(app.clientId, app.clientSecret, u.nickName)
     // the password alone opens nothing: no redirect, only the second step's token
-    expect(first.body.data).toEqual({ mfaRequired: true, mfaToken: expect.any(String) })
+    expect(first.body.data).toEqual({ mfaRequired: true, methods: ['totp'], mfaToken: expect.any(String) })
     expect(first.body.msg).toBe(SIGN_IN_MSG.mfaRequired)
     const wrong = await first.mfa({ code: '000000' })
     expect(wrong.status).toBe(401)
@@ -403,6 +403,7 @@ describe('two-step sign-in on the single sign-on screen (DESIGN.md §14, §16)',
     expect(sixth.status).toBe(401)
     expect(((await sixth.json()) as Json).msg).toBe(SIGN_IN_MSG.mfaTokenInvalid)
     // a new password sign-in gives a new token, but this user's codes from this address wait now
+    // (the code tries' first refusal lasts ten minutes here: the password step between cannot outrun it)
     const next = await passwordStep(app.clientId, app.clientSecret, u.nickName)
     const throttled = await next.mfa({ code: oathtool(u.secret, Date.now()) })
     expect(throttled.status).toBe(429)

@@ -4,7 +4,7 @@ import { anonymousRefusalsMsg, MSG } from '@amg/contract'
 import { AnonymousRefusals, MAX_SOURCES_PER_MINUTE, sourceOf } from '../src/audit/anonymous-refusals'
 import { operationLogs, type AuditChange } from '../src/db/audit-schema'
 import { queryRows } from '../src/db/connection'
-import { sweepLogs } from '../src/modules/log/service'
+import { sweepLogs } from '../src/modules/log/index'
 import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
 
 /**

@@ -1,9 +1,8 @@
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isNull } from 'drizzle-orm'
 import { MSG, ORG_SEARCH_LIMIT } from '@amg/contract'
 import { organizations } from '../src/db/schema'
-import { createTestApp, type TestApp } from './helpers/app'
+import { createTestApp, type TestApp, rootOrgIdOf } from './helpers/app'
 
 /** GET /org/tree by parts: the root level, one level, a search with paths, one department's path. */
 
@@ -27,11 +26,7 @@ async function addOrg(name: string, parent: number) {
 
 beforeAll(async () => {
   t = await createTestApp()
-  const [root] = await t.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(isNull(organizations.parent))
-  rootId = root.id
+  rootId = await rootOrgIdOf(t.db)
   // 总公司 ─ 华东区 ─ 上海分部 ─ 浦东_100%组
   //        └ 华北区          └ 徐汇组
   const east = await addOrg('华东区', rootId)

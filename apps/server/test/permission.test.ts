@@ -9,7 +9,7 @@ import {
   MOVE_UNDER_ITSELF,
   PARENT_NOT_FOUND,
   UNIQUE_KEY_EXISTS,
-} from '../src/modules/permission/service'
+} from '../src/modules/permission/messages'
 import { createTestApp, type TestApp } from './helpers/app'
 
 let t: TestApp
@@ -56,6 +56,8 @@ describe('POST /auth/tree', () => {
       'monitor',
       'system',
       'analysis',
+      'reviewmenu',
+      'jit',
     ])
     const access = tree[0]
     expect(access).toMatchObject({ parentCode: null, level: 1, isLeaf: false, type: 1, status: 1 })

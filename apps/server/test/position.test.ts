@@ -428,7 +428,13 @@ describe('POST /rel/position/rolelist and GET /rel/position/userlist', () => {
     expect(p1.status).toBe(200)
     expect(p1.body.data.total).toBe(11)
     expect(p1.body.data.list).toHaveLength(10)
-    expect(p1.body.data.list[0]).toEqual({ id: userIds[0], nickName: 'pu-0', realName: null, status: 1 })
+    expect(p1.body.data.list[0]).toEqual({
+      id: userIds[0],
+      nickName: 'pu-0',
+      realName: null,
+      status: 1,
+      expiresAt: null,
+    })
     const p2 = await t.call('GET', '/api/rel/position/userlist', {
       token: t.adminToken,
       query: { id, pageNum: 2, pageSize: 10 },

@@ -12,16 +12,7 @@ import {
   userGroups,
   userRoles,
 } from '../src/db/schema'
-import {
-  ONLY_ORDINARY_DELETE,
-  ONLY_ORDINARY_UPDATE,
-  ORDINARY_VIA_ROLE_DELETE,
-  ORDINARY_VIA_ROLE_UPDATE,
-  ROLE_NAME_EXISTS,
-  ROLE_NOT_FOUND,
-  SUPER_ADMIN_NOT_DELETABLE,
-  SUPER_ADMIN_NOT_EDITABLE,
-} from '../src/modules/role/service'
+import { ROLE_MSG, ROLE_REFUSAL } from '../src/modules/role'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
 
 let t: TestApp
@@ -93,7 +84,7 @@ describe('POST /role/insert', () => {
     }
     const dup = await admin('POST', '/api/role/insert', { body: { roleName: '审计员', authCodes: [] } })
     expect(dup.status).toBe(409)
-    expect(dup.body.msg).toBe(ROLE_NAME_EXISTS)
+    expect(dup.body.msg).toBe(ROLE_MSG.nameExists)
     const unknown = await admin('POST', '/api/role/insert', {
       body: { roleName: uniqueName(), authCodes: ['user', 'x1', 'x2'] },
     })
@@ -129,7 +120,7 @@ describe('GET /role/detail', () => {
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const res = await admin('GET', '/api/role/detail', { query: { id: 999999 } })
     expect(res.status).toBe(404)
-    expect(res.body.msg).toBe(ROLE_NOT_FOUND)
+    expect(res.body.msg).toBe(ROLE_MSG.notFound)
     expect((await admin('GET', '/api/role/detail', { query: { id: 'abc' } })).status).toBe(400)
     expect((await admin('GET', '/api/role/detail')).status).toBe(400)
   })
@@ -164,7 +155,7 @@ describe('PUT /role/update', () => {
         body: { id, roleName: uniqueName(), status: 1, authCodes: [] },
       })
       expect(res.status).toBe(409)
-      expect(res.body.msg).toBe(ONLY_ORDINARY_UPDATE)
+      expect(res.body.msg).toBe(ROLE_REFUSAL.update.onlyOrdinary)
     }
     expect((await roleRow(superRoleId)).roleName).toBe('超级管理员')
   })
@@ -177,9 +168,9 @@ describe('PUT /role/update', () => {
       [{ roleName: ' ' }, 400, MSG.roleNameRequired],
       [{ status: undefined }, 400, MSG.statusRequired],
       [{ status: 5 }, 400, MSG.statusRequired],
-      [{ roleName: takenName }, 409, ROLE_NAME_EXISTS],
+      [{ roleName: takenName }, 409, ROLE_MSG.nameExists],
       [{ authCodes: ['nope'] }, 400, '权限不存在：nope'],
-      [{ id: 999999 }, 404, ROLE_NOT_FOUND],
+      [{ id: 999999 }, 404, ROLE_MSG.notFound],
     ]
     for (const [over, status, msg] of cases) {
       const res = await admin('PUT', '/api/role/update', {
@@ -210,7 +201,7 @@ describe('DELETE /role/delete', () => {
     for (const id of [builtIn, superRoleId]) {
       const res = await admin('DELETE', '/api/role/delete', { query: { id } })
       expect(res.status).toBe(409)
-      expect(res.body.msg).toBe(ONLY_ORDINARY_DELETE)
+      expect(res.body.msg).toBe(ROLE_REFUSAL.delete.onlyOrdinary)
       expect(await roleRow(id)).toBeDefined()
     }
     expect((await admin('DELETE', '/api/role/delete', { query: { id: 999999 } })).status).toBe(404)
@@ -240,7 +231,7 @@ describe('/role/admin/*', () => {
     expect(blank.body.msg).toBe(MSG.roleNameRequired)
     const dup = await admin('POST', '/api/role/admin/insert', { body: { roleName: '超级管理员' } })
     expect(dup.status).toBe(409)
-    expect(dup.body.msg).toBe(ROLE_NAME_EXISTS)
+    expect(dup.body.msg).toBe(ROLE_MSG.nameExists)
   })
 
   it('updates a built-in role, including its type', async () => {
@@ -268,8 +259,8 @@ describe('/role/admin/*', () => {
   it('never edits or deletes a super-admin role, and leaves ordinary roles to /role', async () => {
     const ordinary = await newRole()
     const cases: [number, string, string][] = [
-      [superRoleId, SUPER_ADMIN_NOT_EDITABLE, SUPER_ADMIN_NOT_DELETABLE],
-      [ordinary, ORDINARY_VIA_ROLE_UPDATE, ORDINARY_VIA_ROLE_DELETE],
+      [superRoleId, ROLE_REFUSAL.update.superAdmin, ROLE_REFUSAL.delete.superAdmin],
+      [ordinary, ROLE_REFUSAL.update.ordinary, ROLE_REFUSAL.delete.ordinary],
     ]
     for (const [id, updateMsg, deleteMsg] of cases) {
       const up = await admin('PUT', '/api/role/admin/update', {
@@ -342,6 +333,10 @@ describe('POST /role/listall', () => {
         'type',
         'updateTime',
         'updateUserVo',
+        // DESIGN.md §20
+        'requestable',
+        'requestApprovals',
+        'approverRoleIds',
       ].sort(),
     )
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { OrgTreeNode } from '@amg/contract'
-import { scopedTree } from '../src/modules/org/service'
+import { scopedTree } from '../src/modules/org'
 
 /** A tree from each node's parent index (node i's parent is below i, so it is a tree). */
 function build(parents: number[]): OrgTreeNode[] {

@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loginLogs, operationLogs } from '../src/db/audit-schema'
 import { eq, sql } from 'drizzle-orm'
@@ -26,8 +29,11 @@ import {
   seedDemo,
   type DemoSummary,
 } from '../src/seed/demo'
+import { requireWritableUsers } from '../src/auth/user-scope'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 
 let t: TestApp
 let summary: DemoSummary
@@ -112,6 +118,44 @@ describe('seedDemo', () => {
       (r) => r.authCode,
     )
     expect(auditCodes.some((c) => c.includes(':'))).toBe(false)
+  })
+
+  it('invents history only its operators could have made: each change allowed by the operator’s roles, in reach, within power', async () => {
+    const { authz, power } = t.app.ctx
+    const rows = await t.db.select().from(operationLogs)
+    const invented = rows.filter((r) => r.time.getTime() < Date.now() - 3_600_000)
+    const changes = invented.filter((r) => r.result === 'success')
+    expect(changes.length).toBeGreaterThan(20)
+    const names = new Map<number, string>()
+    for (const row of changes) {
+      const operatorId = row.operatorId!
+      names.set(operatorId, row.operatorName!)
+      const path = row.path.slice('/api'.length)
+      const why = `${row.operatorName} ${row.summary} ${row.method} ${row.path}`
+      // the running server's own answers: the call, its data scope over the user, the power it moves
+      expect(await authz.can(operatorId, row.method, path), why).toBe(true)
+      const scope = (await authz.scopeOf(operatorId, row.method, path))!
+      const userId = Number(row.resourceId)
+      await expect(
+        requireWritableUsers(t.db, { id: operatorId, scope }, [userId]),
+        why,
+      ).resolves.toBeUndefined()
+      const roleIds = row.changes.flatMap((c) =>
+        'added' in c ? c.added.filter((a) => a.type === 'role').map((a) => Number(a.id)) : [],
+      )
+      await expect(
+        power.require(t.db, operatorId, { userIds: [userId], roleIds }),
+        why,
+      ).resolves.toBeUndefined()
+    }
+    // the read-only auditor and the ordinary employee change nothing; several administrators do
+    const operators = new Set(names.values())
+    expect(operators.has('demo_audit')).toBe(false)
+    expect(operators.has('demo_staff')).toBe(false)
+    expect(operators.size).toBeGreaterThan(1)
+    // a refusal is someone trying what their roles do not allow
+    for (const row of invented.filter((r) => r.result === 'denied'))
+      expect(await authz.can(row.operatorId!, row.method, row.path.slice('/api'.length))).toBe(false)
   })
 
   it('lets a demo user sign in with the initial password and see the permissions of its role', async () => {
@@ -223,6 +267,24 @@ describe('seedDemo', () => {
     expect(read.all).toBe(false)
     expect(read.self).toBe(false)
     expect(read.orgIds).toContain(Number(own.org_id))
+
+    // what a gateway hands the service: 商务组 has no department below it, so its whole subtree, `tree:`
+    const header = async (method: string, uri: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/authz/forward/orders',
+        headers: { 'x-auth-token': token, 'x-original-method': method, 'x-original-uri': uri },
+      })
+      expect(res.statusCode).toBe(200)
+      return res.headers['x-auth-data-scope']
+    }
+    expect(await header('POST', '/api/orders')).toBe('self')
+    const readHeader = await header('GET', '/api/orders/1024')
+    expect(readHeader).toBe(`tree:${own.org_id}`)
+    // and the README's example is that header (its id is a fresh demo's; this database holds more)
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const example = /`X-Auth-Data-Scope: ((?:tree|org):\d+)` for reading/.exec(readme)?.[1]
+    expect(example?.replace(/\d+$/, '')).toBe(readHeader?.toString().replace(/\d+$/, ''))
   })
 
   it('makes demo_rd_admin and demo_sales_admin administrators of their own department and below', async () => {

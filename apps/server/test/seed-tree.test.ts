@@ -34,11 +34,29 @@ const PUBLIC_OR_SESSION = new Set([
   'GET /settings/password-policy',
   // the home page's figures: open to any signed-in user, each figure only if its list is theirs
   'GET /system/overview',
+  // DESIGN.md §20: one's own eligibilities, activation, requests and roles
+  'POST /eligibility/list',
+  'POST /eligibility/activate',
+  'POST /access-request/insert',
+  'POST /access-request/list',
+  'PUT /access-request/cancel',
+  'POST /access-request/requestable',
+  'GET /access-request/my-roles',
   // forward auth authenticates the end user itself (DESIGN.md §10)
   ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m) => [
     `${m} /authz/forward`,
     `${m} /authz/forward/:service`,
   ]),
+  // DESIGN.md §21: a reviewer's own inbox
+  'POST /review/inbox',
+  // DESIGN.md §23: one's own passkeys, and signing in with one
+  'POST /user/passkey/register/options',
+  'POST /user/passkey/register/verify',
+  'POST /user/passkey/list',
+  'PUT /user/passkey/update',
+  'DELETE /user/passkey/delete',
+  'POST /login/passkey/options',
+  'POST /login/passkey/verify',
 ])
 
 describe('the seeded permission tree (DESIGN.md §5)', () => {

@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { desc, eq, sql } from 'drizzle-orm'
+import { desc, eq, inArray, sql } from 'drizzle-orm'
 import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
 import { operationLogs, type AuditChange } from '../src/db/audit-schema'
 import { auths, roleAuths, services } from '../src/db/schema'
@@ -110,6 +110,8 @@ describe('POST /api/service/insert', () => {
     expect(res.body.msg).toBe(MSG.created)
     const row = await serviceRow('crm')
     expect(row).toMatchObject({ id: res.body.data, name: '客户服务', builtIn: 0 })
+    // the root's code is read from the key, not a generated number
+    expect(row.rootCode).toBe('CRM')
     const [root] = await t.db.select().from(auths).where(eq(auths.code, row.rootCode!))
     expect(root).toMatchObject({ parentCode: null, level: 1, chName: '客户服务', enName: 'crm', type: 1 })
     const log = await lastLogRow()
@@ -151,6 +153,20 @@ describe('POST /api/service/insert', () => {
     expect(res.body.msg).toBe(msg)
     expect((await t.db.select().from(services)).length).toBe(count)
     expect(await accessSnapshot(t.db)).toEqual(before)
+  })
+
+  it("a root's code stays unique: one taken by a node already gets the first free suffix", async () => {
+    await t.db.insert(auths).values([
+      { code: 'BILLING', level: 1, chName: '手工节点', enName: 'manual', type: 1, status: 1, seq: 90 },
+      { code: 'BILLING-2', level: 1, chName: '手工节点二', enName: 'manual2', type: 1, status: 1, seq: 91 },
+    ])
+    const res = await admin('POST', '/api/service/insert', { key: 'billing', name: '计费服务' })
+    expect(res.status, res.body.msg).toBe(200)
+    expect((await serviceRow('billing')).rootCode).toBe('BILLING-3')
+    const other = await admin('POST', '/api/service/insert', { key: 'billing-2', name: '计费服务二' })
+    expect(other.status, other.body.msg).toBe(200)
+    expect((await serviceRow('billing-2')).rootCode).toBe('BILLING-2-2')
+    await t.db.delete(auths).where(inArray(auths.code, ['BILLING', 'BILLING-2']))
   })
 
   it('takes lower-case letters, digits and - in a key', async () => {

@@ -135,7 +135,7 @@ describe('two-step sign-in', () => {
     const u = await enrolled('mfa_signin')
     const first = await signIn('mfa_signin', TEST_USER_PASSWORD)
     expect(first.status).toBe(200)
-    expect(first.body.data).toEqual({ mfaRequired: true, mfaToken: expect.any(String) })
+    expect(first.body.data).toEqual({ mfaRequired: true, methods: ['totp'], mfaToken: expect.any(String) })
     const wrong = await second(first.body.data.mfaToken, { code: '000000' })
     expect(wrong.status).toBe(401)
     expect(wrong.body.msg).toBe(SIGN_IN_MSG.mfaCodeWrong)

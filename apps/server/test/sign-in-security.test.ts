@@ -102,6 +102,42 @@ describe('the policy on every path that sets a password', () => {
     }
   })
 
+  it('names the length as set (16), not SPEC.md’s 12, for a 12-character password on every path', async () => {
+    const id = await newUser('policy16_a', 'Policy16@Start-2026')
+    const token = await t.login('policy16_a', 'Policy16@Start-2026')
+    await putSettings({ minLength: 16, forceChangeInitial: false })
+    try {
+      // the first passes SPEC.md §5's rule, the second breaks it too (two classes): both are told 16
+      for (const password of ['Abcdefgh@123', 'abcdefgh1234']) {
+        expect(password).toHaveLength(12)
+        const insert = await t.call('POST', '/api/user/insert', {
+          token: t.adminToken,
+          body: { nickName: 'policy16_b', password },
+        })
+        expect([insert.status, insert.body.msg]).toEqual([400, '密码长度不能少于 16 位'])
+        const reset = await t.call('PUT', '/api/user/update', {
+          token: t.adminToken,
+          body: { id, nickName: 'policy16_a', status: 1, password },
+        })
+        expect([reset.status, reset.body.msg]).toEqual([400, '密码长度不能少于 16 位'])
+        const own = await changeOwn(token, 'Policy16@Start-2026', password)
+        expect([own.status, own.body.msg]).toEqual([400, '密码长度不能少于 16 位'])
+      }
+      expect(await userIdByName(t.db, 'policy16_b')).toBeUndefined()
+      // what the policy takes still goes in
+      const own = await changeOwn(token, 'Policy16@Start-2026', 'Policy16@Renewed-26')
+      expect(own.status, own.body.msg).toBe(200)
+    } finally {
+      await putSettings({ forceChangeInitial: false })
+    }
+    // back at SPEC.md's numbers, SPEC.md's own text
+    const weak = await t.call('POST', '/api/user/insert', {
+      token: t.adminToken,
+      body: { nickName: 'policy16_b', password: 'abcdefgh1234' },
+    })
+    expect([weak.status, weak.body.msg]).toEqual([400, MSG.passwordPolicy])
+  })
+
   it('keeps the last passwords out of an own change (history)', async () => {
     await putSettings({ historyCount: 3, forceChangeInitial: false })
     await newUser('history_a', 'First@Password1')

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eq, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { MSG } from '@amg/contract'
 import { organizations, positionRoles, positionUsers, positions, roles, stations } from '../src/db/schema'
-import { createTestApp, userIdByName, type TestApp } from './helpers/app'
+import { createTestApp, userIdByName, type TestApp, rootOrgIdOf } from './helpers/app'
 
 let t: TestApp
 let rootId: number
@@ -43,11 +43,7 @@ async function stationCount() {
 
 beforeAll(async () => {
   t = await createTestApp()
-  const [root] = await t.db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(isNull(organizations.parent))
-  rootId = root.id
+  rootId = await rootOrgIdOf(t.db)
   adminId = (await userIdByName(t.db, 'admin'))!
 })
 afterAll(async () => t.close())

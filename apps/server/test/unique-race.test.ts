@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { and, eq, isNull } from 'drizzle-orm'
 import { auths, organizations, roles, stations, userGroups, users } from '../src/db/schema'
-import { ORG_MSG } from '../src/modules/org/service'
-import { UNIQUE_KEY_EXISTS } from '../src/modules/permission/service'
-import { ROLE_NAME_EXISTS } from '../src/modules/role/service'
+import { ORG_MSG } from '../src/modules/org'
+import { UNIQUE_KEY_EXISTS } from '../src/modules/permission/messages'
+import { ROLE_MSG } from '../src/modules/role'
 import { STATION_MSG } from '../src/modules/station/service'
-import { USER_MSG } from '../src/modules/user/service'
+import { USER_MSG } from '../src/modules/user'
 import { violatedUniqueIndex } from '../src/lib/unique-violation'
 import { createTestApp, type CallOptions, type TestApp } from './helpers/app'
 
@@ -87,7 +87,7 @@ describe('concurrent creates of one unique value create exactly one row', () => 
 
   it('role name: 20 inserts', async () => {
     const outcome = await race(20, 'POST', '/api/role/insert', { body: { roleName: '并发角色' } })
-    expectOneWinner(outcome, 20, ROLE_NAME_EXISTS)
+    expectOneWinner(outcome, 20, ROLE_MSG.nameExists)
     expect(await t.db.select().from(roles).where(eq(roles.roleName, '并发角色'))).toHaveLength(1)
   })
 

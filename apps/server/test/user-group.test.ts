@@ -651,6 +651,8 @@ describe('GET /rel/groups/userlist and POST /rel/groups/rolelist', () => {
       nickName: 'member-00',
       realName: '实名member-00',
       status: 1,
+      // a permanent membership (DESIGN.md §20)
+      expiresAt: null,
     })
     const p2 = await t.call('GET', '/api/rel/groups/userlist', {
       token: t.adminToken,

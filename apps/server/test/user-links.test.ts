@@ -95,8 +95,8 @@ describe('user ↔ role', () => {
     expect(all.status).toBe(200)
     expect(all.body.data.total).toBe(2)
     expect(all.body.data.list).toEqual([
-      { id: r1, roleName: 'ur_role_1', type: 3, status: 1, description: 'ur_role_1 desc' },
-      { id: r2, roleName: 'ur_role_2', type: 2, status: 2, description: 'ur_role_2 desc' },
+      { id: r1, roleName: 'ur_role_1', type: 3, status: 1, description: 'ur_role_1 desc', expiresAt: null },
+      { id: r2, roleName: 'ur_role_2', type: 2, status: 2, description: 'ur_role_2 desc', expiresAt: null },
     ])
     const second = await listOf('/api/rel/user/rolelist', { userId, pageNum: 2, pageSize: 1 })
     expect(second.body.data).toEqual({ total: 2, list: [expect.objectContaining({ id: r2 })] })
@@ -222,8 +222,8 @@ describe('user ↔ group', () => {
     expect(all.body.data).toEqual({
       total: 2,
       list: [
-        { id: g1, groupName: 'ug_group_1', status: 1, description: 'ug_group_1 desc' },
-        { id: g2, groupName: 'ug_group_2', status: 2, description: 'ug_group_2 desc' },
+        { id: g1, groupName: 'ug_group_1', status: 1, description: 'ug_group_1 desc', expiresAt: null },
+        { id: g2, groupName: 'ug_group_2', status: 2, description: 'ug_group_2 desc', expiresAt: null },
       ],
     })
     expect(
@@ -319,6 +319,7 @@ describe('user ↔ position', () => {
         stationName: '经理',
         status: 1,
         type: 1,
+        expiresAt: null,
       },
       {
         id: pA,
@@ -328,6 +329,7 @@ describe('user ↔ position', () => {
         stationName: '经理',
         status: 1,
         type: 1,
+        expiresAt: null,
       },
       {
         id: pB,
@@ -337,6 +339,7 @@ describe('user ↔ position', () => {
         stationName: '工程师',
         status: 2,
         type: 1,
+        expiresAt: null,
       },
       {
         id: pC,
@@ -346,6 +349,7 @@ describe('user ↔ position', () => {
         stationName: '工程师',
         status: 1,
         type: 1,
+        expiresAt: null,
       },
     ])
   })

@@ -90,6 +90,24 @@ describe('POST /api/user/insert', () => {
     expect((await t.db.select({ id: users.id }).from(users)).length).toBe(before)
   })
 
+  it('stores a mobile typed in full-width digits as digits, on insert and on update', async () => {
+    const id = await newUser('mobile_fw', { mobile: '１３８００１３８０００' })
+    expect((await userRow(id)).mobile).toBe('13800138000')
+    const res = await update({ id, nickName: 'mobile_fw', status: 1, mobile: ' １３９００１３９０００ ' })
+    expect(res.status, res.body.msg).toBe(200)
+    expect((await userRow(id)).mobile).toBe('13900139000')
+    // found by the digits, whichever were typed
+    const found = await t.call('POST', '/api/user/list', {
+      token: t.adminToken,
+      body: { keyword: '１３９００１３９' },
+    })
+    expect(found.body.data.list.map((u: { id: number }) => u.id)).toContain(id)
+    // a full-width number that is no mobile is refused as one
+    const bad = await update({ id, nickName: 'mobile_fw', status: 1, mobile: '２３８００１３８０００' })
+    expect([bad.status, bad.body.msg]).toEqual([400, MSG.mobileInvalid])
+    expect((await userRow(id)).mobile).toBe('13900139000')
+  })
+
   it('refuses an oversized nickName and a malformed body with 400', async () => {
     expect((await insert({ nickName: 'x'.repeat(65) })).status).toBe(400)
     const bad = await t.call('POST', '/api/user/insert', {
@@ -154,9 +172,15 @@ describe('POST /api/user/list', () => {
       'positions',
       'realName',
       'roles',
+      'serviceAccount',
+      'source',
       'status',
       'updateTime',
+      'writable',
     ])
+    expect(row.serviceAccount).toBe(false)
+    expect(row.source).toBe('local')
+    expect(row.writable).toBe(true)
     expect(new Date(row.createTime).toISOString()).toBe(row.createTime)
     expect(first.raw).not.toMatch(/password|scrypt\$/i)
   })

@@ -77,6 +77,23 @@ describe('endpoints', () => {
     await t.call('DELETE', '/api/webhook/delete', { ...admin(), query: { id } })
   })
 
+  it('finds endpoints by a part of the name or the address, % and _ taken literally', async () => {
+    const a = await endpoint(['user.created'], `${receiver.url}?k=kw_a%`)
+    const b = await endpoint(['user.deleted'])
+    const list = async (keyword: string) => {
+      const res = await t.call('POST', '/api/webhook/list', { ...admin(), body: { keyword } })
+      expect(res.status, res.body.msg).toBe(200)
+      return res.body.data as { total: number; list: { id: number }[] }
+    }
+    expect((await list('KW_A%')).list.map((r) => r.id)).toEqual([a.id])
+    expect((await list('user.deleted')).list.map((r) => r.id)).toEqual([b.id])
+    expect(await list('kw_b')).toMatchObject({ total: 0, list: [] })
+    // every endpoint when the box is empty
+    expect((await list('')).total).toBeGreaterThanOrEqual(2)
+    const bad = await t.call('POST', '/api/webhook/list', { ...admin(), body: { keyword: 'x'.repeat(65) } })
+    expect(bad.status).toBe(400)
+  })
+
   it('refuses bad input with 400 and a Chinese message, changing nothing', async () => {
     const before = await endpointCount()
     const cases: [unknown, string][] = [
@@ -426,7 +443,7 @@ describe('the outbox', () => {
     await t.db.execute(
       sql`insert into events (type, payload, created_at) values ('user.created', '{"id": 0}', now() - interval '31 days')`,
     )
-    const { sweepEvents } = await import('../src/modules/webhook/service')
+    const { sweepEvents } = await import('../src/modules/webhook/events')
     await sweepEvents(t.db, 30)
     const old = await queryRows(
       t.db,
@@ -474,6 +491,15 @@ describe('private targets (WEBHOOK_ALLOW_PRIVATE off)', () => {
     expect(ok.status).toBe(200)
   })
 
+  it('tells the console the setting with the list: off here, on in the app that allows private targets', async () => {
+    const off = await strict.call('POST', '/api/webhook/list', { token: strict.adminToken, body: {} })
+    expect(off.status).toBe(200)
+    expect(off.body.data.allowPrivate).toBe(false)
+    const on = await t.call('POST', '/api/webhook/list', { ...admin(), body: {} })
+    expect(on.status).toBe(200)
+    expect(on.body.data.allowPrivate).toBe(true)
+  })
+
   it('checks again when sending: a stored private target is never connected to', async () => {
     const from = receiver.received.length
     // as if DNS had changed since it was saved: the row points at the loopback receiver
@@ -494,6 +520,79 @@ describe('private targets (WEBHOOK_ALLOW_PRIVATE off)', () => {
       return d?.last_response === WEBHOOK_MSG.urlPrivate
     })
     expect(receiver.received.length).toBe(from)
+  })
+})
+
+describe('IPv6 forms of private addresses (DESIGN.md §11, second review)', () => {
+  let strict: TestApp
+  beforeAll(async () => {
+    strict = await createTestApp({ webhookWorkerIntervalMs: 30, webhookRetryScale: 0.002 })
+  })
+  afterAll(async () => strict?.close())
+
+  const insert = (app: TestApp, url: string) =>
+    app.call<{ id: number }>('POST', '/api/webhook/insert', {
+      token: app.adminToken,
+      body: { name: 'v6', url, eventTypes: ['*'], enabled: false },
+    })
+
+  it('refuses an address embedding a private one when saved; a public one embedded is saved', async () => {
+    for (const url of [
+      'http://[::7f00:1]/x',
+      'http://[2002:7f00:1::]/x',
+      'http://[::ffff:0:7f00:1]/x',
+      'http://[::ffff:0:10.0.0.1]/x',
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+      'http://[64:ff9b:1::c0a8:101]/x',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
+      'http://[2002:AC10:0001::1]/x',
+    ]) {
+      const res = await insert(strict, url)
+      expect(res.status, url).toBe(400)
+      expect(res.body.msg, url).toBe(WEBHOOK_MSG.urlPrivate)
+    }
+    expect((await insert(strict, 'https://[2002:808:808::1]/hook')).status).toBe(200)
+    const update = await strict.call('PUT', '/api/webhook/update', {
+      token: strict.adminToken,
+      body: {
+        id: (await insert(strict, 'https://[64:ff9b::808:808]/hook')).body.data.id,
+        name: 'v6',
+        url: 'http://[::7f00:1]/x',
+        eventTypes: ['*'],
+        enabled: false,
+      },
+    })
+    expect(update.status).toBe(400)
+    expect(update.body.msg).toBe(WEBHOOK_MSG.urlPrivate)
+  })
+
+  it('checks again when sending: a stored SIIT form of loopback is never connected to', async () => {
+    const port = new URL(receiver.url).port
+    const [row] = await queryRows<{ id: number }>(
+      strict.db,
+      sql`insert into webhook_endpoints (name, url, event_types, secret)
+          values ('siit', ${`http://[::ffff:0:7f00:1]:${port}/`}, '{*}', ${'whsec_' + Buffer.alloc(32, 1).toString('base64')}) returning id`,
+    )
+    const res = await strict.call('POST', '/api/webhook/test', {
+      token: strict.adminToken,
+      query: { id: row.id },
+    })
+    expect(res.status).toBe(200)
+    await waitFor(async () => {
+      const [d] = await queryRows<{ last_response: string | null }>(
+        strict.db,
+        sql`select last_response from webhook_deliveries where endpoint_id = ${row.id}`,
+      )
+      return d?.last_response === WEBHOOK_MSG.urlPrivate
+    })
+  })
+
+  it('allows them all with WEBHOOK_ALLOW_PRIVATE', async () => {
+    for (const url of ['http://[::7f00:1]/x', 'http://[2002:7f00:1::]/x', 'http://[::ffff:0:7f00:1]/x']) {
+      const res = await insert(t, url)
+      expect(res.status, url).toBe(200)
+      opened.push(res.body.data.id)
+    }
   })
 })
 

@@ -64,15 +64,23 @@ export function deptTree(parents: Iterable<readonly [number, number | null]>): D
   return { children, parents: parentMap }
 }
 
-/** Adds `root` and everything below it to `into` (iterative: a deep tree cannot overflow the stack; a cycle stops). */
+/**
+ * Adds `root` and everything below it to `into` (iterative: a deep tree cannot overflow the stack; a
+ * cycle stops). A department already in `into` may be there alone (本部门 adds no subtree), so the walk
+ * keeps its own record of where it has been rather than stopping at what `into` already holds.
+ */
 export function addSubtree(tree: DeptTree, root: number, into: Set<number>): void {
   if (!tree.parents.has(root)) return
+  const seen = new Set<number>([root])
   const stack = [root]
   while (stack.length) {
     const id = stack.pop()!
-    if (into.has(id) && id !== root) continue
     into.add(id)
-    for (const child of tree.children.get(id) ?? []) if (!into.has(child)) stack.push(child)
+    for (const child of tree.children.get(id) ?? [])
+      if (!seen.has(child)) {
+        seen.add(child)
+        stack.push(child)
+      }
   }
 }
 

@@ -24,6 +24,12 @@ export const EVENT_TYPES = [
   'link.unlinked',
   'session.revoked',
   'user.access.changed',
+  // DESIGN.md §20: a time-bound link the sweeper removed
+  'grant.expired',
+  'access.requested',
+  'access.approved',
+  'access.rejected',
+  'access.expired',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]

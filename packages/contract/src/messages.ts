@@ -71,6 +71,9 @@ export const MSG = {
   importNoFile: '请选择要导入的文件',
   importModeInvalid: '导入方式只能为 insert 或 upsert',
   importDryRunInvalid: 'dryRun 只能为 true 或 false',
+  importAllowSuperAdminInvalid: 'allowSuperAdmin 只能为 true 或 false',
+  /** a row whose roles, positions or groups would give 超级管理员, in a job without the option */
+  importSuperAdminNotAllowed: '该行会授予超级管理员角色，需勾选“允许导入超级管理员”后再导入',
   importNotWorkbook: '文件不是有效的 Excel 工作簿（.xlsx）或 CSV 文件',
   importEncrypted: '工作簿设有密码保护，请取消密码后再导入',
   importTooLarge: '文件超过 20MB，请分批导入',
@@ -86,6 +89,18 @@ export const MSG = {
   importRowUpdated: '修改',
   importRowFailed: '失败',
   importRowUnchanged: '未变更',
+  /** a row of a batch the database connection was lost under, or after it: never written */
+  importRowNotProcessed: '未处理',
+  importConnectionLost: '数据库连接中断',
+  /** a job ended by a lost database connection (503's message first); what committed stays */
+  importInterrupted:
+    '服务暂时不可用，请稍后重试：数据库连接中断，导入未完成。已导入的行已保存，其余行未处理；请以“新建或更新”方式重新导入同一文件以完成导入',
+  /**
+   * DESIGN.md §19: the instance running a job stopped (its lease ran out); what it committed stays, and
+   * its result workbook was never written
+   */
+  importInstanceLost:
+    '运行导入的服务实例已停止，导入未完成。已导入的行已保存，其余行未处理，且没有结果文件；请以“新建或更新”方式重新导入同一文件以完成导入',
   /** DESIGN.md §13: a department outside the caller's scope, or one of its roots */
   orgOutOfScope: '该部门不在您的管理范围内',
   /** DESIGN.md §13: a scoped administrator creates a user only into a position within scope */
@@ -134,6 +149,9 @@ export const MSG = {
   oidcInteractionGone: '登录请求已失效，请回到应用重新登录',
   oidcWrongStep: '登录步骤不正确，请回到应用重新登录',
   oidcServiceAccount: '服务账号不能交互式登录',
+  // DESIGN.md §11: service accounts are made by turning a machine client on, never by hand, and hold no password
+  nickNameReserved: '以 svc- 开头的用户昵称保留给服务账号，请换一个昵称',
+  serviceAccountNoPassword: '服务账号没有密码，不能设置或修改密码',
   // a password set by someone else or expired, or two-step sign-in required and not bound: done in the
   // console (its sign-in leads there), then the application's sign-in is started again
   oidcChangePasswordFirst: '您需要先修改密码：请登录本系统修改密码后，回到应用重新登录',
@@ -143,6 +161,13 @@ export const MSG = {
   oidcRedirectUriRequired: '请至少填写一个回调地址',
   oidcNotEnabled: '该服务未开启单点登录',
 } as const
+
+/**
+ * DESIGN.md §11: turning on a machine client whose service account's name is held by a user that is not
+ * a service account (409): the user is never adopted.
+ */
+export const serviceAccountNameTaken = (nickName: string) =>
+  `用户「${nickName}」已存在且不是服务账号，不能用作该机器客户端的服务账号：请先将该用户改名或删除后再开启`
 
 /** DESIGN.md §13: a role's 自定义部门 names a department that does not exist (400, nothing changed). */
 export const unknownScopeOrgs = (ids: readonly number[]) => `部门不存在：${ids.join(', ')}`
@@ -249,3 +274,8 @@ export const WEBHOOK_MSG = {
   afterInvalid: 'after 应为事件编号（非负整数）',
   limitInvalid: 'limit 应为 1 到 1000 之间的整数',
 } as const
+
+// the capabilities' own texts live beside this file, one file each, and are read through it
+export * from './grant-messages'
+export * from './directory-messages'
+export * from './passkey-messages'

@@ -1,4 +1,5 @@
 import { MSG } from './messages'
+import { foldName } from './name-fold'
 import { normalizeName } from './names'
 
 /** Field rules of SPEC.md §5 that both the server and the console check. Each returns the message or null. */
@@ -9,6 +10,13 @@ export const isBlank = (value: unknown): boolean =>
 /** Mobile: 11 digits starting with 1. */
 export const MOBILE_PATTERN = /^1\d{10}$/
 export const isValidMobile = (value: string): boolean => MOBILE_PATTERN.test(value)
+
+/**
+ * A mobile as stored: NFKC-normalised (full-width digits, as a Chinese input method types them,
+ * １３８００１３８０００ → 13800138000) and trimmed. Checked and stored in this form everywhere a
+ * mobile is taken (the user calls, the import).
+ */
+export const normalizeMobile = (value: string): string => value.normalize('NFKC').trim()
 
 export const PASSWORD_MIN = 12
 export const PASSWORD_MAX = 30
@@ -35,9 +43,24 @@ export function checkOrgName(value: unknown): string | null {
   return null
 }
 
+/**
+ * Names beginning `svc-` belong to machine clients' service accounts (DESIGN.md §11): no one names a
+ * user so, whatever the case, width or dash (`SVC-x`, `ｓｖｃ-x`, `svc‐x`). Compared on the stored form
+ * of the name (NFKC), lower-cased, with the Cyrillic and Greek letters that look like s, v and c read as
+ * them (a name wholly in one script passes the mixed-script rule of names.ts).
+ */
+export function isReservedUserName(value: string): boolean {
+  // case folded as names compare for uniqueness (name-fold.ts), then the look-alikes
+  const name = foldName(normalizeName(value))
+    .replace(/[ѕ]/gu, 's')
+    .replace(/[ѵνⅴ]/gu, 'v')
+    .replace(/[сϲ]/gu, 'c')
+  return /^svc\p{Pd}/u.test(name)
+}
+
 export function checkMobile(value: unknown): string | null {
   if (isBlank(value)) return null
-  return isValidMobile(String(value)) ? null : MSG.mobileInvalid
+  return isValidMobile(normalizeMobile(String(value))) ? null : MSG.mobileInvalid
 }
 
 export function checkPassword(value: unknown): string | null {

@@ -101,6 +101,19 @@ const roleScope = fc.record({
 })
 const ownOrgs = fc.array(fc.integer({ min: 1, max: 32 }), { maxLength: 3 })
 
+describe('dataScopeOf with a lone department first', () => {
+  it('本部门 of a department and 自定义 of its parent reach the whole subtree, in either order', () => {
+    // 本部门 adds 5 alone; 自定义 of 2 must still reach 7 below 5 (a walk stopping at 5 missed it)
+    const own = role(3)
+    const custom = role(2, [2])
+    for (const roles of [
+      [own, custom],
+      [custom, own],
+    ])
+      expect(dataScopeOf(roles, [5], company).orgIds).toEqual([2, 4, 5, 7])
+  })
+})
+
 describe('dataScopeOf properties', () => {
   it('shuffled role order (and own departments order) gives the same scope', () => {
     fc.assert(

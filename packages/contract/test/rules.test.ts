@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkMobile,
+  normalizeMobile,
   checkOrgName,
   checkPassword,
   isBlank,
@@ -42,6 +43,15 @@ describe('mobile', () => {
     expect(checkMobile('23800138000')).toBe(MSG.mobileInvalid)
     expect(checkMobile('1380013800')).toBe(MSG.mobileInvalid)
     expect(checkMobile('138001380001')).toBe(MSG.mobileInvalid)
+  })
+
+  it('takes full-width digits as the digits they are (NFKC), and nothing else that looks like one', () => {
+    expect(normalizeMobile('１３８００１３８０００')).toBe('13800138000')
+    expect(normalizeMobile('　１３８００１３８０００ ')).toBe('13800138000')
+    expect(checkMobile('１３８００１３８０００')).toBeNull()
+    expect(checkMobile('２３８００１３８０００')).toBe(MSG.mobileInvalid)
+    // Arabic-Indic digits are digits of their own, not ASCII ones
+    expect(checkMobile('١٣٨٠٠١٣٨٠٠٠')).toBe(MSG.mobileInvalid)
   })
 })
 

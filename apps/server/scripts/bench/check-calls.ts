@@ -5,13 +5,8 @@
  * writes CPU profiles of the servers (processes.ts); `DATABASE_URL` measures on PostgreSQL; `BENCH_ONLY`
  * (a regular expression on a row's name) keeps only the rows it names. Run: `npx tsx scripts/bench/check-calls.ts` in apps/server.
  */
-import {
-  machineLoads,
-  prepareForwardUsers,
-  printAgainstBare,
-  serverLoads,
-  withBareAndServer,
-} from './throughput'
+import { printAgainstBare, withBareAndServer } from './throughput'
+import { machineLoads, prepareForwardUsers, serverLoads } from './throughput-loads'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const only = process.env.BENCH_ONLY

@@ -20,6 +20,8 @@ import { openDatabase } from '../../src/db/connection'
 import { seedBase } from '../../src/seed/base'
 import { openThrowawayDatabase, throwawayDatabaseUrl } from '../throwaway-database'
 import { startAccessServer } from './processes'
+import { adminToken } from './admin-session'
+import { apiCall } from './api-call'
 
 export interface EventFigures {
   engine: 'pglite' | 'postgres'
@@ -62,16 +64,7 @@ async function startReceiver() {
   }
 }
 
-async function api<T>(base: string, token: string, method: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-auth-token': token },
-    body: JSON.stringify(body),
-  })
-  const answer = (await res.json()) as { code: number; msg: string; data: T }
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${answer.msg}`)
-  return answer.data
-}
+const api = apiCall
 
 async function measureLatency(databaseUrl: string | undefined, writes: number) {
   const receiver = await startReceiver()
@@ -111,15 +104,6 @@ async function measureLatency(databaseUrl: string | undefined, writes: number) {
   }
 }
 
-async function signIn(app: FastifyInstance, password: string) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { nickName: 'admin', password },
-  })
-  return res.json().data.token as string
-}
-
 async function measureWriteCost(writes: number) {
   // the deliveries are written but not sent here: sending comes after the answer, off the write's path
   // (the latency figure times it), and on the embedded database it would share the one connection
@@ -145,8 +129,8 @@ async function measureWriteCost(writes: number) {
     await app.ready()
     await bare.ready()
     app.ctx.deliveriesCommitted.listen(() => {})
-    const token = await signIn(app, config.initialAdminPassword)
-    const bareToken = await signIn(bare, config.initialAdminPassword)
+    const token = await adminToken(app, config.initialAdminPassword)
+    const bareToken = await adminToken(bare, config.initialAdminPassword)
     const inject = (
       target: FastifyInstance,
       t: string,

@@ -13,6 +13,7 @@ import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
+import { adminToken } from './admin-session'
 import { seedBase } from '../../src/seed/base'
 import { organizations, positions, roleAuths, roles, stations, userGroups } from '../../src/db/schema'
 import { streamWorkbook } from '../../src/lib/workbook'
@@ -101,12 +102,7 @@ async function measureEngine(engine: Engine, postgresUrl: string | undefined, ro
   const file = await workbookOf(rows)
   const app = await buildApp({ config, database, logger: false })
   try {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { nickName: 'admin', password: config.initialAdminPassword },
-    })
-    const headers = { 'x-auth-token': login.json().data.token as string }
+    const headers = { 'x-auth-token': await adminToken(app, config.initialAdminPassword) }
     const form = new FormData()
     form.append('mode', 'insert')
     form.append('file', new Blob([file as Uint8Array<ArrayBuffer>]), 'users.xlsx')

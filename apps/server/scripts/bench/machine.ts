@@ -4,7 +4,8 @@
  * `BENCH_PROFILE_DIR=dir` writes CPU profiles of the servers (processes.ts); `DATABASE_URL` measures on
  * PostgreSQL in a database of its own, dropped after. Run: `npx tsx scripts/bench/machine.ts` in apps/server.
  */
-import { machineLoads, printAgainstBare, withBareAndServer } from './throughput'
+import { printAgainstBare, withBareAndServer } from './throughput'
+import { machineLoads } from './throughput-loads'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 await withBareAndServer(async (running) => {

@@ -7,6 +7,7 @@
 import { isNull } from 'drizzle-orm'
 import { buildApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
+import { adminToken } from './admin-session'
 import { openDatabase } from '../../src/db/connection'
 import { seedBase } from '../../src/seed/base'
 import { organizations } from '../../src/db/schema'
@@ -47,13 +48,7 @@ async function main() {
 
   const app = await buildApp({ config, database, logger: false })
   try {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { nickName: 'admin', password: config.initialAdminPassword },
-    })
-    const token = login.json().data.token as string
-    await app.inject({ method: 'GET', url: '/api/user/current', headers: { 'x-auth-token': token } })
+    const token = await adminToken(app, config.initialAdminPassword, true)
 
     const get = async (url: string, encoding?: string) => {
       const started = process.hrtime.bigint()

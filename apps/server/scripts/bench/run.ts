@@ -6,12 +6,11 @@
  *
  * PostgreSQL figures need DATABASE_URL (or a server at 127.0.0.1:5432); without one they are skipped.
  * Sections can be chosen by name: `npm run bench -- events lists` (throughput, sign-in, decision,
- * scope, gateway, lists, console, audit, events, import); none named, all of them.
+ * scope, gateway, lists, org-writes, console, audit, events, import, instances, usage); none named, all of them.
  */
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { measureThroughput } from './throughput'
 import { measureDecision } from './decision'
 import { measureScope } from './scope'
@@ -24,44 +23,14 @@ import { measureLists, type ListFigures } from '../measure-large-data'
 import { bundleReport } from '../../../web/scripts/bundle-report'
 import { measureFirstRow } from '../../../../e2e/measure-first-row'
 import { measureImport } from './import'
+import { measureInstances } from './instances'
+import { kB, postgresUrl, table, withDatabaseUrl } from './report'
+import { measureOrgWrites } from './org-writes'
+import { measureUsage } from './usage'
+import { measurePasskeyAssertions } from './passkey'
 
-const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432/postgres'
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist')
 const CHROMIUM = '/usr/bin/chromium'
-const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
-
-async function postgresUrl(): Promise<string | undefined> {
-  const url = process.env.DATABASE_URL ?? LOCAL_PG
-  const client = new pg.Client({ connectionString: url })
-  try {
-    await client.connect()
-    return url
-  } catch {
-    return undefined
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-const table = (head: string[], rows: (string | number)[][]) =>
-  [
-    `| ${head.join(' | ')} |`,
-    `| ${head.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n')
-
-/** Runs `work` with DATABASE_URL set to `url` (or unset), for the measuring scripts that read it. */
-async function withDatabaseUrl<T>(url: string | undefined, work: () => Promise<T>): Promise<T> {
-  const before = process.env.DATABASE_URL
-  if (url) process.env.DATABASE_URL = url
-  else delete process.env.DATABASE_URL
-  try {
-    return await work()
-  } finally {
-    if (before === undefined) delete process.env.DATABASE_URL
-    else process.env.DATABASE_URL = before
-  }
-}
 
 const out = (text: string) => console.log(`${text}\n`)
 
@@ -72,10 +41,14 @@ const SECTIONS = [
   'scope',
   'gateway',
   'lists',
+  'org-writes',
   'console',
   'audit',
   'events',
   'import',
+  'instances',
+  'usage',
+  'passkey',
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !SECTIONS.includes(name))
@@ -99,6 +72,39 @@ async function main() {
         ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
         throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
       ),
+    )
+  }
+
+  if (want('usage')) {
+    // DESIGN.md §21: recording each allowed decision's nodes must not slow the gateway down
+    const usage = await measureUsage({ seconds })
+    out('### Forward auth with usage recorded (PGlite, 20 connections, medians of interleaved rounds)')
+    out(
+      table(
+        ['call', 'req/s', 'of the same without recording'],
+        usage.map((f) => [f.name, f.reqPerSec, `${f.ofWithout}%`]),
+      ),
+    )
+  }
+
+  if (want('instances')) {
+    // DESIGN.md §19: the same forward auth through nginx's upstream, one instance against three
+    out(
+      '### Forward auth through nginx, one instance and three on one PostgreSQL (60 connections, medians of 3 interleaved rounds)',
+    )
+    const instances = await measureInstances({ seconds })
+    out(
+      'skipped' in instances
+        ? instances.skipped
+        : table(
+            ['instances', 'req/s', 'p99 ms', 'of one instance'],
+            instances.figures.map((f) => [
+              f.instances,
+              f.reqPerSec,
+              f.p99Ms,
+              `${Math.round((f.reqPerSec / instances.figures[0].reqPerSec) * 1000) / 10}%`,
+            ]),
+          ),
     )
   }
 
@@ -135,10 +141,17 @@ async function main() {
     out(`### Authorization decision in process (${decision.rules.toLocaleString()} rules)`)
     out(
       table(
-        ['ours, warm', 'ours, first call for a user (loads from the database)', 'node-casbin', 'ratio'],
+        [
+          'ours, warm',
+          'ours, warm, half the links expiring',
+          'ours, first call for a user (loads from the database)',
+          'node-casbin',
+          'ratio',
+        ],
         [
           [
             `${decision.oursWarmUs} µs`,
+            `${decision.oursWarmExpiringUs} µs`,
             `${decision.oursColdMs} ms`,
             `${decision.casbinMs} ms`,
             `${decision.timesFaster}×`,
@@ -195,6 +208,32 @@ async function main() {
           ...engines.map(
             (e) => `${lists[e]![label].first.toFixed(1)} / ${lists[e]![label].median.toFixed(1)}`,
           ),
+        ]),
+      ),
+    )
+  }
+
+  if (want('org-writes')) {
+    const inserts = Number(process.env.ORG_BENCH_INSERTS ?? 100)
+    const writes = await measureOrgWrites({ postgresUrl: pgUrl, inserts })
+    out(
+      `### Department inserts through the API at 10 and 10,000 departments (${inserts} each place, one at a time; goal < 5 ms, the same at both sizes)`,
+    )
+    out(
+      table(
+        [
+          'engine',
+          'departments',
+          'insert at the top, median / mean',
+          'insert deep down, median / mean',
+          'whole tree after: first read / warm',
+        ],
+        writes.map((w) => [
+          w.engine,
+          w.departments.toLocaleString('en'),
+          `${w.topMs.median} / ${w.topMs.mean} ms`,
+          `${w.deepMs.median} / ${w.deepMs.mean} ms`,
+          `${w.treeFirstMs} / ${w.treeWarmMs} ms`,
         ]),
       ),
     )
@@ -297,6 +336,16 @@ async function main() {
               `${f.inserted} / ${f.failed}`,
             ]
           }),
+      ),
+    )
+  }
+  if (want('passkey')) {
+    const passkey = await measurePasskeyAssertions({ seconds })
+    out('### Passkey assertions verified (DESIGN.md §23; goal ≥ 300 per second per core)')
+    out(
+      table(
+        ['assertions', 'per second', 'per CPU second'],
+        [[passkey.assertions, passkey.perSecond, passkey.perCoreSecond]],
       ),
     )
   }

@@ -5,6 +5,8 @@ import { linkOfTable, recordOfTable } from '../db/tables'
 /** The record type a resource's routes are about: the side of a link the log entry belongs to. */
 const OWNER_BY_RESOURCE: Partial<Record<Resource, RecordType>> = {
   user: 'user',
+  // two-step sign-in is a user's (its rows name the user: modules/mfa/routes.ts)
+  mfa: 'user',
   userGroup: 'group',
   position: 'position',
   role: 'role',

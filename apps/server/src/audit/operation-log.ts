@@ -1,17 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db, type DbOrTx } from '../db/connection'
-import { operationLogs } from '../db/audit-schema'
 import { runInTransaction } from '../db/request-transaction'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 import { addOnSend, routeMethods } from '../lib/route-hooks'
-import { resourceOfGroup } from '@amg/contract'
-import type { StagedChange } from '../db/audit-schema'
 import { AnonymousRefusals } from './anonymous-refusals'
-import { actionName, mayRename } from './action-name'
-import { describeChanges } from './changes'
-import { draftEvents, readStaged, withEvents } from '../events/outbox'
-import type { ChangeEventDraft } from '../events/derive'
+import { insertLogRow, routeFacts, writeRow, type AuditNote } from './log-row'
+import { draftEvents, readStaged } from '../events/outbox'
 import type { DeliveriesCommitted } from '../events/committed'
 
 /**
@@ -24,133 +19,18 @@ import type { DeliveriesCommitted } from '../events/committed'
  * anonymous ones (401 without a session), which share one row per source and minute.
  */
 
+export type { AuditNote } from './log-row'
+
 /** Which routes are writes: any method but GET/HEAD, unless public (sign-in has its own log) or marked read-only. */
 export const isAuditedWrite = (method: string, config: RouteKindConfig | undefined) =>
   mayWrite(method, config) && config?.access !== 'public'
 
-const RESOURCE_KEYS = [
-  'id',
-  'userId',
-  'userGroupsId',
-  'positionId',
-  'roleId',
-  'orgId',
-  'stationId',
-  'code',
-  'authCode',
-  'fileId',
-  'positionIds',
-]
-
-/** The record an operation is about: the new id an insert answers, else the first id the request names. */
-function resourceIdOf(req: FastifyRequest, answer: unknown): string | null {
-  const data = (answer as { data?: unknown } | undefined)?.data
-  if (typeof data === 'number' || typeof data === 'string') return String(data)
-  for (const part of [req.body, req.query] as Record<string, unknown>[]) {
-    if (!part || typeof part !== 'object') continue
-    for (const key of RESOURCE_KEYS) {
-      const value = part[key]
-      if (typeof value === 'number' || (typeof value === 'string' && value !== ''))
-        return String(value).slice(0, 128)
-    }
-  }
-  return null
-}
-
-interface RouteFacts {
-  summary: string | null
-  resourceType: string | null
-}
-
-/** The route's summary and group name, from its description in the contract (lib/route.ts). */
-const routeFacts = (req: FastifyRequest): RouteFacts => {
-  const description = req.routeOptions.config.route
-  return { summary: description?.summary ?? null, resourceType: description?.group ?? null }
-}
-
-async function writeRow(
-  db: DbOrTx,
-  req: FastifyRequest,
-  row: {
-    result: 'success' | 'denied' | 'failed'
-    status: number
-    msg: string | null
-    answer?: unknown
-  },
-  events = true,
-): Promise<number> {
-  const facts = routeFacts(req)
-  let summary = facts.summary
-  let drafts: ChangeEventDraft[] = []
-  if (row.result === 'success') {
-    // what the change staged, read once: its name (冻结用户 …) and its events (DESIGN.md §17) come from it
-    const staged = await readStaged(db)
-    if (mayRename(facts.summary)) summary = preciseName(staged.rows, facts.summary, facts.resourceType)
-    if (events) drafts = await draftEvents(db, staged)
-  }
-  const values = {
-    operatorId: req.user?.id ?? null,
-    operatorName: req.user?.nickName ?? null,
-    ip: req.ip?.slice(0, 64) ?? null,
-    userAgent: (req.headers['user-agent'] ?? '').slice(0, 512) || null,
-    method: req.method,
-    path: req.url.split('?')[0].slice(0, 512),
-    summary,
-    resourceType: facts.resourceType,
-    resourceId: resourceIdOf(req, row.answer),
-    result: row.result,
-    status: row.status,
-    msg: row.msg?.slice(0, 512) ?? null,
-  }
-  return insertLogRow(db, values, drafts)
-}
-
-type LogRowValues = Omit<typeof operationLogs.$inferInsert, 'id' | 'time' | 'rowChanges'>
-
-/**
- * Inserts a log row with what this transaction's triggers staged (migration 0007; a refusal's own
- * transaction staged nothing) and, in the same statement, the change events and their deliveries
- * (events/outbox.ts); answers how many deliveries it wrote.
- */
-async function insertLogRow(
-  db: DbOrTx,
-  values: LogRowValues,
-  drafts: readonly ChangeEventDraft[],
-): Promise<number> {
-  const staged = sql`nullif(current_setting('amg.staged', true), '')::jsonb`
-  if (drafts.length === 0) {
-    await db.insert(operationLogs).values({ ...values, rowChanges: staged })
-    return 0
-  }
-  const [written] = await queryRows<{ deliveries: number | string }>(
-    db,
-    sql`${withEvents(drafts)}
-      insert into operation_logs (operator_id, operator_name, ip, user_agent, method, path, summary,
-        resource_type, resource_id, result, status, msg, row_changes)
-      values (${values.operatorId}, ${values.operatorName}, ${values.ip}, ${values.userAgent},
-        ${values.method}, ${values.path}, ${values.summary}, ${values.resourceType}, ${values.resourceId},
-        ${values.result}, ${values.status}, ${values.msg}, ${staged})
-      returning (select count(*) from delivered) as deliveries`,
-  )
-  return Number(written?.deliveries ?? 0)
-}
-
-/** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
-function preciseName(staged: StagedChange[], summary: string, group: string | null): string | null {
-  if (staged.length === 0) return summary
-  try {
-    return actionName(summary, describeChanges(staged, resourceOfGroup(group)))
-  } catch {
-    // naming is a nicety: a change it cannot read keeps the route's name, never fails the write
-    return summary
-  }
-}
-
-/** The msg of an answer on its way out (the envelope as JSON text). */
+/** The msg of an answer on its way out (the envelope as JSON text; a SCIM error's `detail`). */
 function msgOf(payload: unknown): string | null {
   if (typeof payload !== 'string') return null
   try {
-    const msg = (JSON.parse(payload) as { msg?: unknown }).msg
+    const answer = JSON.parse(payload) as { msg?: unknown; detail?: unknown }
+    const msg = answer.msg ?? answer.detail
     return typeof msg === 'string' ? msg : null
   } catch {
     return null
@@ -173,6 +53,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** set once the operation's row is written (the success row, in the change's own transaction) */
     auditLogged?: boolean
+    /** what the handler adds to its success row (AuditNote) */
+    auditNote?: AuditNote
   }
 }
 

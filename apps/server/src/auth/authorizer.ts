@@ -1,80 +1,18 @@
-import { sql } from 'drizzle-orm'
-import {
-  AMS_SERVICE_KEY,
-  deptTree,
-  matchesUrlPattern,
-  ROLE_TYPE,
-  type DataScope,
-  type DeptTree,
-  type Power,
-  type UrlPattern,
-} from '@amg/contract'
-import { queryRows, type Database, type Db, type DbOrTx } from '../db/connection'
-import { auths, organizations, services } from '../db/schema'
-import { rolesReached } from './reach'
-import {
-  scopeHeaderOfCall,
-  scopeOfCall,
-  scopePartsOfCall,
-  type ScopedRole,
-  type ScopeHolding,
-} from './data-scope'
+import { AMS_SERVICE_KEY, matchesUrlPattern, type DataScope } from '@amg/contract'
+import type { Database, Db, DbOrTx } from '../db/connection'
+import { scopeHeaderOfCall, scopeOfCall, scopePartsOfCall } from './data-scope'
 import { AccessCache } from '../cache/access-cache'
 import type { CacheHost } from '../cache/watched-cache'
+import { readPermissionTree, type TreeNode, type TreeSnapshot } from './permission-tree'
+import { loadAccess, type EffectiveAccess } from './access-load'
+import { DeptTreeCache, NO_DEPARTMENTS } from './dept-tree-cache'
+import { nodesAllowing } from './allowing-nodes'
 
-export interface EffectiveAccess extends ScopeHolding {
-  roles: { id: number; roleName: string; type: number }[]
-  superAdmin: boolean
-  /** codes of enabled nodes (every ancestor enabled too) held by the user's enabled roles, every service's */
-  authCodes: string[]
-  /** this server's own (ams) front-end path patterns, for the console's menu and tabs */
-  auths: string[]
-  /** this server's own (ams) back-end patterns: what the auth hook matches */
-  backEnd: UrlPattern[]
-  /** each service's power by key, ams's included: a node authorizes only in its own service (DESIGN.md §10a) */
-  power: ReadonlyMap<string, Power>
-}
+export { serviceUnder, type TreeNode, type TreeSnapshot } from './permission-tree'
+export type { EffectiveAccess } from './access-load'
 
-export interface TreeNode {
-  code: string
-  chName: string
-  parentCode: string | null
-  status: number
-  frontEndAccess: string[]
-  urlPatternInfos: UrlPattern[]
-  /** the key of the service whose subtree holds the node */
-  service: string
-}
-
-/**
- * The permission tree as decisions read it: which service owns each node, and the enabled nodes. A
- * service owns the subtree of its root (a top-level node); ams owns every node in no other service's
- * subtree, so today's whole tree is ams's without being moved (docs/decisions.md).
- */
-export interface TreeSnapshot {
-  /**
-   * every stored node by code, whatever its status: the power check counts stored power (DESIGN.md
-   * §6a), since a disabled node gives its power the moment someone enables it
-   */
-  stored: Map<string, TreeNode>
-  /** enabled nodes only: a disabled node disables its whole subtree */
-  enabled: Map<string, TreeNode>
-  /** every node's service, enabled or not */
-  serviceOf: ReadonlyMap<string, string>
-  /** every service's key and root code (null for ams) */
-  services: ReadonlyMap<string, string | null>
-  /** the department tree, for data scopes (DESIGN.md §13) */
-  depts: DeptTree
-}
-
-const NO_POWER: Power = { frontEnd: [], backEnd: [] }
-
-/** The service a node would belong to under `parentCode` (ams at the top, unless it is a service's root). */
-export function serviceUnder(tree: TreeSnapshot, parentCode: string | null): string {
-  return parentCode === null ? AMS_SERVICE_KEY : (tree.serviceOf.get(parentCode) ?? AMS_SERVICE_KEY)
-}
-
-const allows = (access: EffectiveAccess, service: string, method: string, path: string) => {
+/** Whether an access lets its holder make a call on `service` (the one rule every check here uses). */
+export const accessAllows = (access: EffectiveAccess, service: string, method: string, path: string) => {
   if (access.superAdmin) return true
   const patterns = service === AMS_SERVICE_KEY ? access.backEnd : access.power.get(service)?.backEnd
   return patterns !== undefined && patterns.some((p) => matchesUrlPattern(p, method, path))
@@ -87,6 +25,7 @@ const allows = (access: EffectiveAccess, service: string, method: string, path: 
  */
 export class Authorizer {
   private readonly cache: AccessCache<EffectiveAccess, TreeSnapshot>
+  private readonly depts: DeptTreeCache
 
   constructor(
     private readonly db: Db,
@@ -94,17 +33,35 @@ export class Authorizer {
     changes?: CacheHost['changes'],
   ) {
     this.cache = new AccessCache({ database, changes })
+    this.depts = new DeptTreeCache(db, { database, changes })
   }
 
   /** Drop every cached answer here at once, then tell the other instances (scripts and tests that bypass the triggers). */
   async invalidate(): Promise<void> {
     this.cache.clear()
+    this.depts.clear()
     await this.database.notify('authz')
+  }
+
+  /**
+   * The user's access when it is held here and still true: an access whose scopes were worked out on
+   * the department tree holds that tree, and a change of departments (the 'org' family) drops the
+   * tree, so such an access goes with it; the rest (a super admin's, say) stays. An access holding a
+   * time-bound link is held until the link's expiry only. Departments change
+   * often and alone, and they no longer drop every access and the permission tree with them.
+   */
+  private held(userId: number): EffectiveAccess | undefined {
+    const access = this.cache.access(userId)
+    if (access === undefined) return undefined
+    // a time-bound link ran out (DESIGN.md §20): the access is re-resolved from this instant on
+    if (access.expiresAt !== null && Date.now() >= access.expiresAt) return undefined
+    if (access.depts === NO_DEPARTMENTS) return access
+    return access.depts === this.depts.held() ? access : undefined
   }
 
   /** Whether this user's answer is cached here (tests show what clears it and what does not). */
   isCached(userId: number): boolean {
-    return this.cache.access(userId) !== undefined
+    return this.held(userId) !== undefined
   }
 
   /**
@@ -112,7 +69,7 @@ export class Authorizer {
    * sees without storing the answer, since that transaction may still roll back.
    */
   async resolve(userId: number, tx?: DbOrTx): Promise<EffectiveAccess> {
-    const cached = this.cache.access(userId)
+    const cached = this.held(userId)
     if (cached) return cached
     if (tx) return this.load(userId, tx)
     const token = this.cache.token()
@@ -128,7 +85,7 @@ export class Authorizer {
     path: string,
     service: string = AMS_SERVICE_KEY,
   ): Promise<boolean> {
-    return allows(await this.resolve(userId), service, method, path)
+    return accessAllows(await this.resolve(userId), service, method, path)
   }
 
   /** `can` answered at once from what is held here; undefined when the user's access is not held. */
@@ -138,8 +95,23 @@ export class Authorizer {
     path: string,
     service: string = AMS_SERVICE_KEY,
   ): boolean | undefined {
-    const access = this.cache.access(userId)
-    return access === undefined ? undefined : allows(access, service, method, path)
+    const access = this.held(userId)
+    return access === undefined ? undefined : accessAllows(access, service, method, path)
+  }
+
+  /**
+   * `scopeOf` answered at once from what is held here: undefined when the user's access is not held,
+   * null when the call is refused.
+   */
+  scopeFromMemory(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): DataScope | null | undefined {
+    const access = this.held(userId)
+    if (access === undefined) return undefined
+    return accessAllows(access, service, method, path) ? scopeOfCall(access, service, method, path) : null
   }
 
   /**
@@ -155,7 +127,7 @@ export class Authorizer {
     service: string = AMS_SERVICE_KEY,
   ): Promise<DataScope | null> {
     const access = await this.resolve(userId)
-    return allows(access, service, method, path) ? scopeOfCall(access, service, method, path) : null
+    return accessAllows(access, service, method, path) ? scopeOfCall(access, service, method, path) : null
   }
 
   /** The X-Auth-Data-Scope value of a call (contract scope-header.ts); null when the call is refused. */
@@ -166,13 +138,29 @@ export class Authorizer {
     service: string = AMS_SERVICE_KEY,
   ): Promise<string | null> {
     const access = await this.resolve(userId)
-    return allows(access, service, method, path) ? scopeHeaderOfCall(access, service, method, path) : null
+    return accessAllows(access, service, method, path)
+      ? scopeHeaderOfCall(access, service, method, path)
+      : null
+  }
+
+  /** `scopeHeaderOf` answered at once: undefined when the user's access is not held, null when refused. */
+  scopeHeaderFromMemory(
+    userId: number,
+    method: string,
+    path: string,
+    service: string = AMS_SERVICE_KEY,
+  ): string | null | undefined {
+    const access = this.held(userId)
+    if (access === undefined) return undefined
+    return accessAllows(access, service, method, path)
+      ? scopeHeaderOfCall(access, service, method, path)
+      : null
   }
 
   /** Each allowing role's own part of a call's scope (explain); empty for a super admin or a refused call. */
   async scopeParts(userId: number, method: string, path: string, service: string = AMS_SERVICE_KEY) {
     const access = await this.resolve(userId)
-    return allows(access, service, method, path) ? scopePartsOfCall(access, service, method, path) : []
+    return accessAllows(access, service, method, path) ? scopePartsOfCall(access, service, method, path) : []
   }
 
   /** Whether a service with this key exists. */
@@ -183,102 +171,6 @@ export class Authorizer {
   /** `hasService` answered at once from what is held here; undefined when the tree is not held. */
   hasServiceFromMemory(key: string): boolean | undefined {
     return this.cache.tree()?.services.has(key)
-  }
-
-  private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
-    const roleRows = await queryRows<{ id: number; role_name: string; type: number; data_scope: number }>(
-      db,
-      sql`select r.id, r.role_name, r.type, r.data_scope from roles r
-        where r.status = 1 and r.id in (${rolesReached({ users: sql`= ${userId}` })})
-        order by r.id`,
-    )
-    const roles = roleRows.map((r) => ({ id: Number(r.id), roleName: r.role_name, type: Number(r.type) }))
-    const roleIds = roles.map((r) => r.id)
-    const inRoles = sql.join(roleIds, sql`, `)
-    const codeRows = roleIds.length
-      ? await queryRows<{ role_id: number; auth_code: string }>(
-          db,
-          sql`select role_id, auth_code from role_auths where role_id in (${inRoles})`,
-        )
-      : []
-    const snapshot = await this.loadTree(db === this.db ? undefined : db)
-    const tree = snapshot.enabled
-    const nodes = [...new Set(codeRows.map((r) => r.auth_code))]
-      .map((code) => tree.get(code))
-      .filter((n): n is TreeNode => !!n)
-    const power = new Map<string, { frontEnd: Set<string>; backEnd: UrlPattern[] }>()
-    for (const n of nodes) {
-      const held = power.get(n.service) ?? { frontEnd: new Set<string>(), backEnd: [] }
-      n.frontEndAccess.forEach((p) => held.frontEnd.add(p))
-      held.backEnd.push(...n.urlPatternInfos)
-      power.set(n.service, held)
-    }
-    const byService = new Map<string, Power>(
-      [...power].map(([key, held]) => [key, { frontEnd: [...held.frontEnd], backEnd: held.backEnd }]),
-    )
-    const ams = byService.get(AMS_SERVICE_KEY) ?? NO_POWER
-    return {
-      roles,
-      superAdmin: roles.some((r) => r.type === ROLE_TYPE.superAdmin),
-      authCodes: nodes.map((n) => n.code).sort(),
-      auths: [...ams.frontEnd],
-      backEnd: [...ams.backEnd],
-      power: byService,
-      ...(await this.loadScopeHolding(db, userId, roleRows, codeRows, snapshot)),
-    }
-  }
-
-  /**
-   * What the data scope of the user's calls is computed from (DESIGN.md §13): each enabled role's
-   * scope and live patterns, the departments of the user's enabled positions, and the department tree.
-   */
-  private async loadScopeHolding(
-    db: DbOrTx,
-    userId: number,
-    roleRows: readonly { id: number; role_name: string; type: number; data_scope: number }[],
-    codeRows: readonly { role_id: number; auth_code: string }[],
-    snapshot: TreeSnapshot,
-  ): Promise<Omit<ScopeHolding, 'superAdmin'>> {
-    const scoped = roleRows.filter((r) => Number(r.type) !== ROLE_TYPE.superAdmin).map((r) => Number(r.id))
-    const orgRows = scoped.length
-      ? await queryRows<{ role_id: number; org_id: number }>(
-          db,
-          sql`select role_id, org_id from role_scope_orgs where role_id in (${sql.join(scoped, sql`, `)})`,
-        )
-      : []
-    const ownRows = await queryRows<{ org_id: number }>(
-      db,
-      sql`select distinct p.org_id from position_users pu
-        join positions p on p.id = pu.position_id and p.status = 1
-        where pu.user_id = ${userId}`,
-    )
-    const patternsOf = new Map<number, Map<string, UrlPattern[]>>()
-    for (const c of codeRows) {
-      const node = snapshot.enabled.get(c.auth_code)
-      if (!node) continue
-      const byService = patternsOf.get(Number(c.role_id)) ?? new Map<string, UrlPattern[]>()
-      byService.set(node.service, [...(byService.get(node.service) ?? []), ...node.urlPatternInfos])
-      patternsOf.set(Number(c.role_id), byService)
-    }
-    const scopedRoles: ScopedRole[] = roleRows
-      .filter((r) => Number(r.type) !== ROLE_TYPE.superAdmin)
-      .map((r) => {
-        const id = Number(r.id)
-        const patterns = patternsOf.get(id) ?? new Map<string, UrlPattern[]>()
-        return {
-          id,
-          roleName: r.role_name,
-          dataScope: Number(r.data_scope),
-          scopeOrgIds: orgRows.filter((o) => Number(o.role_id) === id).map((o) => Number(o.org_id)),
-          patterns,
-        }
-      })
-    return {
-      scopedRoles,
-      ownOrgIds: ownRows.map((o) => Number(o.org_id)).sort((a, b) => a - b),
-      depts: snapshot.depts,
-      scopeMemo: new Map(),
-    }
   }
 
   /**
@@ -299,82 +191,30 @@ export class Authorizer {
     const held = this.cache.tree()
     if (held) return held
     const token = this.cache.token()
-    const db = tx ?? this.db
-    const rows = await db
-      .select({
-        code: auths.code,
-        chName: auths.chName,
-        parentCode: auths.parentCode,
-        status: auths.status,
-        frontEndAccess: auths.frontEndAccess,
-        urlPatternInfos: auths.urlPatternInfos,
-      })
-      .from(auths)
-    const serviceRows = await db.select({ key: services.key, rootCode: services.rootCode }).from(services)
-    const orgRows = await db
-      .select({ id: organizations.id, parent: organizations.parent })
-      .from(organizations)
-    const snapshot = {
-      ...buildSnapshot(rows, serviceRows),
-      depts: deptTree(orgRows.map((o) => [o.id, o.parent] as const)),
-    }
+    const snapshot = await readPermissionTree(tx ?? this.db)
     if (!tx) this.cache.keepTree(token, snapshot)
     return snapshot
   }
-}
 
-type NodeRow = Omit<TreeNode, 'service'>
+  /** Where allowed decisions of users' own calls are recorded as use (DESIGN.md §21: auth/usage.ts). */
+  usage: { record(userId: number, service: string, method: string, path: string): void } | undefined
 
-/** Each node's service (by its top-level ancestor) and the enabled nodes, from the rows as read. */
-function buildSnapshot(
-  rows: readonly NodeRow[],
-  serviceRows: readonly { key: string; rootCode: string | null }[],
-): Omit<TreeSnapshot, 'depts'> {
-  const byCode = new Map(rows.map((r) => [r.code, r]))
-  const ownerOfRoot = new Map<string, string>()
-  for (const s of serviceRows) if (s.rootCode !== null) ownerOfRoot.set(s.rootCode, s.key)
-  const serviceOf = new Map<string, string>()
-  const serviceFor = (node: NodeRow): string => {
-    const known = serviceOf.get(node.code)
-    if (known !== undefined) return known
-    // up to the top (a cycle, which the tree calls refuse, stops where it closes)
-    const path: NodeRow[] = []
-    const seen = new Set<string>()
-    let top: NodeRow = node
-    for (;;) {
-      path.push(top)
-      seen.add(top.code)
-      const parent = top.parentCode ? byCode.get(top.parentCode) : undefined
-      if (!parent || seen.has(parent.code)) break
-      const cached = serviceOf.get(parent.code)
-      if (cached !== undefined) {
-        for (const n of path) serviceOf.set(n.code, cached)
-        return cached
-      }
-      top = parent
-    }
-    const service = ownerOfRoot.get(top.code) ?? AMS_SERVICE_KEY
-    for (const n of path) serviceOf.set(n.code, service)
-    return service
+  /** An allowed decision made for the user's own call: the nodes that allowed it count as used. */
+  used(userId: number, method: string, path: string, service: string = AMS_SERVICE_KEY): void {
+    this.usage?.record(userId, service, method, path)
   }
-  const stored = new Map<string, TreeNode>()
-  const enabled = new Map<string, TreeNode>()
-  const isEnabled = (node: NodeRow, seen = new Set<string>()): boolean => {
-    if (node.status !== 1 || seen.has(node.code)) return false
-    if (!node.parentCode) return true
-    const parent = byCode.get(node.parentCode)
-    seen.add(node.code)
-    return !!parent && isEnabled(parent, seen)
+
+  /** The codes of the nodes allowing an allowed call, from memory; undefined when the access is not held. */
+  nodesAllowingFromMemory(userId: number, service: string, method: string, path: string) {
+    const access = this.held(userId)
+    const tree = this.cache.tree()
+    return access && tree ? nodesAllowing(access, tree, service, method, path) : undefined
   }
-  for (const row of rows) {
-    const node = { ...row, service: serviceFor(row) }
-    stored.set(node.code, node)
-    if (isEnabled(row)) enabled.set(node.code, node)
-  }
-  return {
-    stored,
-    enabled,
-    serviceOf,
-    services: new Map(serviceRows.map((s) => [s.key, s.rootCode])),
+
+  /** What the user may do, read from `db` (the app's, or a transaction's). */
+  private async load(userId: number, db: DbOrTx): Promise<EffectiveAccess> {
+    const inTx = db === this.db ? undefined : db
+    const snapshot = await this.loadTree(inTx)
+    return loadAccess(db, userId, snapshot, () => this.depts.get(inTx))
   }
 }

@@ -7,12 +7,17 @@ import { addOnSend, routeMayWrite } from '../lib/route-hooks'
 import { LastSeen } from './last-seen'
 import { FROZEN, type SessionCache, type SessionUser } from '../cache/session-cache'
 import type { ChangeWatch } from '../cache/change-watch'
+import type { MachineTokenIdentity } from '../cache/machine-token-denials'
 import type { Database, Db } from '../db/connection'
 import { hashToken } from '../lib/tokens'
 import type { Authorizer } from './authorizer'
 import { restrictedMayCall, restrictionRefusal } from './restriction'
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** the hook's reading of a caller memory holds, for the answers given before Fastify (API routes only) */
+    heldCaller?: (headers: IncomingHttpHeaders) => HeldCaller | undefined
+  }
   interface FastifyRequest {
     /** the signed-in user, set here on session and permission routes */
     user: SessionUser | null
@@ -27,8 +32,17 @@ export interface AuthHookContext {
   authz: Authorizer
   sessions: SessionCache
   changes: ChangeWatch
-  /** checks a machine client's token (DESIGN.md §16) in memory: the service account it acts as, or null */
-  machineTokens?: { machineUser(token: string): number | null }
+  /** checks a machine client's token (DESIGN.md §16, §19): oidc/host.ts */
+  machineTokens?: MachineTokens
+}
+
+/** A machine token checked by its signature in memory, and whether it was denied since (revoked, client off). */
+export interface MachineTokens {
+  machineToken(token: string): (MachineTokenIdentity & { userId: number }) | null
+  denials: {
+    refusesFromMemory(token: MachineTokenIdentity): boolean | undefined
+    refuses(token: MachineTokenIdentity): Promise<boolean>
+  }
 }
 
 /** The token of `Authorization: Bearer …`: an API key (`ak_…`) or a machine token (DESIGN.md §16). */
@@ -46,7 +60,8 @@ function tokenOf(headers: IncomingHttpHeaders): string | null {
 
 /** What a request presents to say who calls: `key` is what its last use is recorded under. */
 type Credential =
-  { kind: 'session' | 'apiKey'; key: string } | { kind: 'machine'; key: string; userId: number | null }
+  | { kind: 'session' | 'apiKey'; key: string }
+  | { kind: 'machine'; key: string; token: (MachineTokenIdentity & { userId: number }) | null }
 
 /**
  * A caller memory holds, admitted as the hook would admit them to a route that needs only a session
@@ -96,7 +111,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
   ): Promise<void> | void => {
     if (!user) throw unauthorized(MSG.unauthorized)
     // a session that must first change its password or enrol MFA may call nothing else (§14)
-    if (user.restricted && !restrictedMayCall(req.method, req.routeOptions.url))
+    if (user.restricted && !restrictedMayCall(req.method, req.routeOptions.url, user.restricted))
       throw restrictionRefusal(user.restricted)
     req.user = user
     // at most one small write a minute per session (or API key), and never in the way of the answer
@@ -110,8 +125,11 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     if (allowed === undefined)
       return authz.can(user.id, method, path).then((yes) => {
         if (!yes) throw forbidden(MSG.forbidden)
+        authz.used(user.id, method, path)
       })
     if (!allowed) throw forbidden(MSG.forbidden)
+    // the user's own call: the nodes that allowed it count as used (DESIGN.md §21)
+    authz.used(user.id, method, path)
   }
 
   /** What the request presents: a session token, an API key or a machine token; null for none. */
@@ -119,7 +137,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     if (token) return { kind: 'session', key: hashToken(token) }
     const bearer = bearerOf(authorization)
     if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashToken(bearer) }
-    if (bearer) return { kind: 'machine', key: bearer, userId: machineTokens?.machineUser(bearer) ?? null }
+    if (bearer) return { kind: 'machine', key: bearer, token: machineTokens?.machineToken(bearer) ?? null }
     return null
   }
 
@@ -131,17 +149,23 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
       case 'apiKey':
         return sessions.heldApiKey(credential.key)
       case 'machine':
-        return credential.userId === null ? undefined : sessions.heldUser(credential.userId)
+        // held only while memory also knows the token is not denied
+        return credential.token && machineTokens?.denials.refusesFromMemory(credential.token) === false
+          ? sessions.heldUser(credential.token.userId)
+          : undefined
     }
   }
 
-  /** The same from the database (the machine token itself is checked in memory: oidc/host.ts). */
-  const lookupUserOf = (credential: Credential & { userId?: number | null }) =>
-    credential.kind === 'session'
-      ? sessions.lookupByHash(credential.key)
-      : credential.kind === 'apiKey'
-        ? sessions.lookupApiKey(credential.key)
-        : sessions.lookupUser(credential.userId!)
+  /** The same from the database (the machine token's signature is checked in memory: oidc/host.ts). */
+  const lookupUserOf = async (credential: Credential) => {
+    if (credential.kind !== 'machine')
+      return credential.kind === 'session'
+        ? sessions.lookupByHash(credential.key)
+        : sessions.lookupApiKey(credential.key)
+    // a revoked token, or one of a client turned off or deleted, is refused on its next use (DESIGN.md §19)
+    if (await machineTokens!.denials.refuses(credential.token!)) return null
+    return sessions.lookupUser(credential.token!.userId)
+  }
 
   /** Where a credential's last use is recorded: a session's and an API key's, not a machine token's. */
   const seenOf = (credential: Credential) =>
@@ -152,7 +176,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     req.token = tokenOf(req.headers)
     if (req.routeOptions.config.access === 'public') return
     const credential = credentialOf(req.token, req.headers.authorization)
-    if (!credential || (credential.kind === 'machine' && credential.userId === null))
+    if (!credential || (credential.kind === 'machine' && credential.token === null))
       throw unauthorized(MSG.unauthorized)
     const held = heldUserOf(credential)
     if (held) return admit(req, credential.key, held, seenOf(credential))
@@ -187,6 +211,20 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
     else done()
   })
 
+  installWriteRefresh(api, { changes, database })
+
+  api.decorate('heldCaller', heldCaller)
+  return { heldCaller }
+}
+
+/**
+ * After a request that may have written, the change watch looks whether a session or an access table
+ * changed and clears what is stale before the answer leaves (the API's routes, and SCIM's).
+ */
+export function installWriteRefresh(
+  api: FastifyInstance,
+  { changes, database }: Pick<AuthHookContext, 'changes' | 'database'>,
+) {
   // Only a route that may write has anything to wait for after its answer: reads get no onSend hook.
   api.addHook('onRoute', (route) => {
     if (!routeMayWrite(route)) return
@@ -213,6 +251,4 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
         .then(() => done(null, payload))
     })
   })
-
-  return { heldCaller }
 }

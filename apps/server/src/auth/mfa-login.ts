@@ -5,11 +5,11 @@ import { mfaChallenges } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
 import { hashToken, newToken } from '../lib/tokens'
 import type { SessionUser } from '../cache/session-cache'
-import { pause, type LoginThrottle } from './login-throttle'
+import { judge, type LoginThrottle } from './login-throttle'
 import { checkSecondFactor } from './mfa'
 import { matchStep } from './totp'
 import type { SecretBox } from '../lib/secret-box'
-import { MFA_TOKEN_TRIES, openSession, type SessionPolicy, type SignIn } from './sessions'
+import { MFA_TOKEN_TRIES, openSession, sessionUserOf, type SessionPolicy, type SignIn } from './sessions'
 
 /** A refused second step, with whose it was for the login log; `refusal` is what to answer. */
 export class SecondStepRefused extends Error {
@@ -26,10 +26,10 @@ interface CountedTry {
   tries: number
   restricted: string | null
   id: number
-  nick_name: string
-  real_name: string | null
+  nickName: string
+  realName: string | null
   status: number
-  password_is_initial: number
+  passwordIsInitial: number
   secret: string | null
   last_step: number | null
   enabled: boolean | null
@@ -96,46 +96,41 @@ async function secondStep(
     sql`update mfa_challenges c set tries = c.tries + 1
         from users u left join user_mfa m on m.user_id = u.id
         where c.token_hash = ${tokenHash} and c.tries < ${MFA_TOKEN_TRIES} and c.expires_at > now()
+          and not c.passkey_only
           and u.id = c.user_id
-        returning c.tries, c.restricted, u.id, u.nick_name, u.real_name, u.status, u.password_is_initial,
+        returning c.tries, c.restricted, u.id, u.nick_name as "nickName", u.real_name as "realName", u.status,
+          u.password_is_initial as "passwordIsInitial",
           m.secret, m.last_step::float8 as last_step, m.enabled`,
   )
   if (!row) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
-  const who = { id: row.id, nickName: row.nick_name }
-  const admitted = admit(() => throttle.secondStep(row.id, address), who)
-  await pause(admitted.pauseMs)
+  const who = { id: row.id, nickName: row.nickName }
+  const admitted = await admit(() => throttle.secondStep(row.id, address), who)
   const restricted =
-    row.restricted === 'password_change' || row.restricted === 'mfa_enroll' ? row.restricted : null
-  const user: SessionUser = {
-    id: row.id,
-    nickName: row.nick_name,
-    realName: row.real_name,
-    status: row.status,
-    passwordIsInitial: row.password_is_initial === 1,
-    restricted: restricted as Restriction | null,
-    mfaEnabled: row.enabled === true,
-  }
-  const step =
-    body.code && row.enabled && row.secret !== null
-      ? matchStep(box.open(row.secret), body.code, row.last_step ?? 0, Date.now())
+    row.restricted === 'password_change' ||
+    row.restricted === 'mfa_enroll' ||
+    row.restricted === 'passkey_enroll'
+      ? row.restricted
       : null
-  let token: string | null = null
-  let via: 'code' | 'recovery' | null = null
-  if (step !== null) {
-    const taken = await takeStep(db, user, tokenHash, step, address, opening)
-    if (taken.taken) via = 'code'
-    token = taken.token
-  } else if (
-    body.recoveryCode &&
-    (await checkSecondFactor(db, box, row.id, { recoveryCode: body.recoveryCode }))
-  )
-    via = 'recovery'
+  const user = sessionUserOf(row, restricted as Restriction | null, row.enabled === true)
+  const { via, token } = await judge(admitted, async () => {
+    const step =
+      body.code && row.enabled && row.secret !== null
+        ? matchStep(box.open(row.secret), body.code, row.last_step ?? 0, Date.now())
+        : null
+    if (step !== null) {
+      const taken = await takeStep(db, user, tokenHash, step, address, opening)
+      return { via: taken.taken ? ('code' as const) : null, token: taken.token }
+    }
+    const recovered =
+      !!body.recoveryCode && !!(await checkSecondFactor(db, box, row.id, { recoveryCode: body.recoveryCode }))
+    return { via: recovered ? ('recovery' as const) : null, token: null }
+  })
   if (!via) {
     if (row.tries >= MFA_TOKEN_TRIES)
       await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
     throw new SecondStepRefused(who, admitted.refusal(unauthorized(SIGN_IN_MSG.mfaCodeWrong)))
   }
-  admitted.succeeded()
+  await admitted.succeeded()
   if (via === 'recovery') await db.delete(mfaChallenges).where(eq(mfaChallenges.tokenHash, tokenHash))
   if (user.status !== 1) throw new SecondStepRefused(who, new AppError(403, MSG.loginFrozen))
   return { user, via, token }
@@ -182,9 +177,9 @@ async function takeStep(
 }
 
 /** A refusal by the throttle before the code is even checked is a refused second step too (logged, Retry-After). */
-function admit<T>(begin: () => T, who: { id: number; nickName: string }): T {
+async function admit<T>(begin: () => Promise<T>, who: { id: number; nickName: string }): Promise<T> {
   try {
-    return begin()
+    return await begin()
   } catch (err) {
     throw new SecondStepRefused(who, err as Error)
   }

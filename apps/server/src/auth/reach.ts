@@ -25,6 +25,14 @@ export interface ReachQuery {
 }
 
 /**
+ * Whether the user's link aliased `alias` (user_roles, user_group_users or position_users) still holds
+ * (DESIGN.md §20): permanent, or expiring later than now. Every read that decides (reach, data scope,
+ * the power check) asks it, so an expired link that the sweeper has not yet removed gives nothing.
+ */
+export const liveLink = (alias: string): SQL =>
+  sql.raw(`(${alias}.expires_at is null or ${alias}.expires_at > now())`)
+
+/**
  * One row per (user, role, source): `user_id`, `role_id`, `kind` ('direct', 'group' or
  * 'position'), `via_id` (the role's id for a direct link, else the group's or position's), then
  * `via_name` and `org_id` when `named`. A role reached two ways is two rows. The roles' and users'
@@ -32,11 +40,12 @@ export interface ReachQuery {
  * does not. Use it as a subquery.
  */
 export function reach({ users, roles, carriers = 'enabled', named = false }: ReachQuery): SQL {
-  const where = (user: SQL, role: SQL) => {
-    const conds = [users && sql`${user} ${users}`, roles && sql`${role} ${roles}`].filter(
+  // an expired link reaches nothing, for the decision and the power check alike (it never comes back)
+  const where = (user: SQL, role: SQL, live: SQL) => {
+    const conds = [users && sql`${user} ${users}`, roles && sql`${role} ${roles}`, live].filter(
       (c) => c !== undefined,
     )
-    return conds.length ? sql`where ${sql.join(conds, sql` and `)}` : sql``
+    return sql`where ${sql.join(conds, sql` and `)}`
   }
   const enabled = (column: SQL) => (carriers === 'enabled' ? sql`and ${column} = 1` : sql``)
   const names = (name: SQL, org: SQL) => (named ? sql`, ${name} as via_name, ${org} as org_id` : sql``)
@@ -44,20 +53,20 @@ export function reach({ users, roles, carriers = 'enabled', named = false }: Rea
     select ur.user_id, ur.role_id, 'direct' as kind, ur.role_id as via_id
            ${names(sql`null::varchar`, sql`null::int`)}
       from user_roles ur
-      ${where(sql`ur.user_id`, sql`ur.role_id`)}
+      ${where(sql`ur.user_id`, sql`ur.role_id`, liveLink('ur'))}
     union all
     select gu.user_id, gr.role_id, 'group', g.id ${names(sql`g.group_name`, sql`null::int`)}
       from user_group_users gu
       join user_groups g on g.id = gu.group_id ${enabled(sql`g.status`)}
       join user_group_roles gr on gr.group_id = g.id
-      ${where(sql`gu.user_id`, sql`gr.role_id`)}
+      ${where(sql`gu.user_id`, sql`gr.role_id`, liveLink('gu'))}
     union all
     select pu.user_id, pr.role_id, 'position', p.id ${names(sql`s.station_name`, sql`p.org_id`)}
       from position_users pu
       join positions p on p.id = pu.position_id ${enabled(sql`p.status`)}
       ${named ? sql`join stations s on s.id = p.station_id` : sql``}
       join position_roles pr on pr.position_id = p.id
-      ${where(sql`pu.user_id`, sql`pr.role_id`)}`
+      ${where(sql`pu.user_id`, sql`pr.role_id`, liveLink('pu'))}`
 }
 
 /** The ids of the roles reached, for `role_id in (…)`. */

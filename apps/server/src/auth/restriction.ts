@@ -1,4 +1,4 @@
-import { API_PREFIX, SIGN_IN_MSG, routes, type Restriction } from '@amg/contract'
+import { API_PREFIX, PASSKEY_MSG, SIGN_IN_MSG, routes, type Restriction, type Route } from '@amg/contract'
 import { forbidden } from '../lib/errors'
 
 /**
@@ -14,13 +14,31 @@ const ALLOWED = [
   routes.mfa.enable,
   routes.settings.getPasswordPolicy,
 ]
-const ALLOWED_KEYS = new Set(
-  ALLOWED.flatMap((r) => [r.method].flat().map((m) => `${m} ${API_PREFIX}${r.path}`)),
-)
+/**
+ * DESIGN.md §23: enrolling a passkey (the service keeps a restricted caller to their own), for a
+ * session held back for a second factor — a passkey is one — but not for a password to change.
+ */
+const ENROL_PASSKEY = [routes.passkey.registerOptions, routes.passkey.registerVerify, routes.passkey.list]
+const keysOf = (list: readonly Pick<Route, 'method' | 'path'>[]) =>
+  new Set(list.flatMap((r) => [r.method].flat().map((m) => `${m} ${API_PREFIX}${r.path}`)))
+const ALLOWED_KEYS = keysOf(ALLOWED)
+const PASSKEY_KEYS = keysOf(ENROL_PASSKEY)
 
 /** Whether a restricted session may make this call (`routeUrl`: the route's registered url). */
-export const restrictedMayCall = (method: string, routeUrl: string | undefined): boolean =>
-  ALLOWED_KEYS.has(`${method === 'HEAD' ? 'GET' : method} ${routeUrl ?? ''}`)
+export const restrictedMayCall = (
+  method: string,
+  routeUrl: string | undefined,
+  restricted?: Restriction,
+): boolean => {
+  const key = `${method === 'HEAD' ? 'GET' : method} ${routeUrl ?? ''}`
+  return ALLOWED_KEYS.has(key) || (restricted !== 'password_change' && PASSKEY_KEYS.has(key))
+}
 
 export const restrictionRefusal = (restricted: Restriction) =>
-  forbidden(restricted === 'password_change' ? SIGN_IN_MSG.mustChangePassword : SIGN_IN_MSG.mustEnrollMfa)
+  forbidden(
+    restricted === 'password_change'
+      ? SIGN_IN_MSG.mustChangePassword
+      : restricted === 'passkey_enroll'
+        ? PASSKEY_MSG.mustEnroll
+        : SIGN_IN_MSG.mustEnrollMfa,
+  )

@@ -13,7 +13,7 @@ import { queryRows, type DbOrTx } from '../db/connection'
 import { intArray } from '../db/sql-arrays'
 import { forbidden } from '../lib/errors'
 import type { Authorizer, EffectiveAccess, TreeNode } from './authorizer'
-import { usersReaching } from './reach'
+import { liveLink, usersReaching } from './reach'
 
 /**
  * No escalation covers reach (DESIGN.md §13, extending §6a): a caller gives a role's permissions
@@ -38,7 +38,7 @@ async function holdersDepartments(tx: DbOrTx, roleId: number): Promise<number[][
     tx,
     sql`select h.user_id, p.org_id
       from (select distinct user_id from (${usersReaching({ roles: sql`= ${roleId}`, carriers: 'every' })}) x) h
-      left join position_users pu on pu.user_id = h.user_id
+      left join position_users pu on pu.user_id = h.user_id and ${liveLink('pu')}
       left join positions p on p.id = pu.position_id and p.status = 1`,
   )
   const byUser = new Map<number, number[]>()
@@ -126,7 +126,7 @@ export async function requireGrantsReach(
   const deptRows = await queryRows<{ user_id: number; org_id: number }>(
     tx,
     sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-      where p.status = 1 and pu.user_id = any(${intArray(userIds)})`,
+      where p.status = 1 and pu.user_id = any(${intArray(userIds)}) and ${liveLink('pu')}`,
   )
   const deptsOf = group(deptRows.map((r) => ({ k: Number(r.user_id), v: Number(r.org_id) })))
   const lacking = await grantsLackingReach(
@@ -165,10 +165,24 @@ export async function grantsLackingReach(
   caller: EffectiveAccess,
   grants: readonly DepartmentGrant[],
 ): Promise<string[]> {
-  if (caller.superAdmin) return []
+  return [...new Set([...(await lackingReachPerRole(tx, authz, caller, grants)).values()].flat())]
+}
+
+/**
+ * `grantsLackingReach` per role: each role of the grants whose reach the caller lacks, with the
+ * permissions named (roles covered are absent). For pick lists that offer only what can be given.
+ */
+export async function lackingReachPerRole(
+  tx: DbOrTx,
+  authz: Authorizer,
+  caller: EffectiveAccess,
+  grants: readonly DepartmentGrant[],
+): Promise<Map<number, string[]>> {
+  const lacking = new Map<number, string[]>()
+  if (caller.superAdmin) return lacking
   // no holder anywhere: nothing is given to anyone
   const roleIds = [...new Set(grants.flatMap((g) => g.roleIds))]
-  if (!roleIds.length || !grants.some((g) => g.targets.length)) return []
+  if (!roleIds.length || !grants.some((g) => g.targets.length)) return lacking
   const [roleRows, codeRows, scopeRows] = await Promise.all([
     queryRows<{ id: number; data_scope: number; type: number }>(
       tx,
@@ -186,16 +200,15 @@ export async function grantsLackingReach(
   const codesOf = group(codeRows.map((r) => ({ k: Number(r.role_id), v: r.auth_code })))
   const orgsOf = group(scopeRows.map((r) => ({ k: Number(r.role_id), v: Number(r.org_id) })))
   const tree = await authz.loadStoredTree(tx)
-  const lacking = new Set<string>()
   for (const grant of grants) {
     for (const roleId of grant.roleIds) {
       const role = roleRows.find((r) => Number(r.id) === roleId)
       // a super-admin role is all power, which the power check already refuses to anyone but a super admin
       if (!role || Number(role.type) === ROLE_TYPE.superAdmin) continue
       const scope = { dataScope: Number(role.data_scope), scopeOrgIds: orgsOf.get(roleId) ?? [] }
-      for (const name of lackingReach(caller, tree, scope, codesOf.get(roleId) ?? [], grant.targets))
-        lacking.add(name)
+      const names = lackingReach(caller, tree, scope, codesOf.get(roleId) ?? [], grant.targets)
+      if (names.length) lacking.set(roleId, [...new Set([...(lacking.get(roleId) ?? []), ...names])])
     }
   }
-  return [...lacking]
+  return lacking
 }

@@ -1,14 +1,16 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
-import { MSG, normalizeName, type Restriction, type SecuritySettings } from '@amg/contract'
+import { foldName, MSG, normalizeName, type Restriction, type SecuritySettings } from '@amg/contract'
 import type { DbOrTx, Db } from '../db/connection'
 import { mfaChallenges, oidcPayloads, sessions, userMfa, users } from '../db/schema'
 import { passwordExpired } from './password-rules'
 import { AppError, unauthorized } from '../lib/errors'
-import { pause, type LoginThrottle } from './login-throttle'
+import { sameName } from '../lib/same-name'
+import { judge, type LoginThrottle } from './login-throttle'
 import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
 import { hashToken, newToken } from '../lib/tokens'
 import type { SessionUser } from '../cache/session-cache'
 import { stageEvents } from '../events/stage'
+import type { DirectoryBind } from './directory-bind'
 
 export interface SessionPolicy {
   sessionTtlHours: number
@@ -28,12 +30,25 @@ export interface SignInGate {
   settings: () => Promise<SecuritySettings>
   /** the settings require MFA and the user has not enrolled */
   mfaEnrolmentDue: (settings: SecuritySettings, userId: number) => Promise<boolean>
+  /** DESIGN.md §23: whether the user has a passkey, is asked a second step, must use a passkey */
+  passkeyDemand: (settings: SecuritySettings, userId: number) => Promise<PasskeyDemand>
+  /** the restriction a session starts with once the password is fine: enrol MFA or a passkey */
+  enrolmentDue: (settings: SecuritySettings, userId: number) => Promise<Restriction | null>
 }
+
+export interface PasskeyDemand {
+  has: boolean
+  asked: boolean
+  passkeyOnly: boolean
+}
+
+/** The second steps a user may take (DESIGN.md §23: a passkey serves where TOTP is asked). */
+export type SecondStepMethod = 'totp' | 'passkey'
 
 /** A sign-in's outcome: a session (maybe restricted), or the second step's token. */
 export type SignInOutcome =
   | { kind: 'session'; token: string; user: SessionUser; expired: boolean }
-  | { kind: 'mfa'; mfaToken: string; user: SessionUser; expired: boolean }
+  | { kind: 'mfa'; mfaToken: string; user: SessionUser; expired: boolean; methods: SecondStepMethod[] }
 
 /** The second step's token lasts this long and allows this many codes (DESIGN.md §14). */
 export const MFA_TOKEN_TTL_MS = 5 * 60_000
@@ -43,20 +58,35 @@ export const MFA_TOKEN_TRIES = 5
  * The account a name and password sign in to, throttled and answered as `login` answers (below): the
  * one check the console's sign-in and the single sign-on login screen (DESIGN.md §16) share.
  */
-export async function checkCredentials(db: Db, throttle: LoginThrottle, attempt: Omit<SignIn, 'userAgent'>) {
+export async function checkCredentials(
+  db: Db,
+  throttle: LoginThrottle,
+  attempt: Omit<SignIn, 'userAgent'>,
+  directoryBind?: DirectoryBind,
+) {
   // the one form names are stored in (names.ts), so a full-width or spaced-out name finds its account
   // and counts against the same throttle; a name with invisible characters matches no account
   const nickName = normalizeName(attempt.nickName)
-  const admitted = throttle.signIn(nickName, attempt.address)
-  await pause(admitted.pauseMs)
-  const [user] = await db.select().from(users).where(eq(users.nickName, nickName)).limit(1)
-  // Unknown, frozen and active accounts alike: the same hash check, the same answer to a wrong
-  // password, the same counting. Only the right password learns that an account is frozen.
-  const passwordOk = await verifyPasswordEvenly(attempt.password, user?.passwordHash)
-  if (!user || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
-  admitted.succeeded()
-  if (user.status !== 1) throw new AppError(403, MSG.loginFrozen)
-  return user
+  // Names are unique ignoring case (name-fold.ts): `ADMIN` is `admin`'s name in other letters and
+  // signs in to it. The throttle counts the folded name, known account or not, so changing the case
+  // buys no fresh attempts and does not tell a known name from an unknown one.
+  const admitted = await throttle.signIn(foldName(nickName), attempt.address)
+  const { signsIn, passwordOk } = await judge(admitted, async () => {
+    const [user] = await db.select().from(users).where(sameName(users.nickName, nickName)).limit(1)
+    // Unknown, frozen and active accounts alike: the same hash check, the same answer to a wrong
+    // password, the same counting. Only the right password learns that an account is frozen.
+    // A service account never signs in interactively (DESIGN.md §11): it answers as an unknown account
+    // does, whatever hash an older version left on it.
+    const signsIn = user && !user.serviceAccount ? user : undefined
+    // a directory user's password is the directory's (DESIGN.md §22): it binds, nothing is hashed here
+    if (signsIn?.source === 'ldap')
+      return { signsIn, passwordOk: !!directoryBind && (await directoryBind(signsIn, attempt.password)) }
+    return { signsIn, passwordOk: await verifyPasswordEvenly(attempt.password, signsIn?.passwordHash) }
+  })
+  if (!signsIn || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
+  await admitted.succeeded()
+  if (signsIn.status !== 1) throw new AppError(403, MSG.loginFrozen)
+  return signsIn
 }
 
 /**
@@ -69,19 +99,48 @@ export async function signInDemands(
   db: Db,
   gate: SignInGate,
   user: { id: number; passwordChangedAt: Date; mustChangePassword: number },
-): Promise<{ expired: boolean; restricted: Restriction | null; mfa: boolean }> {
+): Promise<{
+  expired: boolean
+  restricted: Restriction | null
+  mfa: boolean
+  methods: SecondStepMethod[]
+  passkeyOnly: boolean
+}> {
   const settings = await gate.settings()
   const expired = passwordExpired(settings, user.passwordChangedAt)
   const mustChange = expired || (settings.forceChangeInitial && user.mustChangePassword === 1)
   const [row] = await db.select({ enabled: userMfa.enabled }).from(userMfa).where(eq(userMfa.userId, user.id))
   const mfa = !!row?.enabled
+  const pk = await gate.passkeyDemand(settings, user.id)
   const restricted: Restriction | null = mustChange
     ? 'password_change'
-    : !mfa && (await gate.mfaEnrolmentDue(settings, user.id))
-      ? 'mfa_enroll'
-      : null
-  return { expired, restricted, mfa }
+    : pk.passkeyOnly && !pk.has
+      ? 'passkey_enroll'
+      : !mfa && (await gate.mfaEnrolmentDue(settings, user.id))
+        ? 'mfa_enroll'
+        : null
+  // DESIGN.md §23: a passkey serves as the second step where one is asked; under admins-passkey only it
+  const passkeyOnly = pk.passkeyOnly && pk.has
+  const methods: SecondStepMethod[] = passkeyOnly
+    ? ['passkey']
+    : [...(mfa ? (['totp'] as const) : []), ...(pk.has && (mfa || pk.asked) ? (['passkey'] as const) : [])]
+  return { expired, restricted, mfa: methods.length > 0, methods, passkeyOnly }
 }
+
+/** The user as a session carries it, from their row and what the sign-in found (DESIGN.md §14). */
+export const sessionUserOf = (
+  user: { id: number; nickName: string; realName: string | null; status: number; passwordIsInitial: number },
+  restricted: Restriction | null,
+  mfaEnabled: boolean,
+): SessionUser => ({
+  id: user.id,
+  nickName: user.nickName,
+  realName: user.realName,
+  status: user.status,
+  passwordIsInitial: user.passwordIsInitial === 1,
+  restricted,
+  mfaEnabled,
+})
 
 /**
  * Sign-in, throttled by account and address (login-throttle.ts) instead of locking accounts.
@@ -97,19 +156,15 @@ export async function login(
   throttle: LoginThrottle,
   gate: SignInGate,
   attempt: SignIn,
+  directoryBind?: DirectoryBind,
 ): Promise<SignInOutcome> {
-  const user = await checkCredentials(db, throttle, attempt)
-  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(attempt.password) : undefined
-  const { expired, restricted, mfa } = await signInDemands(db, gate, user)
-  const sessionUser: SessionUser = {
-    id: user.id,
-    nickName: user.nickName,
-    realName: user.realName,
-    status: user.status,
-    passwordIsInitial: user.passwordIsInitial === 1,
-    restricted,
-    mfaEnabled: mfa,
-  }
+  const user = await checkCredentials(db, throttle, attempt, directoryBind)
+  const rehashed =
+    user.source !== 'ldap' && needsRehash(user.passwordHash)
+      ? await hashPassword(attempt.password)
+      : undefined
+  const { expired, restricted, mfa, methods, passkeyOnly } = await signInDemands(db, gate, user)
+  const sessionUser = sessionUserOf(user, restricted, mfa)
   // Only if the hash is still the one just checked: a password changed meanwhile is left alone.
   const rehash = async (tx: DbOrTx) => {
     if (rehashed)
@@ -121,9 +176,9 @@ export async function login(
   if (mfa) {
     const mfaToken = await db.transaction(async (tx) => {
       await rehash(tx)
-      return openMfaChallenge(tx, user.id, restricted)
+      return openMfaChallenge(tx, user.id, restricted, passkeyOnly)
     })
-    return { kind: 'mfa', mfaToken, user: sessionUser, expired }
+    return { kind: 'mfa', mfaToken, user: sessionUser, expired, methods }
   }
   const token = await openSession(db, policy, sessionUser, attempt, rehash)
   return { kind: 'session', token, user: sessionUser, expired }
@@ -138,12 +193,14 @@ export async function openMfaChallenge(
   db: DbOrTx,
   userId: number,
   restricted: Restriction | null,
+  passkeyOnly = false,
 ): Promise<string> {
   const mfaToken = newToken()
   await db.insert(mfaChallenges).values({
     tokenHash: hashToken(mfaToken),
     userId,
     restricted,
+    passkeyOnly,
     expiresAt: new Date(Date.now() + MFA_TOKEN_TTL_MS),
   })
   await db.delete(mfaChallenges).where(lt(mfaChallenges.expiresAt, new Date()))

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { ROLE_TYPE } from '@amg/contract'
 import { queryRows, type DbOrTx, type Transactable, type Tx } from '../db/connection'
 import { conflict } from '../lib/errors'
@@ -9,14 +9,14 @@ export const LAST_SUPER_ADMIN_MSG = '不能删除、冻结或移除最后一个�
 /**
  * Active users who are super admins (DESIGN.md §6): an enabled type-1 role reached directly,
  * through an enabled group or through an enabled position. Starts from the few super roles, so it
- * stays cheap with many users.
+ * stays cheap with many users. `among`: a further condition on `u.id` (the users a caller may read).
  */
-export async function countActiveSuperAdmins(tx: DbOrTx): Promise<number> {
+export async function countActiveSuperAdmins(tx: DbOrTx, among?: SQL): Promise<number> {
   const [row] = await queryRows<{ n: number | string }>(
     tx,
     sql`select count(*) as n from users u where u.status = 1 and u.id in (${usersReaching({
       roles: sql`in (select id from roles where type = ${ROLE_TYPE.superAdmin} and status = 1)`,
-    })})`,
+    })}) ${among ? sql`and ${among}` : sql``}`,
   )
   return Number(row?.n ?? 0)
 }

@@ -7,6 +7,7 @@ import { intArray } from '../db/sql-arrays'
 import { currentUser } from '../lib/context'
 import { forbidden } from '../lib/errors'
 import type { Authorizer } from './authorizer'
+import { liveLink } from './reach'
 
 /**
  * This product obeys data scope (DESIGN.md §13). The scope that applies to a request is the scope of
@@ -32,13 +33,27 @@ const callers = new WeakMap<FastifyRequest, Promise<Caller>>()
 export function callerOf(authz: Authorizer, req: FastifyRequest): Promise<Caller> {
   let caller = callers.get(req)
   if (!caller) {
-    const { id } = currentUser(req)
     const method = req.method === 'HEAD' ? 'GET' : req.method
     const path = req.url.split('?')[0].slice(API_PREFIX.length)
-    caller = authz.scopeOf(id, method, path).then((scope) => ({ id, scope: scope ?? { ...NO_DATA } }))
+    caller = callerOfCall(authz, currentUser(req).id, method, path)
     callers.set(req, caller)
   }
   return caller
+}
+
+/**
+ * A user with the scope of a call (path without `/api`) they may or may not make: nothing in scope
+ * when they may not. For work outside a request done on a user's behalf (a webhook's deliveries) and
+ * for telling the console what a user may write.
+ */
+export async function callerOfCall(
+  authz: Authorizer,
+  id: number,
+  method: string,
+  path: string,
+): Promise<Caller> {
+  const scope = await authz.scopeOf(id, method, path)
+  return { id, scope: scope ?? { ...NO_DATA } }
 }
 
 /** A caller who reaches everything (seed work, tests of the unscoped paths). */
@@ -82,6 +97,7 @@ export function visibleUser(
     parts.push(sql`exists (select 1 from position_users scope_pu
       join positions scope_p on scope_p.id = scope_pu.position_id
       where scope_pu.user_id = ${userId} and scope_p.org_id = any(${intArray(scope.orgIds)})
+        and ${liveLink('scope_pu')}
       ${opts.rowByRow ? sql`offset 0` : sql``})`)
   return parts.length ? sql`(${sql.join(parts, sql` or `)})` : sql`false`
 }
@@ -91,7 +107,7 @@ async function departmentsOf(tx: DbOrTx, userIds: readonly number[]): Promise<Ma
   const rows = await queryRows<{ user_id: number; org_id: number }>(
     tx,
     sql`select pu.user_id, p.org_id from position_users pu join positions p on p.id = pu.position_id
-        where pu.user_id = any(${intArray(userIds)})`,
+        where pu.user_id = any(${intArray(userIds)}) and ${liveLink('pu')}`,
   )
   const byUser = new Map<number, number[]>()
   for (const r of rows) {
@@ -115,22 +131,37 @@ export async function requireReadableUser(tx: DbOrTx, caller: Caller, userId: nu
 }
 
 /**
- * 403 '该用户不在您的管理范围内' unless every department of every target user is in scope (users with
- * no position: only under `all`; `self`: only the caller). Run it inside the write's transaction,
- * before writing, so a refusal changes nothing.
+ * The users of `userIds` the caller's scope lets them write: every department of the user in scope
+ * (users with no position: only under `all`; `self`: only the caller). The one rule of
+ * `requireWritableUsers` and of the console's `writable` marks.
+ */
+export async function writableInScope(
+  tx: DbOrTx,
+  caller: Caller,
+  userIds: readonly number[],
+): Promise<Set<number>> {
+  if (caller.scope.all || userIds.length === 0) return new Set(userIds)
+  const byUser = await departmentsOf(tx, userIds)
+  return new Set(
+    userIds.filter((userId) => {
+      if (caller.scope.self && userId === caller.id) return true
+      const orgs = byUser.get(userId) ?? []
+      return orgs.length > 0 && orgs.every((org) => orgInScope(caller, org))
+    }),
+  )
+}
+
+/**
+ * 403 '该用户不在您的管理范围内' unless the caller's scope lets them write every target user
+ * (`writableInScope`). Run it inside the write's transaction, before writing, so a refusal changes nothing.
  */
 export async function requireWritableUsers(
   tx: DbOrTx,
   caller: Caller,
   userIds: readonly number[],
 ): Promise<void> {
-  if (caller.scope.all || userIds.length === 0) return
-  const byUser = await departmentsOf(tx, userIds)
-  for (const userId of userIds) {
-    if (caller.scope.self && userId === caller.id) continue
-    const orgs = byUser.get(userId) ?? []
-    if (orgs.length === 0 || orgs.some((org) => !orgInScope(caller, org))) throw forbidden(MSG.userOutOfScope)
-  }
+  const writable = await writableInScope(tx, caller, userIds)
+  if (userIds.some((id) => !writable.has(id))) throw forbidden(MSG.userOutOfScope)
 }
 
 /** 403 '该岗位不在您的管理范围内' unless every position's department is in scope (unknown ids are left to the caller's 404). */

@@ -20,7 +20,7 @@ export class AccessCache<Access, Tree> extends WatchedCache {
 
   /** The user's access, when it is held here. */
   access(userId: number): Access | undefined {
-    return this.byUser.get(userId)
+    return this.current() ? this.byUser.get(userId) : undefined
   }
 
   /** Keeps the user's access read after `token` was taken, unless it may not be kept. */
@@ -30,7 +30,7 @@ export class AccessCache<Access, Tree> extends WatchedCache {
 
   /** The permission tree, when it is held here. */
   tree(): Tree | undefined {
-    return this.heldTree
+    return this.current() ? this.heldTree : undefined
   }
 
   /** Keeps the tree read after `token` was taken, unless it may not be kept. */

@@ -19,7 +19,7 @@ export class ClientCache<Client> extends WatchedCache {
 
   /** The client (null: known not to exist or disabled), or undefined when nothing is held. */
   get(clientId: string): Client | null | undefined {
-    return this.byId.get(clientId)
+    return this.current() ? this.byId.get(clientId) : undefined
   }
 
   /** Keeps what was read after `token` was taken, unless it may not be kept. */

@@ -101,6 +101,7 @@ export class SessionCache extends WatchedCache {
    * database can tell (`findByHash`). Lets the auth hook decide a warm request without a promise.
    */
   held(key: string, now = Date.now()): SessionUser | undefined {
+    if (!this.current()) return undefined
     const hit = this.byTokenHash.get(key)
     return hit !== undefined && hit.expiresAt > now ? hit.user : undefined
   }
@@ -125,13 +126,18 @@ export class SessionCache extends WatchedCache {
         .limit(1)
       if (!row) return null
       const restricted =
-        row.restricted === 'password_change' || row.restricted === 'mfa_enroll' ? row.restricted : null
+        row.restricted === 'password_change' ||
+        row.restricted === 'mfa_enroll' ||
+        row.restricted === 'passkey_enroll'
+          ? row.restricted
+          : null
       return { user: sessionUser(row, restricted), expiresAt: row.expiresAt.getTime() }
     })
   }
 
   /** A machine token's service account held here (the token itself is checked in memory, oidc/host.ts). */
   heldUser(userId: number): SessionUser | undefined {
+    if (!this.current()) return undefined
     return this.byUserId.get(userId)?.user
   }
 
@@ -146,6 +152,7 @@ export class SessionCache extends WatchedCache {
 
   /** `held` for an API key (its hash). */
   heldApiKey(key: string, now = Date.now()): SessionUser | undefined {
+    if (!this.current()) return undefined
     const hit = this.byKeyHash.get(key)
     return hit !== undefined && hit.expiresAt > now ? hit.user : undefined
   }
@@ -183,6 +190,7 @@ export class SessionCache extends WatchedCache {
     now: number,
     read: () => Promise<CachedSession | null>,
   ): Promise<SessionUser | typeof FROZEN | null> {
+    if (!this.current()) await this.whenCurrent()
     const hit = held.get(key)
     if (hit) {
       if (hit.expiresAt > now) return hit.user

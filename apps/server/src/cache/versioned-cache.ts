@@ -20,7 +20,7 @@ export class VersionedCache extends WatchedCache {
   }
 
   peek<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined
+    return this.current() ? (this.values.get(key) as T | undefined) : undefined
   }
 
   /** Keeps `value` unless something changed since `token` was taken, or it may not be kept at all. */
@@ -33,6 +33,7 @@ export class VersionedCache extends WatchedCache {
 
   /** The value under `key`, computed (and kept when it may be) on a miss. */
   async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (!this.current()) await this.whenCurrent()
     if (this.values.has(key)) return this.values.get(key) as T
     const token = this.token()
     const value = await compute()

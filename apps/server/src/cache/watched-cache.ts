@@ -38,9 +38,11 @@ export abstract class WatchedCache {
   /** bumped by every clear: a token taken before it no longer lets a value be kept */
   private generation = 0
   private readonly database: CacheHost['database']
+  private readonly changes: ChangeWatch | undefined
 
   constructor({ database, changes }: CacheHost, family: CacheFamily) {
     this.database = database
+    this.changes = changes
     database.onNotify((payload) => {
       if (payload === family || payload === '*') this.clear()
     })
@@ -59,6 +61,20 @@ export abstract class WatchedCache {
   /** Taken before a read, and handed to `mayKeep` after it. */
   token(): number {
     return this.generation
+  }
+
+  /**
+   * Whether what is held may answer now: always while every change is heard; while the listener is
+   * lost, only once a look at the change counters vouches for it (ChangeWatch.current). A reader that
+   * is told no asks the database, or awaits `whenCurrent` first.
+   */
+  protected current(): boolean {
+    return this.changes?.current() ?? true
+  }
+
+  /** Resolves once what is held may answer (at once, or after the shared look at the counters). */
+  protected whenCurrent(): Promise<void> {
+    return this.changes?.whenCurrent() ?? Promise.resolve()
   }
 
   protected mayKeep(token: number): boolean {

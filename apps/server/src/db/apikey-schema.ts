@@ -1,9 +1,8 @@
-import { index, integer, pgTable, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
+import { index, integer, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core'
 import { users } from './schema'
+import { at, belongsTo, id } from './columns'
 
 /** DESIGN.md §16 (migration 0018). */
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /**
  * API keys: a service that cannot do OAuth calls as the key's user. Only the key's SHA-256 is kept
@@ -13,10 +12,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: belongsTo('user_id', () => users.id),
     name: varchar('name', { length: 64 }).notNull(),
     keyHash: varchar('key_hash', { length: 64 }).notNull(),
     prefix: varchar('prefix', { length: 16 }).notNull(),

@@ -1,19 +1,8 @@
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  varchar,
-} from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core'
 import { services, users } from './schema'
+import { at, id } from './columns'
 
 /** DESIGN.md §16: single sign-on (migration 0018). */
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /** A service's sign-on settings: it is an OpenID Connect client whose client id is the service key. */
 export const oidcClients = pgTable('oidc_clients', {
@@ -60,8 +49,20 @@ export const oidcPayloads = pgTable(
 
 /** The provider's signing keys, shared by every instance; the newest signs. The private JWK encrypted. */
 export const oidcKeys = pgTable('oidc_keys', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  id: id(),
   kid: varchar('kid', { length: 64 }).notNull().unique(),
   jwkEnc: text('jwk_enc').notNull(),
   createTime: at('create_time').notNull().defaultNow(),
+})
+
+/**
+ * DESIGN.md §19: machine tokens refused before they expire. `key` is `jti:<jti>` (one revoked token) or
+ * `client:<client id>` (every token of the client issued up to `before`: sign-on turned off or the
+ * service deleted). A row is of no use once every token it could refuse has expired (`expires_at`).
+ * Its changes notify every instance as sessions' do (migration 0024).
+ */
+export const machineTokenDenials = pgTable('machine_token_denials', {
+  key: varchar('key', { length: 160 }).primaryKey(),
+  before: at('before').notNull(),
+  expiresAt: at('expires_at').notNull(),
 })

@@ -4,24 +4,19 @@ import {
   varchar,
   text,
   smallint,
-  timestamp,
   jsonb,
-  primaryKey,
   index,
   uniqueIndex,
   bigint,
   pgSequence,
   uuid,
+  boolean,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core'
+import { at, belongsTo, created, folded, id, times } from './columns'
 
-/** Every table of SPEC.md §3 and each link between them (DESIGN.md §7). */
+/** Every table of SPEC.md §3; the links between them are in link-schema.ts (DESIGN.md §7). */
 
-const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity()
-const times = {
-  createTime: timestamp('create_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  updateTime: timestamp('update_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-}
 const operators = {
   createUserId: integer('create_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   updateUserId: integer('update_user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
@@ -40,17 +35,26 @@ export const users = pgTable(
     /** DESIGN.md §14: set by someone else (initial, reset, import): to be changed at the next sign-in */
     mustChangePassword: smallint('must_change_password').notNull().default(0),
     /** when the password was last set: expiry counts from here (for older rows, from migration 0016) */
-    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' })
-      .notNull()
-      .defaultNow(),
+    passwordChangedAt: at('password_changed_at').notNull().defaultNow(),
     status: smallint('status').notNull().default(1),
     failedLogins: integer('failed_logins').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lockedUntil: at('locked_until'),
+    /**
+     * DESIGN.md §11, §16: a machine client's service account, made only by turning its sign-on on; it
+     * holds no password and never signs in interactively (migration 0024)
+     */
+    serviceAccount: boolean('service_account').notNull().default(false),
+    /** DESIGN.md §22: 'local', 'ldap' or 'scim', and the id there (migration 0030) */
+    source: varchar('source', { length: 16 }).notNull().default('local'),
+    externalId: varchar('external_id', { length: 255 }),
+    /** DESIGN.md §22: when a SCIM client deleted the user (frozen, kept; SCIM answers 404) (migration 0035) */
+    scimDeletedAt: at('scim_deleted_at'),
     ...times,
     ...operators,
   },
   (t) => [
     uniqueIndex('users_nick_name_key').on(t.nickName),
+    uniqueIndex('users_nick_name_fold_key').on(folded(t.nickName)),
     index('users_status_idx').on(t.status),
     // the list's order (newest first, id breaking ties), read from either end (lib/newest-first-page.ts)
     index('users_create_time_id_idx').on(t.createTime, t.id),
@@ -69,11 +73,16 @@ export const roles = pgTable(
     description: varchar('description', { length: 500 }),
     /** DESIGN.md §13: 1 全部数据, 2 自定义部门 (role_scope_orgs), 3 本部门, 4 本部门及以下, 5 仅本人 */
     dataScope: smallint('data_scope').notNull().default(1),
+    /** DESIGN.md §20: may be asked for (权限申请), with 1 or 2 approvals, by holders of approverRoleIds */
+    requestable: boolean('requestable').notNull().default(false),
+    requestApprovals: smallint('request_approvals').notNull().default(1),
+    approverRoleIds: integer('approver_role_ids').array().notNull().default([]),
     ...times,
     ...operators,
   },
   (t) => [
     uniqueIndex('roles_role_name_key').on(t.roleName),
+    uniqueIndex('roles_role_name_fold_key').on(folded(t.roleName)),
     index('roles_type_idx').on(t.type),
     index('roles_status_idx').on(t.status),
   ],
@@ -111,19 +120,6 @@ export const auths = pgTable(
   ],
 )
 
-export const roleAuths = pgTable(
-  'role_auths',
-  {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    authCode: varchar('auth_code', { length: 64 })
-      .notNull()
-      .references(() => auths.code, { onDelete: 'cascade', onUpdate: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.roleId, t.authCode] }), index('role_auths_auth_code_idx').on(t.authCode)],
-)
-
 export const userGroups = pgTable(
   'user_groups',
   {
@@ -131,11 +127,15 @@ export const userGroups = pgTable(
     groupName: varchar('group_name', { length: 64 }).notNull(),
     status: smallint('status').notNull().default(1),
     description: varchar('description', { length: 500 }),
+    /** DESIGN.md §22: 'local', 'ldap' or 'scim', and the id there (migration 0030) */
+    source: varchar('source', { length: 16 }).notNull().default('local'),
+    externalId: varchar('external_id', { length: 255 }),
     ...times,
     ...operators,
   },
   (t) => [
     uniqueIndex('user_groups_group_name_key').on(t.groupName),
+    uniqueIndex('user_groups_group_name_fold_key').on(folded(t.groupName)),
     index('user_groups_status_idx').on(t.status),
     index('user_groups_create_time_id_idx').on(t.createTime, t.id),
     index('user_groups_group_name_trgm_idx').using('gin', t.groupName.op('gin_trgm_ops')),
@@ -156,21 +156,8 @@ export const organizations = pgTable(
   (t) => [
     index('organizations_parent_idx').on(t.parent),
     uniqueIndex('organizations_parent_name_key').on(t.parent, t.organizationName),
+    uniqueIndex('organizations_parent_name_fold_key').on(t.parent, folded(t.organizationName)),
   ],
-)
-
-/** A 自定义部门 role's chosen departments, each reaching everything below it (DESIGN.md §13). */
-export const roleScopeOrgs = pgTable(
-  'role_scope_orgs',
-  {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    orgId: integer('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.roleId, t.orgId] }), index('role_scope_orgs_org_id_idx').on(t.orgId)],
 )
 
 export const stations = pgTable(
@@ -182,7 +169,11 @@ export const stations = pgTable(
     ...times,
     ...operators,
   },
-  (t) => [uniqueIndex('stations_station_name_key').on(t.stationName), index('stations_type_idx').on(t.type)],
+  (t) => [
+    uniqueIndex('stations_station_name_key').on(t.stationName),
+    uniqueIndex('stations_station_name_fold_key').on(folded(t.stationName)),
+    index('stations_type_idx').on(t.type),
+  ],
 )
 
 /** A position is one (department, job title) pair. */
@@ -190,12 +181,8 @@ export const positions = pgTable(
   'positions',
   {
     id: id(),
-    orgId: integer('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    stationId: integer('station_id')
-      .notNull()
-      .references(() => stations.id, { onDelete: 'cascade' }),
+    orgId: belongsTo('org_id', () => organizations.id),
+    stationId: belongsTo('station_id', () => stations.id),
     status: smallint('status').notNull().default(1),
     type: smallint('type').notNull().default(1),
     ...times,
@@ -207,97 +194,18 @@ export const positions = pgTable(
   ],
 )
 
-export const userRoles = pgTable(
-  'user_roles',
-  {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_id_idx').on(t.roleId)],
-)
-
-export const userGroupUsers = pgTable(
-  'user_group_users',
-  {
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => userGroups.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-  },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('user_group_users_user_id_idx').on(t.userId)],
-)
-
-export const userGroupRoles = pgTable(
-  'user_group_roles',
-  {
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => userGroups.id, { onDelete: 'cascade' }),
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-  },
-  (t) => [primaryKey({ columns: [t.groupId, t.roleId] }), index('user_group_roles_role_id_idx').on(t.roleId)],
-)
-
-/** Users holding a position (the user–position and position–user links are this one table). */
-export const positionUsers = pgTable(
-  'position_users',
-  {
-    positionId: integer('position_id')
-      .notNull()
-      .references(() => positions.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-  },
-  (t) => [
-    primaryKey({ columns: [t.positionId, t.userId] }),
-    index('position_users_user_id_idx').on(t.userId),
-  ],
-)
-
-export const positionRoles = pgTable(
-  'position_roles',
-  {
-    positionId: integer('position_id')
-      .notNull()
-      .references(() => positions.id, { onDelete: 'cascade' }),
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-  },
-  (t) => [
-    primaryKey({ columns: [t.positionId, t.roleId] }),
-    index('position_roles_role_id_idx').on(t.roleId),
-  ],
-)
-
 export const sessions = pgTable(
   'sessions',
   {
     id: id(),
     tokenHash: varchar('token_hash', { length: 64 }).notNull(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createTime: times.createTime,
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    userId: belongsTo('user_id', () => users.id),
+    createTime: created(),
+    expiresAt: at('expires_at').notNull(),
     /** where and with what the session signed in, and when it was last used (at most once a minute) */
     ip: varchar('ip', { length: 64 }),
     userAgent: varchar('user_agent', { length: 512 }),
-    lastSeenTime: timestamp('last_seen_time', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastSeenTime: at('last_seen_time').notNull().defaultNow(),
     /** DESIGN.md §14: 'password_change' | 'mfa_enroll' while the session may only finish signing in */
     restricted: varchar('restricted', { length: 16 }),
   },
@@ -319,8 +227,8 @@ export const files = pgTable(
     mimeType: varchar('mime_type', { length: 128 }),
     size: bigint('size', { mode: 'number' }).notNull(),
     uploaderId: integer('uploader_id').references(() => users.id, { onDelete: 'set null' }),
-    createTime: times.createTime,
-    expireTime: timestamp('expire_time', { withTimezone: true, mode: 'date' }).notNull(),
+    createTime: created(),
+    expireTime: at('expire_time').notNull(),
   },
   (t) => [
     uniqueIndex('files_public_id_key').on(t.publicId),
@@ -354,8 +262,13 @@ export const services = pgTable(
 
 /** Numbers for generated permission codes (insert generates the code, SPEC.md §7). */
 export const authCodeSeq = pgSequence('auth_code_seq', { startWith: 1 })
+export * from './link-schema'
 export * from './audit-schema'
 export * from './webhook-schema'
 export * from './sign-in-schema'
 export * from './apikey-schema'
 export * from './oidc-schema'
+export * from './review-schema'
+export * from './access-request-schema'
+export * from './directory-schema'
+export * from './passkey-schema'

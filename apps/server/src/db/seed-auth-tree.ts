@@ -3,6 +3,9 @@ import { FILE_DOWNLOAD_ALL_CODE } from '@amg/contract'
 /** Not a console route: the marker that makes file:download-all's power differ from file:download's. */
 export const FILE_DOWNLOAD_ALL_FRONT_END = '/file/download-all'
 
+/** Not a console route: the marker of the `scim` node's power (the SCIM server is outside /api). */
+export const SCIM_FRONT_END = '/scim/v2'
+
 /**
  * The permission tree seeded at first start (DESIGN.md §5): a node per console page with its
  * front-end path patterns, and a button node (type 3) per action with the back-end calls it makes.
@@ -33,6 +36,16 @@ const button = (
   frontEnd,
 })
 
+/** A console page (type 2): its front-end paths, the calls it makes to show itself, its buttons. */
+const page = (
+  code: string,
+  chName: string,
+  enName: string,
+  frontEnd: string[],
+  api: string[],
+  children?: SeedAuthNode[],
+): SeedAuthNode => ({ code, chName, enName, type: 2, frontEnd, api, children })
+
 export const SEED_AUTH_TREE: SeedAuthNode[] = [
   {
     code: 'access',
@@ -40,14 +53,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     enName: 'access',
     type: 1,
     children: [
-      {
-        code: 'user',
-        chName: '用户管理',
-        enName: 'user',
-        type: 2,
-        frontEnd: ['/usermanage', '/usermanage/userinfo', '/usermanage/userinfo/userbaseinfo'],
-        api: ['POST /user/list', 'GET /user/detail'],
-        children: [
+      page(
+        'user',
+        '用户管理',
+        'user',
+        ['/usermanage', '/usermanage/userinfo', '/usermanage/userinfo/userbaseinfo'],
+        ['POST /user/list', 'GET /user/detail'],
+        [
           button('user:add', '新建用户', 'userAdd', ['POST /user/insert'], ['/usermanage/adduser']),
           button('user:edit', '修改用户', 'userEdit', ['PUT /user/update']),
           button('user:delete', '删除用户', 'userDelete', ['DELETE /user/delete']),
@@ -98,29 +110,27 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             ['/usermanage/userinfo/positionformbyuser'],
           ),
         ],
-      },
-      {
-        code: 'role',
-        chName: '角色管理',
-        enName: 'role',
-        type: 2,
-        frontEnd: ['/rolemanage', '/rolemanage/roleinfo'],
-        api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
-        children: [
+      ),
+      page(
+        'role',
+        '角色管理',
+        'role',
+        ['/rolemanage', '/rolemanage/roleinfo'],
+        ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
+        [
           button('role:add', '新建角色', 'roleAdd', ['POST /role/insert'], ['/rolemanage/addrole']),
           button('role:edit', '修改角色', 'roleEdit', ['PUT /role/update', 'POST /authz/role-impact']),
           button('role:delete', '删除角色', 'roleDelete', ['DELETE /role/delete']),
           button('role:export', '导出角色', 'roleExport', ['GET /role/export']),
         ],
-      },
-      {
-        code: 'adminrole',
-        chName: '内置角色管理',
-        enName: 'adminRole',
-        type: 2,
-        frontEnd: ['/adminrolemanage', '/adminrolemanage/adminroleinfo'],
-        api: ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
-        children: [
+      ),
+      page(
+        'adminrole',
+        '内置角色管理',
+        'adminRole',
+        ['/adminrolemanage', '/adminrolemanage/adminroleinfo'],
+        ['POST /role/listall', 'GET /role/detail', 'POST /auth/tree'],
+        [
           button(
             'adminrole:add',
             '新建内置角色',
@@ -134,20 +144,19 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           ]),
           button('adminrole:delete', '删除内置角色', 'adminRoleDelete', ['DELETE /role/admin/delete']),
         ],
-      },
-      {
-        code: 'usergroup',
-        chName: '用户组管理',
-        enName: 'userGroup',
-        type: 2,
-        frontEnd: ['/usergroupmanage', '/usergroupmanage/usergroupinfo'],
-        api: [
+      ),
+      page(
+        'usergroup',
+        '用户组管理',
+        'userGroup',
+        ['/usergroupmanage', '/usergroupmanage/usergroupinfo'],
+        [
           'POST /user_groups/list',
           'GET /user_groups/detail',
           'POST /rel/groups/rolelist',
           'GET /rel/groups/userlist',
         ],
-        children: [
+        [
           button(
             'usergroup:add',
             '新建用户组',
@@ -171,20 +180,19 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'POST /user/namelist',
           ]),
         ],
-      },
-      {
-        code: 'auth',
-        chName: '权限点管理',
-        enName: 'auth',
-        type: 2,
-        frontEnd: ['/authmanage', '/authmanage/addform', '/authmanage/editform'],
-        api: ['POST /auth/tree', 'GET /auth/detail', 'GET /auth/get-all-back-end'],
-        children: [
+      ),
+      page(
+        'auth',
+        '权限点管理',
+        'auth',
+        ['/authmanage', '/authmanage/addform', '/authmanage/editform'],
+        ['POST /auth/tree', 'GET /auth/detail', 'GET /auth/get-all-back-end'],
+        [
           button('auth:add', '新建权限', 'authAdd', ['POST /auth/insert']),
           button('auth:edit', '修改权限', 'authEdit', ['PUT /auth/update']),
           button('auth:delete', '删除权限', 'authDelete', ['DELETE /auth/delete']),
         ],
-      },
+      ),
       {
         // DESIGN.md §10a: the services behind gateways, each owning its own permission subtree
         code: 'service',
@@ -229,14 +237,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     enName: 'organization',
     type: 1,
     children: [
-      {
-        code: 'org',
-        chName: '部门管理',
-        enName: 'org',
-        type: 2,
-        frontEnd: ['/orgmanage', '/orgmanage/orgaddform', '/orgmanage/orgeditform', '/orgmanage/editform/**'],
-        api: ['GET /org/tree', 'GET /org/detail', 'POST /position/list/for/org', 'POST /station/list/simple'],
-        children: [
+      page(
+        'org',
+        '部门管理',
+        'org',
+        ['/orgmanage', '/orgmanage/orgaddform', '/orgmanage/orgeditform', '/orgmanage/editform/**'],
+        ['GET /org/tree', 'GET /org/detail', 'POST /position/list/for/org', 'POST /station/list/simple'],
+        [
           button('org:add', '新建部门', 'orgAdd', ['POST /org/insert']),
           button('org:edit', '修改部门', 'orgEdit', [
             'PUT /org/update',
@@ -251,15 +258,14 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'GET /import/result',
           ]),
         ],
-      },
-      {
-        code: 'station',
-        chName: '职位管理',
-        enName: 'station',
-        type: 2,
-        frontEnd: ['/stationmanage', '/stationmanage/viewstation'],
-        api: ['POST /station/list', 'GET /station/detail', 'GET /org/tree'],
-        children: [
+      ),
+      page(
+        'station',
+        '职位管理',
+        'station',
+        ['/stationmanage', '/stationmanage/viewstation'],
+        ['POST /station/list', 'GET /station/detail', 'GET /org/tree'],
+        [
           button(
             'station:add',
             '新建职位',
@@ -277,21 +283,20 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           button('station:delete', '删除职位', 'stationDelete', ['DELETE /station/delete']),
           button('station:export', '导出职位', 'stationExport', ['GET /station/export']),
         ],
-      },
-      {
-        code: 'position',
-        chName: '岗位管理',
-        enName: 'position',
-        type: 2,
-        frontEnd: ['/positionmanage', '/positionmanage/positioninfo', '/positionmanage/positioninfo/**'],
-        api: [
+      ),
+      page(
+        'position',
+        '岗位管理',
+        'position',
+        ['/positionmanage', '/positionmanage/positioninfo', '/positionmanage/positioninfo/**'],
+        [
           'POST /position/list',
           'GET /org/tree',
           'POST /station/list/simple',
           'POST /rel/position/rolelist',
           'GET /rel/position/userlist',
         ],
-        children: [
+        [
           button('position:enable', '启用/禁用岗位', 'positionEnable', ['PATCH /position/enable']),
           button('position:delete', '删除岗位', 'positionDelete', ['DELETE /position/delete']),
           button('position:export', '导出岗位', 'positionExport', ['GET /position/export']),
@@ -305,7 +310,7 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
             'POST /user/namelist',
           ]),
         ],
-      },
+      ),
     ],
   },
   {
@@ -334,34 +339,23 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     enName: 'monitor',
     type: 1,
     children: [
-      {
-        code: 'operlog',
-        chName: '操作日志',
-        enName: 'operationLog',
-        type: 2,
-        frontEnd: ['/operlog'],
-        api: ['POST /log/operation/list', 'GET /log/operation/detail'],
-        children: [
-          button('operlog:export', '导出操作日志', 'operationLogExport', ['GET /log/operation/export']),
-        ],
-      },
-      {
-        code: 'loginlog',
-        chName: '登录日志',
-        enName: 'loginLog',
-        type: 2,
-        frontEnd: ['/loginlog'],
-        api: ['POST /log/login/list'],
-      },
-      {
-        code: 'online',
-        chName: '在线用户',
-        enName: 'onlineSessions',
-        type: 2,
-        frontEnd: ['/online'],
-        api: ['POST /session/online/list'],
-        children: [button('online:revoke', '强制下线', 'onlineRevoke', ['DELETE /session/online/revoke'])],
-      },
+      page(
+        'operlog',
+        '操作日志',
+        'operationLog',
+        ['/operlog'],
+        ['POST /log/operation/list', 'GET /log/operation/detail'],
+        [button('operlog:export', '导出操作日志', 'operationLogExport', ['GET /log/operation/export'])],
+      ),
+      page('loginlog', '登录日志', 'loginLog', ['/loginlog'], ['POST /log/login/list']),
+      page(
+        'online',
+        '在线用户',
+        'onlineSessions',
+        ['/online'],
+        ['POST /session/online/list'],
+        [button('online:revoke', '强制下线', 'onlineRevoke', ['DELETE /session/online/revoke'])],
+      ),
       {
         // DESIGN.md §17: who hears of changes. Under 系统监控 beside the logs: like them it watches what
         // the system does rather than managing who may do what (docs/decisions.md)
@@ -394,17 +388,36 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     enName: 'system',
     type: 1,
     children: [
-      {
-        code: 'settings',
-        chName: '安全设置',
-        enName: 'securitySettings',
-        type: 2,
-        frontEnd: ['/securitysettings'],
-        api: ['GET /settings/security'],
-        children: [
-          button('settings:security', '修改安全设置', 'securitySettingsEdit', ['PUT /settings/security']),
+      page(
+        'settings',
+        '安全设置',
+        'securitySettings',
+        ['/securitysettings'],
+        ['GET /settings/security'],
+        [button('settings:security', '修改安全设置', 'securitySettingsEdit', ['PUT /settings/security'])],
+      ),
+      // DESIGN.md §22: the right to call /scim/v2 at all (each call also needs the permission of what it
+      // changes); its marker makes its power differ from nothing, so only a holder may grant it (§6a)
+      button('scim', 'SCIM 目录同步接口', 'scim', [], [SCIM_FRONT_END]),
+      // DESIGN.md §22: the directory's settings and its sync; the sync's writes still need the
+      // caller's power over what they make (docs/decisions.md "Directory sync")
+      page(
+        'directory',
+        '目录同步',
+        'directorySync',
+        ['/directorysync'],
+        ['GET /settings/ldap', 'GET /directory/runs'],
+        [
+          button('directory:settings', '修改 LDAP 设置', 'directorySettingsEdit', [
+            'PUT /settings/ldap',
+            'POST /settings/ldap/test',
+          ]),
+          button('directory:sync', '目录同步', 'directorySyncRun', [
+            'POST /directory/sync',
+            'GET /import/job',
+          ]),
         ],
-      },
+      ),
     ],
   },
   {
@@ -415,15 +428,13 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
     enName: 'analysis',
     type: 1,
     children: [
-      {
-        code: 'authz',
-        chName: '权限分析',
-        enName: 'authz',
-        type: 2,
-        frontEnd: ['/authzanalysis'],
-        // Not check / check-batch: a user checks themselves with a session alone, and checking
+      page(
+        'authz',
+        '权限分析',
+        'authz',
+        ['/authzanalysis'], // Not check / check-batch: a user checks themselves with a session alone, and checking
         // another user is authz:check's power, which this page's must not cover (DESIGN.md §10a).
-        api: [
+        [
           'POST /authz/explain',
           'GET /authz/effective',
           'POST /authz/who-can',
@@ -434,14 +445,77 @@ export const SEED_AUTH_TREE: SeedAuthNode[] = [
           'POST /auth/tree',
           'POST /service/list',
         ],
-        children: [
+        [
           button('authz:check', '检查他人权限', 'authzCheck', [
             'POST /authz/check',
             'POST /authz/check-batch',
           ]),
           button('authz:impact', '角色变更影响', 'authzImpact', ['POST /authz/role-impact']),
         ],
-      },
+      ),
+    ],
+  },
+  {
+    // DESIGN.md §21: access reviews (定期权限复核), recommended from each user's use of their roles
+    code: 'reviewmenu',
+    chName: '权限复核',
+    enName: 'reviewMenu',
+    type: 1,
+    children: [
+      page(
+        'review',
+        '权限复核',
+        'review',
+        ['/accessreview', '/accessreview/items'],
+        // the campaigns, their items, and a user's usage behind each recommendation
+        ['POST /review/list', 'POST /review/items', 'GET /authz/usage'],
+        [
+          // the form's pickers: roles, departments and reviewers
+          button('review:add', '新建复核', 'reviewAdd', [
+            'POST /review/insert',
+            'POST /role/namelist',
+            'GET /org/tree',
+            'POST /user/namelist',
+          ]),
+          button('review:decide', '复核决定', 'reviewDecide', ['PUT /review/decide']),
+          button('review:close', '关闭并执行', 'reviewClose', ['PUT /review/close']),
+          button('review:export', '导出复核结果', 'reviewExport', ['GET /review/export']),
+        ],
+      ),
+    ],
+  },
+  {
+    // DESIGN.md §20: deciding requests and granting eligibility. Asking, one's own requests, one's
+    // own eligibilities and activating them (我的权限) need only a session, so no node here.
+    code: 'jit',
+    chName: '临时授权',
+    enName: 'jit',
+    type: 1,
+    children: [
+      page(
+        'approval',
+        '审批中心',
+        'approval',
+        ['/approvalcenter'],
+        ['POST /access-request/list'],
+        [
+          button('access-request:approve', '审批权限申请', 'accessRequestApprove', [
+            'PUT /access-request/approve',
+            'PUT /access-request/reject',
+          ]),
+        ],
+      ),
+      page(
+        'eligibility',
+        '临时授权管理',
+        'eligibility',
+        ['/eligibilitymanage'],
+        ['POST /eligibility/list', 'POST /user/namelist', 'POST /role/namelist'],
+        [
+          button('eligibility:add', '新建临时授权', 'eligibilityAdd', ['POST /eligibility/insert']),
+          button('eligibility:delete', '删除临时授权', 'eligibilityDelete', ['DELETE /eligibility/delete']),
+        ],
+      ),
     ],
   },
 ]

@@ -1,19 +1,8 @@
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  smallint,
-  timestamp,
-  varchar,
-  text,
-} from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, pgTable, smallint, varchar, text } from 'drizzle-orm/pg-core'
 import { users } from './schema'
+import { at, belongsTo, id } from './columns'
 
 /** DESIGN.md §14: the security settings, password history and two-step sign-in (migration 0016). */
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /** One row (id 1): the password policy and who must use two-step sign-in. */
 export const securitySettings = pgTable('security_settings', {
@@ -24,7 +13,7 @@ export const securitySettings = pgTable('security_settings', {
   historyCount: smallint('history_count').notNull().default(5),
   expireDays: integer('expire_days').notNull().default(0),
   forceChangeInitial: boolean('force_change_initial').notNull().default(true),
-  mfa: varchar('mfa', { length: 8 }).notNull().default('off'),
+  mfa: varchar('mfa', { length: 16 }).notNull().default('off'),
   updateTime: at('update_time').notNull().defaultNow(),
 })
 
@@ -32,10 +21,8 @@ export const securitySettings = pgTable('security_settings', {
 export const passwordHistory = pgTable(
   'password_history',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: belongsTo('user_id', () => users.id),
     passwordHash: text('password_hash').notNull(),
     createTime: at('create_time').notNull().defaultNow(),
   },
@@ -60,10 +47,8 @@ export const userMfa = pgTable('user_mfa', {
 export const mfaRecoveryCodes = pgTable(
   'mfa_recovery_codes',
   {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: belongsTo('user_id', () => users.id),
     codeHash: varchar('code_hash', { length: 64 }).notNull(),
     usedAt: at('used_at'),
   },
@@ -75,12 +60,12 @@ export const mfaChallenges = pgTable(
   'mfa_challenges',
   {
     tokenHash: varchar('token_hash', { length: 64 }).primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     tries: smallint('tries').notNull().default(0),
     /** the restriction the session will carry once the second step passes (password expired, …) */
     restricted: varchar('restricted', { length: 16 }),
+    /** DESIGN.md §23: the second step must be a passkey (`mfa: admins-passkey`) */
+    passkeyOnly: boolean('passkey_only').notNull().default(false),
     expiresAt: at('expires_at').notNull(),
   },
   (t) => [index('mfa_challenges_expires_idx').on(t.expiresAt)],

@@ -53,8 +53,10 @@ export const RECORDS: Record<RecordType, RecordTable> = {
   group: record('group', userGroups, userGroups.id, userGroups.groupName, true),
   position: record('position', positions, positions.id, null, true),
   auth: record('auth', auths, auths.code, auths.chName, true),
-  // a department's place in the tree decides data scopes (DESIGN.md §13: a move changes subtrees)
-  org: record('org', organizations, organizations.id, organizations.organizationName, true),
+  // a department's place in the tree decides data scopes (DESIGN.md §13: a move changes subtrees), but
+  // through the department tree's own family ('org', migration 0005), not the access family: the
+  // accesses worked out on the tree go with it (auth/authorizer.ts, migration 0029)
+  org: record('org', organizations, organizations.id, organizations.organizationName, false),
   station: record('station', stations, stations.id, stations.stationName, false),
   file: record('file', files, files.id, files.fileName, false),
   service: record('service', services, services.id, services.name, true),

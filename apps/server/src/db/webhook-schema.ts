@@ -1,19 +1,7 @@
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  smallint,
-  text,
-  timestamp,
-  varchar,
-} from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core'
+import { at, belongsTo, id } from './columns'
 
 /** DESIGN.md §17: the outbox of change events, the webhook endpoints and their deliveries (migration 0014). */
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 /**
  * The outbox: each change's events, written in the change's own transaction beside its operation-log
@@ -35,7 +23,7 @@ export const events = pgTable(
  * the previous one still signs for a day after a rotation, so receivers can switch without a gap.
  */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  id: id(),
   name: varchar('name', { length: 64 }).notNull(),
   url: varchar('url', { length: 2048 }).notNull(),
   eventTypes: text('event_types').array().notNull(),
@@ -46,6 +34,13 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   /** the first failed attempt since the last success; three days of it disables the endpoint */
   failingSince: at('failing_since'),
   disabledReason: varchar('disabled_reason', { length: 255 }),
+  /**
+   * Who last chose where it delivers (made it, or changed it): it delivers only the events this user
+   * may read at delivery time (DESIGN.md §13). No foreign key: an owner who is deleted reads nothing,
+   * rather than their endpoint falling back to null, which is an endpoint made before owners were kept
+   * and delivers every event.
+   */
+  ownerUserId: integer('owner_user_id'),
   createTime: at('create_time').notNull().defaultNow(),
   updateTime: at('update_time').notNull().defaultNow(),
 })
@@ -59,9 +54,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-    endpointId: integer('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: belongsTo('endpoint_id', () => webhookEndpoints.id),
     eventId: bigint('event_id', { mode: 'number' }).references(() => events.id, { onDelete: 'cascade' }),
     /** the event's type, or webhook.test for a test ping (which has no event) */
     eventType: varchar('event_type', { length: 64 }).notNull(),

@@ -1,6 +1,7 @@
+import { getTableColumns } from 'drizzle-orm'
 import type { EventType } from '@amg/contract'
 import type { StagedChange } from '../db/audit-schema'
-import { linkOfTable, recordOfTable } from '../db/tables'
+import { linkOfTable, recordOfTable, type RecordTable } from '../db/tables'
 
 /** One change event, before it is written (events/outbox.ts). */
 export interface ChangeEventDraft {
@@ -32,14 +33,39 @@ export const emptyTouch = (): AccessTouch => ({
 export const touchesAccess = (t: AccessTouch) =>
   t.userIds.size + t.roleIds.size + t.groupIds.size + t.positionIds.size + t.authCodes.size > 0
 
-/** Bookkeeping columns: a row whose only change is one of these changed nothing a consumer hears of. */
+/**
+ * Bookkeeping columns: a row whose only change is one of these changed nothing a consumer hears of.
+ * A password's time and its 下次登录须修改 mark change with the password, which is named `password`.
+ */
 const BOOKKEEPING = new Set([
   'update_time',
   'update_user_id',
   'failed_logins',
   'locked_until',
   'last_seen_time',
+  'password_changed_at',
+  'must_change_password',
+  // where a record came from and its id there are set when a directory makes it and never change
+  // after; SCIM's delete mark comes with the freeze, which consumers hear of as `status`
+  'source',
+  'external_id',
+  'scim_deleted_at',
 ])
+
+/**
+ * A changed column as the API names the field (`real_name` → `realName`, the contract's schemas use
+ * the table definitions' own names); the password's hash is the field `password` (never its value).
+ */
+const API_FIELD: Record<string, string> = { password_hash: 'password' }
+const fieldNames = new Map<RecordTable, Map<string, string>>()
+export function apiFieldName(record: RecordTable, column: string): string {
+  let names = fieldNames.get(record)
+  if (!names) {
+    names = new Map(Object.entries(getTableColumns(record.table)).map(([field, c]) => [c.name, field]))
+    fieldNames.set(record, names)
+  }
+  return API_FIELD[column] ?? names.get(column) ?? column
+}
 
 /** The record types that have events of their own, by the event's prefix. */
 const RECORD_EVENTS: Record<string, 'user' | 'role' | 'group' | 'org' | 'position'> = {
@@ -90,7 +116,10 @@ export function deriveEvents(staged: readonly StagedChange[]): {
       if (prefix) {
         drafts.push({
           type: `${prefix}.${VERB[row.op]}` as EventType,
-          payload: { id: num(key), ...(columns ? { fields: columns } : {}) },
+          payload: {
+            id: num(key),
+            ...(columns ? { fields: columns.map((c) => apiFieldName(record, c)) } : {}),
+          },
         })
       }
       // what a record's change does to access: a user's status or deletion is theirs; a role's,

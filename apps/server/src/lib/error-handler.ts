@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { MESSAGE_KEYWORD, MSG } from '@amg/contract'
 import { AppError, UnavailableError } from './errors'
 import { isDatabaseUnavailable } from '../db/unavailable'
@@ -93,41 +93,54 @@ export function installErrorHandler(app: FastifyInstance) {
   })
 
   app.setErrorHandler((error: FastifyError & { cause?: { code?: string } }, req, reply) => {
-    const send = (status: number, msg: string) => reply.status(status).send({ code: status, msg, data: null })
-    if (error instanceof UnavailableError) reply.header('retry-after', String(error.retryAfterSeconds))
-    if (error instanceof AppError) return send(error.status, error.message)
-    // Before the SQLSTATE checks below: a lost connection is the server's trouble, not the input's.
-    // The request's transaction is gone with it (rolled back), so nothing of the request is kept.
-    if (isDatabaseUnavailable(error)) {
-      req.log.warn({ err: loggableError(error) }, 'database unavailable')
-      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-      return send(503, MSG.serviceUnavailable)
-    }
-    if (error.validation) return send(400, error.message)
-    const pgCode = error.cause?.code ?? (error as { code?: string }).code
-    if (pgCode === PG_UNIQUE) return send(409, '数据已存在，不能重复添加')
-    if (pgCode === PG_FOREIGN_KEY) return send(409, '数据仍被引用或引用的数据不存在')
-    if (isPgDataError(pgCode)) {
-      req.log.info({ err: loggableError(error) }, 'data error')
-      return send(400, '请求参数不正确：数据格式不合法或超出范围')
-    }
-    switch (error.code) {
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return send(400, MSG.badJson)
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return send(400, '请求体不能为空')
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(415, '不支持的请求内容类型')
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(413, MSG.payloadTooLarge)
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      req.log.info({ err: loggableError(error) }, 'client error')
-      return send(error.statusCode, CLIENT_ERROR_MSG[error.statusCode] ?? MSG.badRequest)
-    }
-    req.log.error({ err: loggableError(error) }, 'unexpected error')
-    return send(500, MSG.serverError)
+    const { status, msg } = errorAnswer(error, req, reply)
+    return reply.status(status).send({ code: status, msg, data: null })
   })
+}
+
+/**
+ * The status and Chinese message an error answers with (the envelope's, and SCIM's error schema's:
+ * modules/scim), logging what only the log should see; a 503's retry-after header is set here.
+ */
+export function errorAnswer(
+  error: FastifyError & { cause?: { code?: string } },
+  req: FastifyRequest,
+  reply: FastifyReply,
+): { status: number; msg: string } {
+  const send = (status: number, msg: string) => ({ status, msg })
+  if (error instanceof UnavailableError) reply.header('retry-after', String(error.retryAfterSeconds))
+  if (error instanceof AppError) return send(error.status, error.message)
+  // Before the SQLSTATE checks below: a lost connection is the server's trouble, not the input's.
+  // The request's transaction is gone with it (rolled back), so nothing of the request is kept.
+  if (isDatabaseUnavailable(error)) {
+    req.log.warn({ err: loggableError(error) }, 'database unavailable')
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+    return send(503, MSG.serviceUnavailable)
+  }
+  if (error.validation) return send(400, error.message)
+  const pgCode = error.cause?.code ?? (error as { code?: string }).code
+  if (pgCode === PG_UNIQUE) return send(409, '数据已存在，不能重复添加')
+  if (pgCode === PG_FOREIGN_KEY) return send(409, '数据仍被引用或引用的数据不存在')
+  if (isPgDataError(pgCode)) {
+    req.log.info({ err: loggableError(error) }, 'data error')
+    return send(400, '请求参数不正确：数据格式不合法或超出范围')
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return send(400, MSG.badJson)
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return send(400, '请求体不能为空')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return send(415, '不支持的请求内容类型')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return send(413, MSG.payloadTooLarge)
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    req.log.info({ err: loggableError(error) }, 'client error')
+    return send(error.statusCode, CLIENT_ERROR_MSG[error.statusCode] ?? MSG.badRequest)
+  }
+  req.log.error({ err: loggableError(error) }, 'unexpected error')
+  return send(500, MSG.serverError)
 }
 
 /** Messages for the client errors Fastify or Node raise themselves. */

@@ -4,3 +4,9 @@ import { MSG, type ApiEnvelope } from '@amg/contract'
 export function ok<T>(data: T, msg: string = MSG.success): ApiEnvelope<T> {
   return { code: 200, msg, data }
 }
+
+/** The success envelope without data, once the work is done: what the calls that only change answer. */
+export async function done(work: Promise<unknown>, msg: string = MSG.success): Promise<ApiEnvelope<null>> {
+  await work
+  return ok(null, msg)
+}

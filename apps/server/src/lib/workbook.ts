@@ -1,16 +1,25 @@
-import { once } from 'node:events'
-import { PassThrough, Readable, Transform, type Writable } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import type ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
 import { AppError, badRequest } from './errors'
 import { SheetRows, type SheetRow } from './sheet-rows'
+import { columnLetter, loadExcel } from './excel'
+
+export {
+  attachment,
+  downloadStamp,
+  streamWorkbook,
+  templateWorkbook,
+  XLSX_TYPE,
+  type TemplateSpec,
+} from './workbook-write'
 
 /**
  * The one place that knows spreadsheets (DESIGN.md §15): reading an upload (.xlsx with exceljs's
  * streaming reader, or CSV) into rows of text, refusing bad files with a clear message, and writing
- * workbooks, streamed where they can be long.
+ * workbooks, streamed where they can be long (workbook-write.ts, re-exported here).
  */
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024
@@ -23,28 +32,10 @@ export interface ReadSheet {
   rows: SheetRows
 }
 
-/**
- * exceljs, loaded the first time a spreadsheet is read or written: loading it is a good part of a
- * server's start, for a feature most starts never use.
- */
-let excel: Promise<typeof ExcelJS> | undefined
-const loadExcel = () => (excel ??= import('exceljs').then((m) => m.default))
-
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04])
 /** An OLE compound file: a legacy .xls, or an .xlsx encrypted with a password. */
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 const ENCRYPTION_INFO = Buffer.from('EncryptionInfo', 'utf16le')
-
-const columnLetter = (index: number): string => {
-  let n = index + 1
-  let name = ''
-  while (n > 0) {
-    const rem = (n - 1) % 26
-    name = String.fromCharCode(65 + rem) + name
-    n = Math.floor((n - 1) / 26)
-  }
-  return name
-}
 
 /**
  * Reads the first sheet of an upload. `expected`: the template's header; the first row must hold
@@ -283,83 +274,4 @@ function parseCsv(text: string): string[][] {
     records.push(record)
   }
   return records
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writing
-// ---------------------------------------------------------------------------------------------
-
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-
-/** A content-disposition naming a download in Chinese, with an ASCII fallback. */
-export const attachment = (asciiName: string, name: string) =>
-  `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(name)}`
-
-export interface TemplateSpec {
-  sheetName: string
-  columns: readonly { header: string; width: number; list?: readonly string[] }[]
-  /** lines of the 说明 sheet */
-  notes: readonly string[]
-}
-
-/**
- * A small template, built whole: the header row, each column's drop-down list (typed values are
- * allowed too, so several names joined by ';' still fit) and the 说明 sheet.
- */
-export async function templateWorkbook(spec: TemplateSpec): Promise<Buffer> {
-  const excel = await loadExcel()
-  const workbook = new excel.Workbook()
-  const sheet = workbook.addWorksheet(spec.sheetName)
-  const lists = workbook.addWorksheet('下拉列表', { state: 'hidden' })
-  sheet.columns = spec.columns.map((c) => ({ header: c.header, width: c.width, style: { numFmt: '@' } }))
-  sheet.getRow(1).font = { bold: true }
-  spec.columns.forEach((column, i) => {
-    if (!column.list?.length) return
-    const letter = columnLetter(i)
-    column.list.forEach((value, j) => (lists.getCell(`${letter}${j + 1}`).value = value))
-    for (let row = 2; row <= 1001; row++)
-      sheet.getCell(`${letter}${row}`).dataValidation = {
-        type: 'list',
-        allowBlank: true,
-        showErrorMessage: false,
-        formulae: [`'下拉列表'!$${letter}$1:$${letter}$${column.list.length}`],
-      }
-  })
-  const notes = workbook.addWorksheet('说明')
-  notes.getColumn(1).width = 100
-  spec.notes.forEach((line, i) => (notes.getCell(`A${i + 1}`).value = line))
-  return Buffer.from(await workbook.xlsx.writeBuffer())
-}
-
-/**
- * A workbook streamed as it is written: rows go out as they are read, never the whole sheet in
- * memory, and reading waits while the client is slower than the database.
- */
-export function streamWorkbook(
-  sheetName: string,
-  header: readonly string[],
-  rows: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-): Readable {
-  const out = new PassThrough()
-  void (async () => {
-    try {
-      const excel = await loadExcel()
-      const workbook = new excel.stream.xlsx.WorkbookWriter({
-        stream: out as unknown as Writable,
-        useSharedStrings: false,
-        useStyles: false,
-      })
-      const sheet = workbook.addWorksheet(sheetName)
-      sheet.addRow([...header]).commit()
-      for await (const cells of rows) {
-        sheet.addRow([...cells]).commit()
-        if (out.writableNeedDrain) await once(out, 'drain')
-      }
-      sheet.commit()
-      await workbook.commit()
-    } catch (err) {
-      out.destroy(err as Error)
-    }
-  })()
-  return out
 }

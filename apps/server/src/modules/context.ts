@@ -10,6 +10,7 @@ import type { DeliveriesCommitted } from '../events/committed'
 import type { LoginThrottle } from '../auth/login-throttle'
 import type { SecretBox } from '../lib/secret-box'
 import type { OidcHost } from './oidc/host'
+import type { UsageRecorder } from '../auth/usage'
 
 /** What every module needs, hung on the app as `app.ctx` (app.ts makes it). */
 export interface AppContext {
@@ -34,6 +35,8 @@ export interface AppContext {
   box: SecretBox
   /** the OpenID Connect provider (DESIGN.md §16) */
   oidc: OidcHost
+  /** permission usage (DESIGN.md §21): recorded in memory, flushed once a minute */
+  usage: UsageRecorder
 }
 
 declare module 'fastify' {

@@ -19,6 +19,11 @@ import { settingsRoutes } from './settings/routes'
 import { mfaRoutes } from './mfa/routes'
 import { importRoutes } from './import/routes'
 import { apiKeyRoutes } from './apikey/routes'
+import { reviewRoutes } from './review/routes'
+import { linkSweeper } from './links/sweeper'
+import { accessRequestRoutes } from './access-request/routes'
+import { directoryRoutes } from './directory/routes'
+import { passkeyRoutes } from './passkey/routes'
 
 /** Every API module, registered under /api behind the authorization hook. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -42,4 +47,9 @@ export const apiModules: FastifyPluginAsync[] = [
   mfaRoutes,
   importRoutes,
   apiKeyRoutes,
+  reviewRoutes,
+  linkSweeper,
+  accessRequestRoutes,
+  directoryRoutes,
+  passkeyRoutes,
 ]

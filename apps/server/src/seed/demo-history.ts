@@ -1,7 +1,9 @@
-import { inArray } from 'drizzle-orm'
+import { inArray, ne } from 'drizzle-orm'
+import { ROLE_TYPE } from '@amg/contract'
 import type { DbOrTx } from '../db/connection'
 import { loginLogs, operationLogs, type AuditChange } from '../db/audit-schema'
 import { roles, users } from '../db/schema'
+import { DemoOperators, type InventedCall } from './demo-operators'
 
 /**
  * A month of history for the demo company, so the operation log, the login log and the online list
@@ -17,10 +19,18 @@ export async function seedDemoHistory(
     .select({ id: users.id, nickName: users.nickName })
     .from(users)
     .where(inArray(users.nickName, ['admin', ...demoNickNames]))
-  const roleRows = await tx.select({ id: roles.id, roleName: roles.roleName }).from(roles).limit(20)
+    .orderBy(users.id)
+  // ordinary roles: no one hands out 超级管理员 on an everyday
+  const roleRows = await tx
+    .select({ id: roles.id, roleName: roles.roleName })
+    .from(roles)
+    .where(ne(roles.type, ROLE_TYPE.superAdmin))
+    .orderBy(roles.id)
+    .limit(20)
   const staff = await tx
     .select({ id: users.id, nickName: users.nickName, realName: users.realName })
     .from(users)
+    .orderBy(users.id)
     .limit(200)
   if (!people.length || !staff.length) return { operations: 0, logins: 0 }
   const agents = [
@@ -28,6 +38,16 @@ export async function seedDemoHistory(
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
     'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
   ]
+  const operators = new DemoOperators(tx)
+  /** the person of the day if their roles allow the change, else the first of the others who may */
+  const operatorFor = async (call: InventedCall, person: Person): Promise<Person | null> => {
+    const start = people.indexOf(person)
+    for (let i = 0; i < people.length; i++) {
+      const candidate = people[(start + i) % people.length]
+      if (await operators.mayMake(candidate.id, call)) return candidate
+    }
+    return null
+  }
   const now = Date.now()
   const at = (dayAgo: number) => new Date(now - dayAgo * 86_400_000 - rnd.int(9 * 3_600_000) - 8 * 3_600_000)
   const ip = () => `10.${rnd.int(4)}.${rnd.int(250)}.${1 + rnd.int(250)}`
@@ -64,81 +84,29 @@ export async function seedDemoHistory(
           result: 'logout',
           msg: '已退出登录',
         })
-      if (person.nickName === 'demo_staff' || rnd.int(2) === 0) continue
-      // an administrator's change of the day
+      if (rnd.int(2) === 0) continue
+      // an administrator's change of the day, made by someone whose roles allow it
       const target = rnd.pick(staff)
-      const kind = rnd.int(3)
-      const change: {
-        summary: string
-        path: string
-        method: string
-        resourceType: string
-        changes: AuditChange[]
-      } =
-        kind === 0
-          ? {
-              summary: '修改用户',
-              path: '/api/user/update',
-              method: 'PUT',
-              resourceType: '用户管理',
-              changes: [
-                {
-                  field: 'mobile',
-                  before: null,
-                  after: `13${rnd.int(10)}${String(10_000_000 + rnd.int(89_999_999))}`,
-                  target: { type: 'user', id: target.id, name: target.nickName },
-                },
-              ],
-            }
-          : kind === 1
-            ? {
-                summary: '用户关联角色',
-                path: '/api/rel/user-rel-role',
-                method: 'PUT',
-                resourceType: '用户管理',
-                changes: roleRows.length
-                  ? [
-                      {
-                        field: 'links',
-                        target: { type: 'user', id: target.id, name: target.nickName },
-                        added: [
-                          (({ id, roleName }) => ({ type: 'role', id, name: roleName }))(rnd.pick(roleRows)),
-                        ],
-                        removed: [],
-                      },
-                    ]
-                  : [],
-              }
-            : {
-                summary: '修改用户',
-                path: '/api/user/update',
-                method: 'PUT',
-                resourceType: '用户管理',
-                changes: [
-                  {
-                    field: 'status',
-                    before: 1,
-                    after: 2,
-                    target: { type: 'user', id: target.id, name: target.nickName },
-                  },
-                ],
-              }
-      operations.push({
-        time: at(day),
-        operatorId: person.id,
-        operatorName: person.nickName,
-        ...where,
-        method: change.method,
-        path: change.path,
-        summary: change.summary,
-        resourceType: change.resourceType,
-        resourceId: String(target.id),
-        result: 'success',
-        status: 200,
-        msg: change.summary === '修改用户' ? '修改成功' : '操作成功',
-        changes: change.changes,
-      })
-      if (person.nickName !== 'admin' && rnd.int(8) === 0)
+      const change = inventedChange(rnd, target, roleRows)
+      const operator = await operatorFor(change.call, person)
+      if (operator)
+        operations.push({
+          time: at(day),
+          operatorId: operator.id,
+          operatorName: operator.nickName,
+          ...where,
+          method: change.call.method,
+          path: change.call.path,
+          summary: change.summary,
+          resourceType: '用户管理',
+          resourceId: String(target.id),
+          result: 'success',
+          status: 200,
+          msg: change.summary === '用户关联角色' ? '操作成功' : '修改成功',
+          changes: change.changes,
+        })
+      // now and then someone tries what their roles do not allow, and is refused
+      if (rnd.int(8) === 0 && !(await operators.mayCall(person.id, 'POST', '/api/role/insert')))
         operations.push({
           time: at(day),
           operatorId: person.id,
@@ -161,4 +129,56 @@ export async function seedDemoHistory(
   if (logins.length) await tx.insert(loginLogs).values(logins)
   if (operations.length) await tx.insert(operationLogs).values(operations)
   return { operations: operations.length, logins: logins.length }
+}
+
+type Person = { id: number; nickName: string }
+type Rnd = { int(n: number): number; pick<T>(xs: readonly T[]): T }
+
+/** One of the everyday changes to a user: a new mobile, a role linked, a freeze. */
+function inventedChange(
+  rnd: Rnd,
+  target: Person,
+  roleRows: readonly { id: number; roleName: string }[],
+): { summary: string; call: InventedCall; changes: AuditChange[] } {
+  const ref = { type: 'user' as const, id: target.id, name: target.nickName }
+  const update = { method: 'PUT', path: '/api/user/update', targetUserId: target.id }
+  const kind = rnd.int(3)
+  if (kind === 1 && roleRows.length) {
+    const role = rnd.pick(roleRows)
+    return {
+      summary: '用户关联角色',
+      call: {
+        method: 'PUT',
+        path: '/api/rel/user-rel-role',
+        targetUserId: target.id,
+        stake: { roleIds: [role.id] },
+      },
+      changes: [
+        {
+          field: 'links',
+          target: ref,
+          added: [{ type: 'role', id: role.id, name: role.roleName }],
+          removed: [],
+        },
+      ],
+    }
+  }
+  if (kind === 2)
+    return {
+      summary: '冻结用户',
+      call: update,
+      changes: [{ field: 'status', before: 1, after: 2, target: ref }],
+    }
+  return {
+    summary: '修改用户',
+    call: update,
+    changes: [
+      {
+        field: 'mobile',
+        before: null,
+        after: `13${rnd.int(10)}${String(10_000_000 + rnd.int(89_999_999))}`,
+        target: ref,
+      },
+    ],
+  }
 }

@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { inject } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { eq } from 'drizzle-orm'
+import { eq, isNull } from 'drizzle-orm'
 import { buildApp } from '../../src/app'
 import { loadConfig, postgresSettings, type Config } from '../../src/config'
 import { openDatabase, type Database, type Db } from '../../src/db/connection'
-import { roleAuths, roles, userRoles, users } from '../../src/db/schema'
+import { organizations, roleAuths, roles, userRoles, users } from '../../src/db/schema'
 import { hashPassword } from '../../src/auth/password'
 import { withDatabase } from '../global-setup'
 import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY, TEST_USER_PASSWORD } from './constants'
@@ -79,8 +79,14 @@ export async function clonePgDatabase(): Promise<{ url: string; drop: () => Prom
   }
 }
 
-/** A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when configured). */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when
+ * configured); its log lines go to `logStream` when given, nowhere otherwise.
+ */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  { logStream }: { logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const pgTemplate = inject('pgTemplate')
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-data-'))
   const config = loadConfig(
@@ -107,7 +113,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     const tar = fs.readFileSync(inject('pgliteTemplate'))
     database = await openDatabase({ memory: true, loadDataDir: new Blob([tar]), stageAuditRows: true })
   }
-  const app = await buildApp({ config, database, logger: false })
+  // log lines only where a test keeps them
+  const app = await buildApp({ config, database, logger: !!logStream, logStream })
   await app.ready()
 
   const call = async <T>(method: string, url: string, opts: CallOptions = {}): Promise<CallResult<T>> => {
@@ -176,4 +183,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 export async function userIdByName(db: Db, nickName: string): Promise<number | undefined> {
   const [u] = await db.select({ id: users.id }).from(users).where(eq(users.nickName, nickName))
   return u?.id
+}
+
+/** The id of the root department (总公司), which every database starts with. */
+export async function rootOrgIdOf(db: Db): Promise<number> {
+  const [root] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(isNull(organizations.parent))
+  return root.id
 }

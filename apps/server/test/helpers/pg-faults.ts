@@ -19,11 +19,19 @@ export class PgFaults {
     await this.admin?.end()
   }
 
-  /** Terminates the backends of `databaseUrl`'s database (only its listeners with `listenersOnly`); answers how many. */
-  async terminate(databaseUrl: string, { listenersOnly = false } = {}): Promise<number> {
+  /**
+   * Terminates the backends of `databaseUrl`'s database (only its listeners with `listenersOnly`, only
+   * those waiting for a lock with `lockWaitersOnly`, only those in `pg_sleep` with `sleepersOnly`);
+   * answers how many.
+   */
+  async terminate(
+    databaseUrl: string,
+    { listenersOnly = false, lockWaitersOnly = false, sleepersOnly = false } = {},
+  ): Promise<number> {
     const { rows } = await this.admin!.query<{ done: boolean }>(
       `select pg_terminate_backend(pid) as done from pg_stat_activity
-       where datname = $1 and pid <> pg_backend_pid() ${listenersOnly ? `and query ilike 'LISTEN%'` : ''}`,
+       where datname = $1 and pid <> pg_backend_pid() ${listenersOnly ? `and query ilike 'LISTEN%'` : ''}
+       ${lockWaitersOnly ? `and wait_event_type = 'Lock'` : ''} ${sleepersOnly ? `and wait_event = 'PgSleep'` : ''}`,
       [databaseOf(databaseUrl)],
     )
     return rows.filter((r) => r.done).length
@@ -34,9 +42,10 @@ export class PgFaults {
     const { rows } = await this.admin!.query<{
       state: string | null
       wait_event: string | null
+      wait_event_type: string | null
       query: string
     }>(
-      `select state, wait_event, query from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+      `select state, wait_event, wait_event_type, query from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
       [databaseOf(databaseUrl)],
     )
     return rows

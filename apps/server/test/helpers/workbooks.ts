@@ -92,12 +92,21 @@ export interface JobState {
 export async function runImport(
   t: TestApp,
   file: Buffer,
-  opts: { token?: string; mode?: string; dryRun?: boolean; fileName?: string; path?: string } = {},
+  opts: {
+    token?: string
+    mode?: string
+    dryRun?: boolean
+    fileName?: string
+    path?: string
+    /** sent only when given (the option's default is the server's) */
+    allowSuperAdmin?: boolean
+  } = {},
 ): Promise<{ job: JobState; result: Map<number, string[]> }> {
   const token = opts.token ?? t.adminToken
   const { body, headers } = await importForm(file, opts.fileName ?? 'users.xlsx', {
     mode: opts.mode ?? 'insert',
     dryRun: String(opts.dryRun ?? false),
+    ...(opts.allowSuperAdmin === undefined ? {} : { allowSuperAdmin: String(opts.allowSuperAdmin) }),
   })
   const started = await t.call('POST', opts.path ?? '/api/user/import', { token, body, headers })
   expect(started.status, started.body.msg).toBe(200)

@@ -27,6 +27,10 @@ const RestrictedGate = lazy(async () => ({ default: (await import('./restricted-
 
 // The phone's menu drawer loads when it is first opened: a desktop never needs antd's Drawer.
 const MenuDrawer = lazy(async () => ({ default: (await import('./menu-drawer')).MenuDrawer }))
+// DESIGN.md §20: 我的权限 and 审批中心 with its count, loaded after the first screen
+const HeaderAccessLinks = lazy(async () => ({
+  default: (await import('../features/access/approval-badge')).HeaderAccessLinks,
+}))
 
 export const INITIAL_PASSWORD_WARNING = '当前账号仍在使用初始密码，请尽快修改密码。'
 
@@ -185,6 +189,9 @@ function SignedInLayout() {
               </span>
             ) : null}
             <AppearanceSwitch compact={mobile} />
+            <Suspense fallback={null}>
+              <HeaderAccessLinks compact={mobile} />
+            </Suspense>
             <Button
               type="link"
               icon={<IdcardOutlined />}

@@ -1,8 +1,3 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons'
-import { Button, theme } from 'antd'
-// the two inputs on their own: antd's Input also carries TextArea, Search and OTP (DESIGN.md §12)
-import Input from 'antd/es/input/Input'
-import Password from 'antd/es/input/Password'
 import { useEffect, useState } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router'
 import { usePageTitle } from '../lib/page-title'
@@ -10,15 +5,12 @@ import { returnPath } from '../lib/return-path'
 import { preloadHttp, useSession } from '../lib/session-store'
 import { AppearanceSwitch } from './appearance-switch'
 import { whenIdle } from './lazy-screen'
-import { LightForm, LightFormItem } from './light-form'
 import { LoginSecondStep } from './login-second-step'
-import { Title } from './title'
+import { PasskeyButton, usePasskeyAutofill } from './passkey-sign-in'
+import { SignInFields, SignInFrame, type SignInField, type SignInValues } from './sign-in-frame'
 
-interface LoginForm {
-  nickName: string
-  password: string
-}
-type Field = keyof LoginForm
+type LoginForm = Required<SignInValues>
+type Field = SignInField
 
 /** The fields' rules: a name that is not only blanks, and a password. */
 const RULES: Record<Field, { valid: (value: string | undefined) => boolean; message: string }> = {
@@ -35,18 +27,30 @@ export function LoginPage() {
   const loginMfa = useSession((s) => s.loginMfa)
   // the second step's token, once the password was right and the account has two-step sign-in
   const [mfaToken, setMfaToken] = useState<string | null>(null)
+  // the second steps offered (DESIGN.md §23: a passkey where TOTP is asked, or only a passkey)
+  const [methods, setMethods] = useState<('totp' | 'passkey')[]>(['totp'])
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const navigate = useNavigate()
   // the page a deep link or an ended session asked for (the welcome page otherwise)
   const next = returnPath(useLocation().state)
   usePageTitle('登录')
   const [busy, setBusy] = useState(false)
-  const [values, setValues] = useState<Partial<LoginForm>>({})
+  const [values, setValues] = useState<SignInValues>({})
   // as antd's Form: a field is checked as it changes, and every field when the form is sent
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
-  const { token: colors } = theme.useToken()
   // the HTTP client is loaded while the user types, so that signing in does not wait for it
   useEffect(() => whenIdle(preloadHttp), [])
+  // a passkey picked among the name box's suggestions signs in (conditional UI)
+  const passkeySignedIn = async () => {
+    setBusy(true)
+    try {
+      await loadCurrentUser()
+      navigate(next, { replace: true })
+    } catch {
+      setBusy(false)
+    }
+  }
+  usePasskeyAutofill(!token, () => void passkeySignedIn())
 
   if (token && !busy) return <Navigate to={next} replace />
 
@@ -70,8 +74,9 @@ export function LoginPage() {
     const signingIn = login(values.nickName.trim(), values.password)
     setBusy(true)
     try {
-      const { mfaToken } = await signingIn
+      const { mfaToken, methods } = await signingIn
       if (mfaToken) {
+        setMethods(methods?.length ? methods : ['totp'])
         setMfaToken(mfaToken)
         setBusy(false)
         return
@@ -98,84 +103,48 @@ export function LoginPage() {
   }
 
   return (
-    <div
-      style={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        padding: 16,
-        boxSizing: 'border-box',
-        position: 'relative',
-        // the theme's own colours, so that the dark theme is dark here too
-        background: `linear-gradient(135deg, ${colors.colorPrimaryBg} 0%, ${colors.colorBgLayout} 100%)`,
-      }}
-    >
-      <div style={{ position: 'absolute', top: 12, right: 16 }}>
-        <AppearanceSwitch />
-      </div>
-      {/* A plain panel in the card's colours: antd's Card would bring its tabs and skeleton into the
-          first download (DESIGN.md §12). */}
-      <div
-        data-testid="login-card"
-        style={{
-          width: 380,
-          maxWidth: '100%',
-          padding: 24,
-          boxSizing: 'border-box',
-          background: colors.colorBgContainer,
-          border: `1px solid ${colors.colorBorderSecondary}`,
-          borderRadius: colors.borderRadiusLG,
-        }}
-      >
-        <Title level={3} style={{ textAlign: 'center', marginBottom: 24 }}>
-          角色权限管理系统
-        </Title>
-        {mfaToken ? (
-          <LoginSecondStep
+    <SignInFrame testId="login-card" title="角色权限管理系统" titleGap={24} corner={<AppearanceSwitch />}>
+      {mfaToken ? (
+        <LoginSecondStep
+          busy={busy}
+          onSubmit={(proof) => void submitSecond(proof)}
+          onBack={() => setMfaToken(null)}
+          totp={methods.includes('totp')}
+          passkey={
+            methods.includes('passkey') ? (
+              <PasskeyButton
+                mfaToken={mfaToken}
+                busy={busy}
+                primary={!methods.includes('totp')}
+                onStart={() => setBusy(true)}
+                onSignedIn={() => void passkeySignedIn()}
+                onFailed={() => setBusy(false)}
+              />
+            ) : null
+          }
+        />
+      ) : (
+        <>
+          <SignInFields
+            formId="login"
+            fieldPrefix="login"
+            values={values}
+            onChange={change}
+            errors={errors}
             busy={busy}
-            onSubmit={(proof) => void submitSecond(proof)}
-            onBack={() => setMfaToken(null)}
+            onSubmit={send}
+            passkeyAutofill
           />
-        ) : (
-          <LightForm id="login" size="large" onSubmit={send}>
-            <LightFormItem fieldId="login_nickName" error={errors.nickName}>
-              <Input
-                id="login_nickName"
-                size="large"
-                prefix={<UserOutlined />}
-                placeholder="用户昵称"
-                autoFocus
-                value={values.nickName}
-                onChange={(e) => change('nickName', e.target.value)}
-                status={errors.nickName ? 'error' : undefined}
-                aria-required="true"
-                aria-invalid={errors.nickName ? 'true' : undefined}
-                aria-describedby={errors.nickName ? 'login_nickName_help' : undefined}
-              />
-            </LightFormItem>
-            <LightFormItem fieldId="login_password" error={errors.password}>
-              <Password
-                id="login_password"
-                size="large"
-                prefix={<LockOutlined />}
-                placeholder="密码"
-                value={values.password}
-                onChange={(e) => change('password', e.target.value)}
-                status={errors.password ? 'error' : undefined}
-                aria-required="true"
-                aria-invalid={errors.password ? 'true' : undefined}
-                aria-describedby={errors.password ? 'login_password_help' : undefined}
-              />
-            </LightFormItem>
-            <LightFormItem style={{ marginBottom: 0 }}>
-              <Button type="primary" htmlType="submit" size="large" block loading={busy}>
-                登录
-              </Button>
-            </LightFormItem>
-          </LightForm>
-        )}
-      </div>
-    </div>
+          <div style={{ marginTop: 16 }}>
+            <PasskeyButton
+              busy={false}
+              onStart={() => setBusy(true)}
+              onSignedIn={() => void passkeySignedIn()}
+              onFailed={() => setBusy(false)}
+            />
+          </div>
+        </>
+      )}
+    </SignInFrame>
   )
 }

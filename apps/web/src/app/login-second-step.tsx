@@ -1,7 +1,7 @@
 import { SafetyOutlined } from '@ant-design/icons'
 import { Button } from 'antd'
 import Input from 'antd/es/input/Input'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { LightForm, LightFormItem } from './light-form'
 
 export const SECOND_STEP_CODE_REQUIRED = '请输入 6 位验证码'
@@ -16,10 +16,16 @@ export function LoginSecondStep({
   busy,
   onSubmit,
   onBack,
+  totp = true,
+  passkey,
 }: {
   busy: boolean
   onSubmit: (proof: { code?: string; recoveryCode?: string }) => void
   onBack: () => void
+  /** false when only a passkey will do (DESIGN.md §23: mfa admins-passkey) */
+  totp?: boolean
+  /** 使用通行密钥, where the user has one */
+  passkey?: ReactNode
 }) {
   const [recovery, setRecovery] = useState(false)
   const [value, setValue] = useState('')
@@ -34,6 +40,18 @@ export function LoginSecondStep({
     onSubmit(recovery ? { recoveryCode: text } : { code: text.replace(/\s+/g, '') })
   }
 
+  if (!totp)
+    return (
+      <div id="login-mfa">
+        <p style={{ marginTop: 0 }}>请使用您的通行密钥完成验证。</p>
+        {passkey}
+        <div style={{ textAlign: 'right', marginTop: 8 }}>
+          <Button type="link" style={{ padding: 0 }} onClick={onBack}>
+            返回
+          </Button>
+        </div>
+      </div>
+    )
   return (
     <LightForm id="login-mfa" size="large" onSubmit={send}>
       <p style={{ marginTop: 0 }}>
@@ -62,6 +80,7 @@ export function LoginSecondStep({
           验证
         </Button>
       </LightFormItem>
+      {passkey ? <div style={{ marginBottom: 16 }}>{passkey}</div> : null}
       <div style={{ display: 'flex', justifyContent: 'space-between' }}>
         <Button
           type="link"

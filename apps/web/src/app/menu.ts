@@ -4,65 +4,59 @@ import type { MenuItemDef } from '../lib/access'
 export const MENU_MODE: 'horizontal' | 'vertical' = 'vertical'
 export const MENU_COLLAPSED_DEFAULT = true
 
+/** A screen of the menu, at /<key>. */
+const page = (key: string, label: string, icon: string): MenuItemDef => ({
+  key,
+  label,
+  icon,
+  path: `/${key}`,
+  show: true,
+})
+const group = (key: string, label: string, icon: string, children: MenuItemDef[]): MenuItemDef => ({
+  key,
+  label,
+  icon,
+  show: true,
+  children,
+})
+
 /** The one menu definition; the layout filters it by the user's access list (lib/access.ts). */
 export const MENU: MenuItemDef[] = [
   { key: 'home', label: '首页', icon: 'home', path: '/body', show: true },
-  {
-    key: 'access',
-    label: '权限管理',
-    icon: 'safety',
-    show: true,
-    children: [
-      { key: 'usermanage', label: '用户管理', icon: 'user', path: '/usermanage', show: true },
-      { key: 'rolemanage', label: '角色管理', icon: 'team', path: '/rolemanage', show: true },
-      { key: 'adminrolemanage', label: '内置角色管理', icon: 'crown', path: '/adminrolemanage', show: true },
-      {
-        key: 'usergroupmanage',
-        label: '用户组管理',
-        icon: 'usergroup',
-        path: '/usergroupmanage',
-        show: true,
-      },
-      { key: 'authmanage', label: '权限点管理', icon: 'key', path: '/authmanage', show: true },
-      // DESIGN.md §10a: each service owns a subtree of the permission tree, so it sits beside it
-      { key: 'servicemanage', label: '应用管理', icon: 'service', path: '/servicemanage', show: true },
-      // DESIGN.md §16: the keys services call with, often an application's service account's
-      { key: 'apikeymanage', label: 'API 密钥', icon: 'apikey', path: '/apikeymanage', show: true },
-    ],
-  },
-  {
-    key: 'organization',
-    label: '组织管理',
-    icon: 'apartment',
-    show: true,
-    children: [
-      { key: 'orgmanage', label: '部门管理', icon: 'cluster', path: '/orgmanage', show: true },
-      { key: 'stationmanage', label: '职位管理', icon: 'idcard', path: '/stationmanage', show: true },
-      { key: 'positionmanage', label: '岗位管理', icon: 'solution', path: '/positionmanage', show: true },
-    ],
-  },
-  {
-    key: 'monitor',
-    label: '系统监控',
-    icon: 'monitor',
-    show: true,
-    children: [
-      { key: 'operlog', label: '操作日志', icon: 'operlog', path: '/operlog', show: true },
-      { key: 'loginlog', label: '登录日志', icon: 'loginlog', path: '/loginlog', show: true },
-      { key: 'online', label: '在线用户', icon: 'online', path: '/online', show: true },
-      { key: 'webhookmanage', label: 'Webhook 管理', icon: 'webhook', path: '/webhookmanage', show: true },
-    ],
-  },
-  {
-    // DESIGN.md §14: how hard the system itself is to get into
-    key: 'system',
-    label: '系统管理',
-    icon: 'setting',
-    show: true,
-    children: [
-      { key: 'securitysettings', label: '安全设置', icon: 'lock', path: '/securitysettings', show: true },
-    ],
-  },
+  group('access', '权限管理', 'safety', [
+    page('usermanage', '用户管理', 'user'),
+    page('rolemanage', '角色管理', 'team'),
+    page('adminrolemanage', '内置角色管理', 'crown'),
+    page('usergroupmanage', '用户组管理', 'usergroup'),
+    page('authmanage', '权限点管理', 'key'),
+    // DESIGN.md §10a: each service owns a subtree of the permission tree, so it sits beside it
+    page('servicemanage', '应用管理', 'service'),
+    // DESIGN.md §16: the keys services call with, often an application's service account's
+    page('apikeymanage', 'API 密钥', 'apikey'),
+  ]),
+  group('organization', '组织管理', 'apartment', [
+    page('orgmanage', '部门管理', 'cluster'),
+    page('stationmanage', '职位管理', 'idcard'),
+    page('positionmanage', '岗位管理', 'solution'),
+  ]),
+  group('monitor', '系统监控', 'monitor', [
+    page('operlog', '操作日志', 'operlog'),
+    page('loginlog', '登录日志', 'loginlog'),
+    page('online', '在线用户', 'online'),
+    page('webhookmanage', 'Webhook 管理', 'webhook'),
+  ]),
+  // DESIGN.md §14: how hard the system itself is to get into
+  group('system', '系统管理', 'setting', [
+    page('securitysettings', '安全设置', 'lock'),
+    page('directorysync', '目录同步', 'cluster'),
+  ]),
   // the seeded catalogue 权限分析 holds this one page: a leaf here, not a submenu of one item
-  { key: 'authzanalysis', label: '权限分析', icon: 'analysis', path: '/authzanalysis', show: true },
+  page('authzanalysis', '权限分析', 'analysis'),
+  // DESIGN.md §21: re-certifying who holds which role
+  page('accessreview', '权限复核', 'analysis'),
+  // DESIGN.md §20: deciding access requests
+  group('jit', '临时授权', 'safety', [
+    page('approvalcenter', '审批中心', 'solution'),
+    page('eligibilitymanage', '临时授权管理', 'safety'),
+  ]),
 ]

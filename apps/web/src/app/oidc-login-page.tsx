@@ -1,15 +1,19 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons'
 import { Alert, Button, Space, theme } from 'antd'
-import Input from 'antd/es/input/Input'
-import Password from 'antd/es/input/Password'
 import { useEffect, useState, type ReactNode } from 'react'
 import { useParams } from 'react-router'
 import { AUTH_HEADER } from '@amg/contract'
 import { usePageTitle } from '../lib/page-title'
 import { readToken } from '../lib/token'
-import { LightForm, LightFormItem } from './light-form'
 import { LoginSecondStep } from './login-second-step'
-import { Title } from './title'
+import { SignInFields, SignInFrame } from './sign-in-frame'
+import {
+  browserProblem,
+  cancelled,
+  PasskeyBrowserError,
+  passkeyAssertion,
+  passkeysSupported,
+} from '../lib/passkey'
+import { PASSKEY_BUTTON } from './passkey-sign-in'
 
 /** What each scope lets the application see, as the consent screen says it. */
 const SCOPE_LABELS: Record<string, string> = {
@@ -51,6 +55,8 @@ export function OidcLoginPage() {
   const [password, setPassword] = useState('')
   // the second step's token, once the password was right and the account has two-step sign-in
   const [mfaToken, setMfaToken] = useState<string | null>(null)
+  // the second steps offered (DESIGN.md §23)
+  const [methods, setMethods] = useState<string[]>(['totp'])
 
   const call = async <T,>(
     method: string,
@@ -92,21 +98,41 @@ export function OidcLoginPage() {
 
   const send = async (step: string, body: unknown) => {
     setBusy(true)
-    const { ok, answer } = await call<{ redirectTo?: string; mfaRequired?: boolean; mfaToken?: string }>(
-      'POST',
-      step,
-      body,
-    )
+    const { ok, answer } = await call<{
+      redirectTo?: string
+      mfaRequired?: boolean
+      mfaToken?: string
+      methods?: string[]
+    }>('POST', step, body)
     if (ok && answer.data.mfaToken) {
       // a right password of an account with two-step sign-in (DESIGN.md §14): the code comes next
       setBusy(false)
       setError(null)
+      setMethods(answer.data.methods?.length ? answer.data.methods : ['totp'])
       return setMfaToken(answer.data.mfaToken)
     }
     if (ok) return go(answer as Envelope<{ redirectTo: string }>)
     setBusy(false)
     setError(answer.msg)
   }
+
+  // a passkey, alone or as the second step (DESIGN.md §23), checked on this interaction's path
+  const withPasskey = async (token?: string) => {
+    setBusy(true)
+    try {
+      const body = await passkeyAssertion({ mfaToken: token })
+      await send('passkey', { ...body, ...(token ? { mfaToken: token } : {}) })
+    } catch (err) {
+      setBusy(false)
+      if (err instanceof PasskeyBrowserError && !cancelled(err.cause)) setError(browserProblem(err.cause))
+    }
+  }
+  const passkeyButton = (token?: string) =>
+    passkeysSupported() ? (
+      <Button size="large" block loading={busy} onClick={() => void withPasskey(token)}>
+        {PASSKEY_BUTTON}
+      </Button>
+    ) : null
 
   let content: ReactNode = null
   if (!details) content = error ? <Alert type="error" showIcon title={error} /> : null
@@ -120,6 +146,8 @@ export function OidcLoginPage() {
         <LoginSecondStep
           busy={busy}
           onSubmit={(proof) => void send('mfa', { mfaToken, ...proof })}
+          totp={methods.includes('totp')}
+          passkey={methods.includes('passkey') ? passkeyButton(mfaToken) : null}
           onBack={() => {
             // a spent or expired token: the password again gives a new one
             setMfaToken(null)
@@ -136,42 +164,19 @@ export function OidcLoginPage() {
           登录以继续使用「{details.clientName}」
         </p>
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} />}
-        <LightForm
-          id="oidc-login"
-          size="large"
+        <SignInFields
+          formId="oidc-login"
+          fieldPrefix="oidc"
+          values={{ nickName, password }}
+          onChange={(field, value) => (field === 'nickName' ? setNickName : setPassword)(value)}
+          busy={busy}
           onSubmit={() => {
             if (!nickName.trim()) return setError('请输入用户昵称')
             if (!password) return setError('请输入密码')
             void send('login', { nickName: nickName.trim(), password })
           }}
-        >
-          <LightFormItem fieldId="oidc_nickName">
-            <Input
-              id="oidc_nickName"
-              size="large"
-              prefix={<UserOutlined />}
-              placeholder="用户昵称"
-              autoFocus
-              value={nickName}
-              onChange={(e) => setNickName(e.target.value)}
-            />
-          </LightFormItem>
-          <LightFormItem fieldId="oidc_password">
-            <Password
-              id="oidc_password"
-              size="large"
-              prefix={<LockOutlined />}
-              placeholder="密码"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </LightFormItem>
-          <LightFormItem style={{ marginBottom: 0 }}>
-            <Button type="primary" htmlType="submit" size="large" block loading={busy}>
-              登录
-            </Button>
-          </LightFormItem>
-        </LightForm>
+        />
+        <div style={{ marginTop: 16 }}>{passkeyButton()}</div>
       </>
     )
   else
@@ -196,34 +201,12 @@ export function OidcLoginPage() {
     )
 
   return (
-    <div
-      style={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        padding: 16,
-        boxSizing: 'border-box',
-        background: `linear-gradient(135deg, ${colors.colorPrimaryBg} 0%, ${colors.colorBgLayout} 100%)`,
-      }}
+    <SignInFrame
+      testId="oidc-card"
+      title={details?.prompt === 'consent' ? '授权确认' : '角色权限管理系统'}
+      titleGap={16}
     >
-      <div
-        data-testid="oidc-card"
-        style={{
-          width: 380,
-          maxWidth: '100%',
-          padding: 24,
-          boxSizing: 'border-box',
-          background: colors.colorBgContainer,
-          border: `1px solid ${colors.colorBorderSecondary}`,
-          borderRadius: colors.borderRadiusLG,
-        }}
-      >
-        <Title level={3} style={{ textAlign: 'center', marginBottom: 16 }}>
-          {details?.prompt === 'consent' ? '授权确认' : '角色权限管理系统'}
-        </Title>
-        {content}
-      </div>
-    </div>
+      {content}
+    </SignInFrame>
   )
 }

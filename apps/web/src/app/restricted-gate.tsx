@@ -3,8 +3,10 @@ import type { CurrentUser } from '@amg/contract'
 import { useSession } from '../lib/session-store'
 import { ChangePasswordDialog } from '../features/user/change-password-dialog'
 import { MfaEnrolment } from '../features/user/mfa-enrolment'
+import { PasskeyList } from '../features/user/passkey-card'
 
 export const MFA_ENROL_TITLE = '请先绑定两步验证'
+export const PASSKEY_ENROL_TITLE = '请先添加通行密钥'
 
 /**
  * A restricted session (DESIGN.md §14): the server refuses everything but changing the password or
@@ -26,6 +28,20 @@ export function RestrictedGate({ user }: { user: CurrentUser }) {
       </Button>
       {user.restricted === 'password_change' ? (
         <ChangePasswordDialog open forced onClose={() => undefined} />
+      ) : user.restricted === 'passkey_enroll' ? (
+        // DESIGN.md §23: mfa admins-passkey, an administrator without a passkey
+        <Modal
+          title={PASSKEY_ENROL_TITLE}
+          open
+          closable={false}
+          keyboard={false}
+          footer={null}
+          mask={{ closable: false }}
+          width={620}
+        >
+          <p>系统要求管理员使用通行密钥登录，添加后才能继续使用系统。</p>
+          <PasskeyList onAdded={() => void loadCurrentUser()} />
+        </Modal>
       ) : (
         <Modal
           title={MFA_ENROL_TITLE}

@@ -1,4 +1,5 @@
-import { Navigate, type RouteObject } from 'react-router'
+import type { ComponentType } from 'react'
+import { Navigate, type NonIndexRouteObject, type RouteObject } from 'react-router'
 // each screen family is loaded on its first visit (DESIGN.md §12)
 import {
   AdminRoleAddPage,
@@ -43,7 +44,13 @@ import {
   UserRoleTab,
   WebhookListPage,
   SecuritySettingsPage,
+  DirectorySyncPage,
   PersonalCenterPage,
+  ReviewItemsPage,
+  ReviewListPage,
+  MyAccessPage,
+  ApprovalCenterPage,
+  EligibilityManagePage,
 } from './lazy-pages'
 import type { Crumb, ScreenHandle } from './breadcrumbs'
 import { LoginPage } from './login-page'
@@ -67,6 +74,29 @@ const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage
 const SERVICE: Crumb = { title: '应用管理', path: '/servicemanage' }
 const MONITOR: Crumb = { title: '系统监控' }
 
+/** A screen at `path` with its breadcrumb trail. */
+const page = (path: string, Page: ComponentType, ...trail: Crumb[]): NonIndexRouteObject => ({
+  path,
+  element: <Page />,
+  handle: crumbs(...trail),
+})
+/** A record's screen, whose last crumb is the record's name (its `title` parameter) or `fallback`. */
+const recordPage = (
+  path: string,
+  Page: ComponentType,
+  parent: Crumb,
+  fallback: string,
+): NonIndexRouteObject => ({
+  path,
+  element: <Page />,
+  handle: { crumbs: withTitle(parent, fallback) },
+})
+/** A tabbed screen's tabs under `base`: the bare address opens the first, keeping the query. */
+const tabs = (base: string, ...list: [path: string, Tab: ComponentType][]): RouteObject[] => [
+  { index: true, element: <RedirectKeepQuery to={`${base}/${list[0][0]}`} /> },
+  ...list.map(([path, Tab]) => ({ path, element: <Tab /> })),
+]
+
 /**
  * The route table of SPEC.md §2. Every screen below the layout requires a session: the (auth)
  * routes and the screens reached from them send a signed-out visitor to '/'.
@@ -78,61 +108,43 @@ export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
-      { path: '/body', element: <WelcomePage />, handle: crumbs() },
+      page('/body', WelcomePage),
 
-      { path: '/usermanage', element: <UserListPage />, handle: crumbs(USER) },
+      page('/usermanage', UserListPage, USER),
       {
-        path: '/usermanage/userinfo',
-        element: <UserInfoPage />,
-        handle: { crumbs: withTitle(USER, '用户信息') },
-        children: [
-          { index: true, element: <RedirectKeepQuery to="/usermanage/userinfo/userbaseinfo" /> },
-          { path: 'userbaseinfo', element: <UserBaseInfoTab /> },
-          { path: 'roleformbyuser', element: <UserRoleTab /> },
-          { path: 'usergroupformbyuser', element: <UserGroupTab /> },
-          { path: 'positionformbyuser', element: <UserPositionTab /> },
-        ],
+        ...recordPage('/usermanage/userinfo', UserInfoPage, USER, '用户信息'),
+        children: tabs(
+          '/usermanage/userinfo',
+          ['userbaseinfo', UserBaseInfoTab],
+          ['roleformbyuser', UserRoleTab],
+          ['usergroupformbyuser', UserGroupTab],
+          ['positionformbyuser', UserPositionTab],
+        ),
       },
-      { path: '/usermanage/adduser', element: <UserAddPage />, handle: crumbs(USER, { title: '新建用户' }) },
+      page('/usermanage/adduser', UserAddPage, USER, { title: '新建用户' }),
 
       {
-        path: '/authmanage',
-        element: <AuthManagePage />,
-        handle: crumbs(AUTH),
+        ...page('/authmanage', AuthManagePage, AUTH),
         children: [
           { index: true, element: <Navigate to="/authmanage/addform" replace /> },
-          { path: 'addform', element: <AuthAddFormPage />, handle: crumbs(AUTH, { title: '新增权限' }) },
-          { path: 'editform', element: <AuthEditFormPage />, handle: crumbs(AUTH, { title: '修改权限' }) },
+          page('addform', AuthAddFormPage, AUTH, { title: '新增权限' }),
+          page('editform', AuthEditFormPage, AUTH, { title: '修改权限' }),
         ],
       },
 
-      { path: '/rolemanage', element: <RoleListPage />, handle: crumbs(ROLE) },
-      {
-        path: '/rolemanage/roleinfo',
-        element: <RoleInfoPage />,
-        handle: { crumbs: withTitle(ROLE, '角色信息') },
-      },
-      { path: '/rolemanage/addrole', element: <RoleAddPage />, handle: crumbs(ROLE, { title: '新建角色' }) },
+      page('/rolemanage', RoleListPage, ROLE),
+      recordPage('/rolemanage/roleinfo', RoleInfoPage, ROLE, '角色信息'),
+      page('/rolemanage/addrole', RoleAddPage, ROLE, { title: '新建角色' }),
 
-      { path: '/usergroupmanage', element: <UserGroupListPage />, handle: crumbs(GROUP) },
-      {
-        path: '/usergroupmanage/addusergroup',
-        element: <UserGroupAddPage />,
-        handle: crumbs(GROUP, { title: '新建用户组' }),
-      },
-      {
-        path: '/usergroupmanage/usergroupinfo',
-        element: <UserGroupInfoPage />,
-        handle: { crumbs: withTitle(GROUP, '用户组信息') },
-      },
+      page('/usergroupmanage', UserGroupListPage, GROUP),
+      page('/usergroupmanage/addusergroup', UserGroupAddPage, GROUP, { title: '新建用户组' }),
+      recordPage('/usergroupmanage/usergroupinfo', UserGroupInfoPage, GROUP, '用户组信息'),
 
       {
-        path: '/orgmanage',
-        element: <OrgManagePage />,
-        handle: crumbs(ORG),
+        ...page('/orgmanage', OrgManagePage, ORG),
         children: [
           { index: true, element: <Navigate to="/orgmanage/orgaddform" replace /> },
-          { path: 'orgaddform', element: <OrgAddFormPage />, handle: crumbs(ORG, { title: '新增部门' }) },
+          page('orgaddform', OrgAddFormPage, ORG, { title: '新增部门' }),
           {
             path: 'orgeditform',
             element: <RedirectKeepQuery to="/orgmanage/editform/orgbaseinfo" />,
@@ -140,92 +152,71 @@ export const routes: RouteObject[] = [
             handle: crumbs(ORG, { title: '修改部门' }),
           },
           {
-            path: 'editform',
-            element: <OrgEditFormPage />,
-            handle: crumbs(ORG, { title: '修改部门' }),
-            children: [
-              { index: true, element: <RedirectKeepQuery to="/orgmanage/editform/orgbaseinfo" /> },
-              { path: 'orgbaseinfo', element: <OrgBaseInfoTab /> },
-              { path: 'orgrelstation', element: <OrgRelStationTab /> },
-            ],
+            ...page('editform', OrgEditFormPage, ORG, { title: '修改部门' }),
+            children: tabs(
+              '/orgmanage/editform',
+              ['orgbaseinfo', OrgBaseInfoTab],
+              ['orgrelstation', OrgRelStationTab],
+            ),
           },
         ],
       },
 
-      { path: '/stationmanage', element: <StationListPage />, handle: crumbs(STATION) },
-      {
-        path: '/stationmanage/addstation',
-        element: <StationAddPage />,
-        handle: crumbs(STATION, { title: '新建职位' }),
-      },
-      {
-        path: '/stationmanage/editstation',
-        element: <StationEditPage />,
-        handle: crumbs(STATION, { title: '修改职位' }),
-      },
+      page('/stationmanage', StationListPage, STATION),
+      page('/stationmanage/addstation', StationAddPage, STATION, { title: '新建职位' }),
+      page('/stationmanage/editstation', StationEditPage, STATION, { title: '修改职位' }),
       // SPEC.md §2: the view screen's breadcrumb is Home / job title management / 'new job title'.
+      page('/stationmanage/viewstation', StationViewPage, STATION, { title: '新建职位' }),
+
+      page('/positionmanage', PositionListPage, POSITION),
       {
-        path: '/stationmanage/viewstation',
-        element: <StationViewPage />,
-        handle: crumbs(STATION, { title: '新建职位' }),
+        ...page('/positionmanage/positioninfo', PositionInfoPage, POSITION, { title: '岗位关联' }),
+        children: tabs(
+          '/positionmanage/positioninfo',
+          ['roleform', PositionRoleTab],
+          ['userform', PositionUserTab],
+        ),
       },
 
-      { path: '/positionmanage', element: <PositionListPage />, handle: crumbs(POSITION) },
-      {
-        path: '/positionmanage/positioninfo',
-        element: <PositionInfoPage />,
-        handle: crumbs(POSITION, { title: '岗位关联' }),
-        children: [
-          { index: true, element: <RedirectKeepQuery to="/positionmanage/positioninfo/roleform" /> },
-          { path: 'roleform', element: <PositionRoleTab /> },
-          { path: 'userform', element: <PositionUserTab /> },
-        ],
-      },
-
-      { path: '/adminrolemanage', element: <AdminRoleListPage />, handle: crumbs(ADMIN_ROLE) },
-      {
-        path: '/adminrolemanage/adminroleadd',
-        element: <AdminRoleAddPage />,
-        handle: crumbs(ADMIN_ROLE, { title: '新建内置角色' }),
-      },
-      {
-        path: '/adminrolemanage/adminroleinfo',
-        element: <AdminRoleInfoPage />,
-        handle: { crumbs: withTitle(ADMIN_ROLE, '内置角色信息') },
-      },
+      page('/adminrolemanage', AdminRoleListPage, ADMIN_ROLE),
+      page('/adminrolemanage/adminroleadd', AdminRoleAddPage, ADMIN_ROLE, { title: '新建内置角色' }),
+      recordPage('/adminrolemanage/adminroleinfo', AdminRoleInfoPage, ADMIN_ROLE, '内置角色信息'),
 
       // DESIGN.md §10a: the services behind gateways, one permission namespace each
-      { path: '/servicemanage', element: <ServiceListPage />, handle: crumbs(SERVICE) },
+      page('/servicemanage', ServiceListPage, SERVICE),
       // DESIGN.md §16: the keys of services that cannot do OAuth
-      {
-        path: '/apikeymanage',
-        element: <ApiKeyListPage />,
-        handle: crumbs({ title: 'API 密钥', path: '/apikeymanage' }),
-      },
+      page('/apikeymanage', ApiKeyListPage, { title: 'API 密钥', path: '/apikeymanage' }),
 
       // DESIGN.md §9: the audit trail and the online sessions
-      { path: '/operlog', element: <OperationLogPage />, handle: crumbs(MONITOR, { title: '操作日志' }) },
-      { path: '/loginlog', element: <LoginLogPage />, handle: crumbs(MONITOR, { title: '登录日志' }) },
-      { path: '/online', element: <OnlinePage />, handle: crumbs(MONITOR, { title: '在线用户' }) },
-      {
-        path: '/webhookmanage',
-        element: <WebhookListPage />,
-        handle: crumbs(MONITOR, { title: 'Webhook 管理' }),
-      },
+      page('/operlog', OperationLogPage, MONITOR, { title: '操作日志' }),
+      page('/loginlog', LoginLogPage, MONITOR, { title: '登录日志' }),
+      page('/online', OnlinePage, MONITOR, { title: '在线用户' }),
+      page('/webhookmanage', WebhookListPage, MONITOR, { title: 'Webhook 管理' }),
 
       // DESIGN.md §10: who may do what, and why
-      { path: '/authzanalysis', element: <AuthzAnalysisPage />, handle: crumbs({ title: '权限分析' }) },
+      page('/authzanalysis', AuthzAnalysisPage, { title: '权限分析' }),
 
       // DESIGN.md §14
-      {
-        path: '/securitysettings',
-        element: <SecuritySettingsPage />,
-        handle: crumbs({ title: '系统管理' }, { title: '安全设置' }),
-      },
-      { path: '/personal', element: <PersonalCenterPage />, handle: crumbs({ title: '个人中心' }) },
+      page('/securitysettings', SecuritySettingsPage, { title: '系统管理' }, { title: '安全设置' }),
+      page('/personal', PersonalCenterPage, { title: '个人中心' }),
+      // DESIGN.md §20
+      page('/myaccess', MyAccessPage, { title: '我的权限' }),
+      page('/approvalcenter', ApprovalCenterPage, { title: '临时授权' }, { title: '审批中心' }),
+      page('/eligibilitymanage', EligibilityManagePage, { title: '临时授权' }, { title: '临时授权管理' }),
 
-      { path: '/404', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },
-      { path: '*', element: <NotFoundPage />, handle: crumbs({ title: '页面不存在' }) },
+      // DESIGN.md §21: access reviews
+      page('/accessreview', ReviewListPage, { title: '权限复核' }),
+      page(
+        '/accessreview/items',
+        ReviewItemsPage,
+        { title: '权限复核', path: '/accessreview' },
+        { title: '复核条目' },
+      ),
+      // DESIGN.md §22
+      page('/directorysync', DirectorySyncPage, { title: '系统管理' }, { title: '目录同步' }),
+
+      page('/404', NotFoundPage, { title: '页面不存在' }),
+      page('*', NotFoundPage, { title: '页面不存在' }),
     ],
   },
 ]

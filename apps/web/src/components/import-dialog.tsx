@@ -21,6 +21,7 @@ export function ImportDialog({
   template,
   upload,
   templateName,
+  superAdminOption = false,
   onImported,
 }: {
   open: boolean
@@ -29,12 +30,15 @@ export function ImportDialog({
   template: Route
   upload: Route
   templateName: string
+  /** offer 允许导入超级管理员 (the user import: rows giving 超级管理员 fail without it) */
+  superAdminOption?: boolean
   /** after a real (not dry) run: the list reloads */
   onImported: () => void
 }) {
   const [file, setFile] = useState<File | null>(null)
   const [mode, setMode] = useState<'insert' | 'upsert'>('insert')
   const [dryRun, setDryRun] = useState(true)
+  const [allowSuperAdmin, setAllowSuperAdmin] = useState(false)
   const [jobId, setJobId] = useState<string | null>(null)
   const [job, setJob] = useState<ImportJob | null>(null)
 
@@ -43,6 +47,7 @@ export function ImportDialog({
       const form = new FormData()
       form.append('mode', mode)
       form.append('dryRun', String(dryRun))
+      if (superAdminOption) form.append('allowSuperAdmin', String(allowSuperAdmin))
       form.append('file', file!)
       return post<{ jobId: string }>(upload.path, form)
     },
@@ -72,6 +77,8 @@ export function ImportDialog({
 
   const running = start.isPending || job?.status === 'running' || (jobId !== null && job === null)
   const percent = job && job.total ? Math.floor((job.done / job.total) * 100) : 0
+  // failed on a fault, or its instance stopped before it ended (re-running with 新建或更新 completes it)
+  const stopped = job?.status === 'failed' || job?.status === 'interrupted'
 
   return (
     <Modal
@@ -123,14 +130,19 @@ export function ImportDialog({
         <Checkbox checked={dryRun} onChange={(e) => setDryRun(e.target.checked)}>
           仅校验（不写入，结果与正式导入相同）
         </Checkbox>
+        {superAdminOption && (
+          <Checkbox checked={allowSuperAdmin} onChange={(e) => setAllowSuperAdmin(e.target.checked)}>
+            允许导入超级管理员（不勾选时，授予超级管理员角色的行失败）
+          </Checkbox>
+        )}
         {job && (
           <>
-            <Progress percent={percent} status={job.status === 'failed' ? 'exception' : undefined} />
+            <Progress percent={percent} status={stopped ? 'exception' : undefined} />
             {job.status !== 'running' && (
               <Alert
-                type={job.status === 'failed' ? 'error' : job.failed ? 'warning' : 'success'}
+                type={stopped ? 'error' : job.failed ? 'warning' : 'success'}
                 showIcon
-                title={job.dryRun ? '校验完成（未写入）' : job.status === 'failed' ? '导入中断' : '导入完成'}
+                title={job.dryRun ? '校验完成（未写入）' : stopped ? '导入中断' : '导入完成'}
                 description={
                   <Space orientation="vertical">
                     <Typography.Text data-testid="import-summary">
@@ -138,13 +150,18 @@ export function ImportDialog({
                       {job.failed}
                     </Typography.Text>
                     {job.msg && <Typography.Text type="danger">{job.msg}</Typography.Text>}
-                    <Button
-                      size="small"
-                      icon={<DownloadOutlined />}
-                      onClick={() => void downloadFile(routes.import.result.path, { jobId }, '导入结果.xlsx')}
-                    >
-                      下载结果
-                    </Button>
+                    {/* an interrupted job has no result workbook: its message says how to complete it */}
+                    {job.status !== 'interrupted' && (
+                      <Button
+                        size="small"
+                        icon={<DownloadOutlined />}
+                        onClick={() =>
+                          void downloadFile(routes.import.result.path, { jobId }, '导入结果.xlsx')
+                        }
+                      >
+                        下载结果
+                      </Button>
+                    )}
                   </Space>
                 }
               />

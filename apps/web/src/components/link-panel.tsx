@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react'
-import { Button, Input, Popconfirm, Space, Table, Typography, type TableColumnsType } from 'antd'
+import { Button, Input, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, type PageResult } from '@amg/contract'
 import { useCanCall, type CallDescription } from '../lib/can-call'
@@ -7,6 +7,9 @@ import { toastSuccess } from '../lib/feedback'
 import { Pagination, DEFAULT_PAGE_SIZE } from './pagination'
 import { CandidateTable } from './candidate-table'
 import { Popover } from './popover'
+import { useLinkChosen } from './link-chosen'
+import { ConfirmLink } from './confirm-link'
+import { ExpiryPicker, expiryColumn } from './link-expiry'
 
 export interface LinkPanelProps<T extends { id: number }, C extends { id: number }> {
   /** identifies the linked list in the query cache, e.g. ['group-roles', groupId] */
@@ -28,7 +31,10 @@ export interface LinkPanelProps<T extends { id: number }, C extends { id: number
   candidatePlaceholder: string
   /** one page of candidates; `total` tells whether more can be loaded */
   fetchCandidates(keyword: string, pageNum: number): Promise<PageResult<C>>
-  link(ids: number[]): Promise<unknown>
+  /** `expiresAt`: the picker's 到期时间 when `expiry` is on (null: permanent) */
+  link(ids: number[], expiresAt?: string | null): Promise<unknown>
+  /** a user's link to a role, group or position (DESIGN.md §20): a 到期时间 in the picker and the list */
+  expiry?: boolean
   /**
    * The calls linking and removing make (linking: the candidates' list too): an action shows only to
    * a user who may make all of its calls
@@ -75,25 +81,19 @@ export function LinkPanel<T extends { id: number }, C extends { id: number }>(pr
     await refresh()
   }
 
+  const shown: TableColumnsType<T> = props.expiry ? [...props.columns, expiryColumn<T>()] : props.columns
   const columns: TableColumnsType<T> = !mayUnlink
-    ? props.columns
+    ? shown
     : [
-        ...props.columns,
+        ...shown,
         {
           title: '操作',
           key: 'actions',
           width: 100,
           render: (_: unknown, row: T) => (
-            <Popconfirm
-              title={props.unlinkConfirm}
-              okText="确定"
-              cancelText="取消"
-              onConfirm={() => removeRow(row)}
-            >
-              <Button type="link" danger size="small">
-                移除
-              </Button>
-            </Popconfirm>
+            <ConfirmLink title={props.unlinkConfirm} onConfirm={() => removeRow(row)}>
+              移除
+            </ConfirmLink>
           ),
         },
       ]
@@ -150,8 +150,16 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
   const [total, setTotal] = useState(0)
   const [pageNum, setPageNum] = useState(1)
   const [loading, setLoading] = useState(false)
-  const [selected, setSelected] = useState<number[]>([])
-  const [linking, setLinking] = useState(false)
+  const [expiresAt, setExpiresAt] = useState<string | null>(null)
+  const chosen = useLinkChosen(
+    (ids) => (props.expiry ? props.link(ids, expiresAt) : props.link(ids)),
+    async () => {
+      setOpen(false)
+      await props.onLinked()
+    },
+    props.successToast !== false,
+  )
+  const { selected, setSelected } = chosen
 
   const load = async (text: string, nextPage: number) => {
     const previousPage = pageNum
@@ -176,22 +184,8 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
     setOpen(next)
     if (next) {
       setSelected([])
+      setExpiresAt(null)
       void load(keyword.trim(), 1)
-    }
-  }
-
-  const linkSelected = async () => {
-    setLinking(true)
-    try {
-      await props.link(selected)
-      if (props.successToast !== false) toastSuccess(MSG.successBang)
-      setSelected([])
-      setOpen(false)
-      await props.onLinked()
-    } catch {
-      // the HTTP layer already showed the failure; the choice stays for another try
-    } finally {
-      setLinking(false)
     }
   }
 
@@ -213,6 +207,11 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
         selected={selected}
         onSelect={setSelected}
       />
+      {props.expiry ? (
+        <div style={{ marginTop: 8 }}>
+          <ExpiryPicker value={expiresAt} onChange={setExpiresAt} />
+        </div>
+      ) : null}
       <Space style={{ marginTop: 8, width: '100%', justifyContent: 'space-between' }}>
         <Button
           size="small"
@@ -221,15 +220,7 @@ function CandidatePicker<T extends { id: number }, C extends { id: number }>(
         >
           加载更多
         </Button>
-        <Button
-          type="primary"
-          size="small"
-          disabled={selected.length === 0}
-          loading={linking}
-          onClick={() => void linkSelected()}
-        >
-          关联
-        </Button>
+        {chosen.button}
       </Space>
     </div>
   )

@@ -1,10 +1,8 @@
-import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { Button, Input, Popconfirm, Table, type TableColumnsType, type TableProps } from 'antd'
+import { Button, Table, type TableColumnsType, type TableProps } from 'antd'
 import type { ReactNode } from 'react'
 import { MSG } from '@amg/contract'
 import { toastInfo, toastSuccess } from '../lib/feedback'
-import { useSession } from '../lib/session-store'
 import {
   useKeepPageInRange,
   useListState,
@@ -15,6 +13,7 @@ import {
 import { useCanCall, type CallDescription } from '../lib/can-call'
 import { PAGE_SIZES } from '../lib/page-sizes'
 import { Pagination } from './pagination'
+import { ConfirmLink } from './confirm-link'
 
 /**
  * The shape every list screen shares (positions, job titles, services, user groups): filters and page
@@ -100,68 +99,13 @@ export function useListScreen<S extends Record<string, FilterKind>, Row>({
   }
 }
 
-/**
- * A list's search bar: the search and the buttons in a row that wraps; on a phone the search box
- * takes the whole width and the buttons wrap under it, nothing cut off at the edge.
- */
-function SearchBar({ children }: { children: ReactNode }) {
-  return (
-    <div
-      data-testid="list-search-bar"
-      style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, marginBottom: 16 }}
-    >
-      {children}
-    </div>
-  )
-}
-
-/**
- * The search bar of every list: a box with a 查询 button (applied by the button or Enter), and the
- * screen's buttons beside it. One look for every screen with a single search box.
- */
-export function ListQueryBar({
-  placeholder,
-  label,
-  value,
-  onChange,
-  onSearch,
-  primary = false,
-  children,
-}: {
-  placeholder: string
-  /** the box's accessible name (the placeholder when left out) */
-  label?: string
-  value: string
-  onChange: (value: string) => void
-  /** the trimmed text */
-  onSearch: (value: string) => void
-  /** 查询 is the screen's main button */
-  primary?: boolean
-  children?: ReactNode
-}) {
-  const search = () => onSearch(value.trim())
-  const mobile = useSession((s) => s.device) === 'mobile'
-  return (
-    <SearchBar>
-      {/* on a phone the box and 查询 fill the first line, the other buttons wrap below */}
-      <div style={{ display: 'flex', gap: 8, width: mobile ? '100%' : undefined }}>
-        <Input
-          allowClear
-          placeholder={placeholder}
-          aria-label={label ?? placeholder}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onPressEnter={search}
-          style={mobile ? { flex: 'auto', minWidth: 0 } : { width: 240 }}
-        />
-        <Button type={primary ? 'primary' : 'default'} icon={<SearchOutlined />} onClick={search}>
-          查询
-        </Button>
-      </div>
-      {children}
-    </SearchBar>
-  )
-}
+export {
+  ListQueryBar,
+  selectField,
+  textField,
+  type ListQueryBarProps,
+  type QueryField,
+} from './list-query-bar'
 
 /** The list's table and, under it on the right, its pager bound to the URL. */
 export function ListTable<Row extends object>({
@@ -252,16 +196,12 @@ export function DeleteLink({
 }) {
   if (!useCanCall(call)) return null
   return (
-    <Popconfirm
+    <ConfirmLink
       title={title}
-      okText="确定"
-      cancelText="取消"
       onConfirm={onConfirm}
       onCancel={cancelNotice ? () => toastInfo(MSG.cancelDelete) : undefined}
     >
-      <Button type="link" size="small" danger>
-        删除
-      </Button>
-    </Popconfirm>
+      删除
+    </ConfirmLink>
   )
 }

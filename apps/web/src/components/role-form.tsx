@@ -1,9 +1,10 @@
-import { Form, Input, Space } from 'antd'
+import { Form, Input } from 'antd'
 import { DATA_SCOPE, ROLE_TYPE, ROLE_TYPE_LABEL, STATUS, STATUS_LABEL } from '@amg/contract'
 import { useState } from 'react'
 import { antdRules, logInvalidForm } from '../lib/validation'
 import { Button } from './button'
 import { DataScopeFields } from './data-scope-fields'
+import { RoleRequestFields } from './role-request-fields'
 import { PermissionTreeChecker } from './permission-tree-checker'
 import { RadioGroup } from './radio-group'
 import {
@@ -15,6 +16,7 @@ import {
 } from './role-impact'
 import { TextArea } from './text-area'
 import { useFormLayout } from '../lib/ui/form-layout'
+import { FormActions } from './form-actions'
 
 /** The types the built-in role form offers. */
 export const ADMIN_ROLE_TYPE_OPTIONS = [ROLE_TYPE.superAdmin, ROLE_TYPE.builtIn].map((value) => ({
@@ -36,6 +38,10 @@ export interface RoleFormValues {
   dataScope?: number
   /** the departments of 自定义部门 (2), each with everything below it */
   scopeOrgIds?: number[]
+  /** DESIGN.md §20: 可申请, 审批人数, 审批角色 */
+  requestable?: boolean
+  requestApprovals?: number
+  approverRoleIds?: number[]
 }
 
 /** The scope fields a role call sends: the departments only for 自定义部门. */
@@ -111,7 +117,15 @@ export function RoleForm({
       form={form}
       {...layout}
       style={{ maxWidth: 880 }}
-      initialValues={{ authCodes: [], dataScope: DATA_SCOPE.all, scopeOrgIds: [], ...initialValues }}
+      initialValues={{
+        authCodes: [],
+        dataScope: DATA_SCOPE.all,
+        scopeOrgIds: [],
+        requestable: false,
+        requestApprovals: 1,
+        approverRoleIds: [],
+        ...initialValues,
+      }}
       onFinish={(values) => submit({ ...values, authCodes: values.authCodes ?? [] })}
       onFinishFailed={logInvalidForm('角色')}
     >
@@ -140,6 +154,7 @@ export function RoleForm({
         </Form.Item>
       ) : null}
       {type === ROLE_TYPE.superAdmin ? null : <DataScopeFields disabled={disabled} />}
+      {type === ROLE_TYPE.superAdmin ? null : <RoleRequestFields disabled={disabled} roleId={roleId} />}
       <Form.Item label="描述" name="description">
         <TextArea
           autoSize={{ minRows: 3, maxRows: 5 }}
@@ -151,16 +166,9 @@ export function RoleForm({
       <Form.Item label="权限" name="authCodes">
         <PermissionTreeChecker disabled={disabled} />
       </Form.Item>
-      <Form.Item label=" " colon={false}>
-        <Space>
-          {showSave && !disabled ? (
-            <Button type="primary" htmlType="submit" loading={saving || checking}>
-              保存
-            </Button>
-          ) : null}
-          <Button onClick={onBack}>返回</Button>
-        </Space>
-      </Form.Item>
+      <FormActions submit={showSave && !disabled ? '保存' : undefined} saving={saving || checking}>
+        <Button onClick={onBack}>返回</Button>
+      </FormActions>
       <RoleImpactDialog
         preview={pending?.preview ?? null}
         onCancel={() => setPending(null)}

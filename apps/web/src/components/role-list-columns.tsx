@@ -1,9 +1,10 @@
-import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
+import { Button, Space, Tag, type TableColumnsType } from 'antd'
 import { MSG, roleTypeLabel, routes, STATUS, STATUS_LABEL, type RouteData } from '@amg/contract'
-import dayjs from '../lib/dayjs'
 import { createContext, useContext, useMemo } from 'react'
 import { toastInfo } from '../lib/feedback'
 import type { IndexedRow } from './table'
+import { ConfirmLink } from './confirm-link'
+import { formatTime, operatorColumns } from './list-columns'
 
 /** A row of the role list, as the contract types the list's answer. */
 export type RoleListRow = RouteData<typeof routes.role.list>['list'][number]
@@ -36,29 +37,22 @@ function RoleActions({ row }: { row: RoleListRow }) {
           修改
         </Button>
       )}
+      <Button type="link" size="small" onClick={() => actions.onView(row)}>
+        查看
+      </Button>
       {remove && (
-        <Popconfirm
+        <ConfirmLink
           title={`此操作将永久删除角色「${row.roleName}」, 是否继续?`}
-          okText="确定"
-          cancelText="取消"
           disabled={locked}
           onConfirm={() => remove(row)}
           onCancel={() => toastInfo(MSG.cancelDelete)}
         >
-          <Button type="link" size="small" danger disabled={locked}>
-            删除
-          </Button>
-        </Popconfirm>
+          删除
+        </ConfirmLink>
       )}
-      <Button type="link" size="small" onClick={() => actions.onView(row)}>
-        查看
-      </Button>
     </Space>
   )
 }
-
-const formatTime = (value: string | null | undefined) =>
-  value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
 
 const STATUS_FILTERS = [STATUS.enabled, STATUS.disabled].map((value) => ({
   text: STATUS_LABEL[value],
@@ -113,22 +107,7 @@ export function useRoleColumns({
       { title: '描述', dataIndex: 'description', key: 'description', ellipsis: true },
       { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 180, render: formatTime },
       { title: '更新时间', dataIndex: 'updateTime', key: 'updateTime', width: 180, render: formatTime },
-      ...(showOperatorUser
-        ? [
-            {
-              title: '创建人',
-              key: 'creator',
-              width: 110,
-              render: (_: unknown, row: RoleListRow) => row.createUserVo?.nickName ?? '',
-            },
-            {
-              title: '更新人',
-              key: 'updater',
-              width: 110,
-              render: (_: unknown, row: RoleListRow) => row.updateUserVo?.nickName ?? '',
-            },
-          ]
-        : []),
+      ...operatorColumns<RoleListRow>(showOperatorUser),
       {
         title: '操作',
         key: 'actions',

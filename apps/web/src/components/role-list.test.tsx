@@ -27,6 +27,9 @@ const role = (id: number): RoleListRow => ({
   updateUserVo: null,
   dataScope: 1,
   scopeOrgIds: [],
+  requestable: false,
+  requestApprovals: 1,
+  approverRoleIds: [],
 })
 const noop = () => {}
 

@@ -117,6 +117,8 @@ export function RoleList(props: RoleListProps) {
         value={keyword}
         onChange={setKeyword}
         onSearch={(roleName) => list.setFilters({ roleName })}
+        // 重置 empties the column filters too
+        onReset={() => list.setFilters({ roleName: '', types: [], status: undefined })}
       >
         {props.onCreate && (
           <Button type="primary" onClick={props.onCreate}>

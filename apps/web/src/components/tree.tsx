@@ -1,7 +1,7 @@
 import { Input, Tree as AntTree } from 'antd'
 import type { DataNode } from 'antd/es/tree'
 import { useMemo, useState, type Key, type ReactNode } from 'react'
-import { useTreeExpansion, type TreeFields } from './tree-expansion'
+import { useTreeExpansion, type TreeExpansionOptions } from './tree-expansion'
 
 export type TreeNodeData = Record<string, unknown>
 
@@ -139,13 +139,15 @@ export function Tree({
       {rememberExpandedAs ? (
         <RememberingTree
           {...common}
-          storageKey={rememberExpandedAs}
-          data={data}
-          fields={fields}
-          filterProp={filterProp}
-          searchText={text}
-          initially={defaultExpandAll ? 'all' : 'roots'}
-          selectedKey={selectedKeys?.[0]}
+          expansion={{
+            storageKey: rememberExpandedAs,
+            data,
+            fields,
+            filterProp,
+            searchText: text,
+            initially: defaultExpandAll ? 'all' : 'roots',
+            selectedKey: selectedKeys?.[0],
+          }}
         />
       ) : (
         <AntTree key={text /* re-expand after filtering */} {...common} defaultExpandAll={defaultExpandAll} />
@@ -157,32 +159,6 @@ export function Tree({
 type AntTreeProps = React.ComponentProps<typeof AntTree>
 
 /** The antd tree with its open nodes remembered (useTreeExpansion). */
-function RememberingTree({
-  storageKey,
-  data,
-  fields,
-  filterProp,
-  searchText,
-  initially,
-  selectedKey,
-  ...common
-}: AntTreeProps & {
-  storageKey: string
-  data: readonly TreeNodeData[]
-  fields: TreeFields
-  filterProp?: string
-  searchText: string
-  initially: 'all' | 'roots'
-  selectedKey?: Key
-}) {
-  const expansion = useTreeExpansion({
-    storageKey,
-    data,
-    fields,
-    filterProp,
-    searchText,
-    initially,
-    selectedKey,
-  })
-  return <AntTree {...common} {...expansion} />
+function RememberingTree({ expansion, ...common }: AntTreeProps & { expansion: TreeExpansionOptions }) {
+  return <AntTree {...common} {...useTreeExpansion(expansion)} />
 }

@@ -18,7 +18,7 @@ export interface MenuItemDef {
 }
 
 /** Paths every signed-in user may open whatever their rights. */
-export const ALWAYS_ALLOWED = ['/body', '/404', '/personal']
+export const ALWAYS_ALLOWED = ['/body', '/404', '/personal', '/myaccess']
 
 /** True when the access list permits the path (SPEC.md §5 path matching; '/body' always). */
 export function canAccess(auths: readonly string[], path: string): boolean {

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import {
   DEFAULT_SECURITY_SETTINGS,
-  checkPassword,
   passwordPolicyOf,
   passwordPolicyProblem,
   passwordPolicyText,
@@ -43,10 +42,7 @@ export const policyRule =
   ({ getFieldsValue }) => ({
     async validator(_rule, value) {
       if (value === undefined || value === null || value === '') return
-      // SPEC.md §5's own rule first, with its exact message (as the server's body check answers it); then
-      // a stricter live rule names itself
-      const specProblem = checkPassword(value)
-      if (specProblem) throw new Error(specProblem)
+      // the server's own check: SPEC.md §5's refusal at its numbers, a tightened rule named as set
       const problem = passwordPolicyProblem(String(value), policy, userName(getFieldsValue(true)))
       if (problem) throw new Error(problem)
     },

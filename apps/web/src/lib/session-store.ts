@@ -33,7 +33,7 @@ export interface SessionState {
   signedOut: boolean
 
   /** Signs in; with two-step sign-in on, answers the second step's token instead (DESIGN.md §14). */
-  login(nickName: string, password: string): Promise<{ mfaToken?: string }>
+  login(nickName: string, password: string): Promise<{ mfaToken?: string; methods?: ('totp' | 'passkey')[] }>
   /** The second step: a TOTP code or a recovery code. */
   loginMfa(mfaToken: string, proof: { code?: string; recoveryCode?: string }): Promise<void>
   loadCurrentUser(): Promise<CurrentUser>
@@ -66,7 +66,7 @@ export const useSession = create<SessionState>()((set) => ({
   async login(nickName, password) {
     const { request } = await calls()
     const result = await request(sessionRoutes.login, { body: { nickName, password } }, { authRequest: true })
-    if (result.mfaRequired && result.mfaToken) return { mfaToken: result.mfaToken }
+    if (result.mfaRequired && result.mfaToken) return { mfaToken: result.mfaToken, methods: result.methods }
     const token = result.token ?? null
     writeToken(token)
     set({ token, user: null, auths: [], signedOut: false })

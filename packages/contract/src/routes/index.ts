@@ -16,6 +16,10 @@ import { webhookRoutes } from './webhook'
 import { settingsRoutes } from './settings'
 import { mfaRoutes } from './mfa'
 import { importRoutes } from './import'
+import { reviewRoutes, usageRoutes } from './review'
+import { accessRequestRoutes, eligibilityRoutes } from './access-request'
+import { directoryRoutes } from './directory'
+import { passkeyRoutes } from './passkey'
 import { groupExportRoutes, positionExportRoutes, roleExportRoutes, stationExportRoutes } from './list-export'
 
 // signing in needs only these two; the console's first download takes them alone
@@ -45,4 +49,10 @@ export const routes = {
   stationExport: stationExportRoutes,
   positionExport: positionExportRoutes,
   apiKey: apiKeyRoutes,
+  review: reviewRoutes,
+  usage: usageRoutes,
+  eligibility: eligibilityRoutes,
+  accessRequest: accessRequestRoutes,
+  directory: directoryRoutes,
+  passkey: passkeyRoutes,
 }

@@ -21,6 +21,11 @@ export const RESOURCE_GROUPS = {
   settings: '安全设置',
   mfa: '两步验证',
   apiKey: 'API 密钥管理',
+  review: '权限复核',
+  eligibility: '临时授权',
+  accessRequest: '权限申请',
+  directory: '目录同步',
+  passkey: '通行密钥',
 } as const
 
 export type Resource = keyof typeof RESOURCE_GROUPS

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MSG } from '../messages'
-import { DateTime, Id, Page, PageQuery, RequiredText, withMessage } from './common'
+import { DateTime, Id, OptionalNameSearch, Page, PageQuery, RequiredText, withMessage } from './common'
 
 /**
  * DESIGN.md §16: API keys (`Authorization: Bearer ak_…`) for services that cannot do OAuth. A key acts
@@ -35,6 +35,8 @@ export const ApiKeyListBody = Type.Object({
   ...PageQuery,
   /** only this user's keys */
   userId: Type.Optional(Type.Union([Type.Null(), Id])),
+  /** a part of the key's name or of its user's nickName */
+  keyword: OptionalNameSearch(64),
 })
 export type ApiKeyListBody = Static<typeof ApiKeyListBody>
 

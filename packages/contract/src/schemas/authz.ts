@@ -107,6 +107,8 @@ export const AuthzRoleScope = Type.Object({
   role: RoleRef,
   dataScope: Type.Integer({ description: '1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人' }),
   scope: DataScopeResult,
+  /** the part in words, as 权限分析 shows it: 全部数据, 研发中心（含下级）、本人, 无 */
+  scopeText: Type.String(),
 })
 export type AuthzRoleScope = Static<typeof AuthzRoleScope>
 /**
@@ -118,6 +120,8 @@ export const AuthzExplainResult = Type.Object({
   superAdmin: Type.Boolean(),
   grants: Type.Array(AuthzGrant),
   scope: Type.Union([DataScopeResult, Type.Null()]),
+  /** the scope in words (研发中心（含下级）), null when the call is refused */
+  scopeText: Type.Union([Type.String(), Type.Null()]),
   roleScopes: Type.Array(AuthzRoleScope),
 })
 export type AuthzExplainResult = Static<typeof AuthzExplainResult>

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { UserListBody } from './user'
+import { SyncDiff } from './directory'
 
 /** Import and export (DESIGN.md §15). */
 
@@ -15,6 +16,12 @@ export const ImportBodyDoc = Type.Object({
     }),
   ),
   dryRun: Type.Optional(Type.String({ description: 'true：仅校验，不写入（默认 false）' })),
+  allowSuperAdmin: Type.Optional(
+    Type.String({
+      description:
+        'true：允许导入超级管理员（默认 false：授予超级管理员角色的行失败）；仍只有超级管理员能授予（用户导入）',
+    }),
+  ),
 })
 
 export const ImportStarted = Type.Object({ jobId: Type.String() })
@@ -24,8 +31,17 @@ export const ImportJobQuery = Type.Object({ jobId: Type.String({ minLength: 1, m
 export type ImportJobQuery = Static<typeof ImportJobQuery>
 
 export const ImportJob = Type.Object({
-  status: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-  kind: Type.Union([Type.Literal('user'), Type.Literal('org')]),
+  /**
+   * interrupted (DESIGN.md §19): the instance running the job stopped (its lease ran out); the counts
+   * are what it committed
+   */
+  status: Type.Union([
+    Type.Literal('running'),
+    Type.Literal('done'),
+    Type.Literal('failed'),
+    Type.Literal('interrupted'),
+  ]),
+  kind: Type.Union([Type.Literal('user'), Type.Literal('org'), Type.Literal('directory')]),
   mode: Type.Union([Type.Literal('insert'), Type.Literal('upsert')]),
   dryRun: Type.Boolean(),
   total: Type.Integer(),
@@ -36,6 +52,8 @@ export const ImportJob = Type.Object({
   failed: Type.Integer(),
   /** a failure of the job itself (not of a row) */
   msg: Type.Union([Type.String(), Type.Null()]),
+  /** a directory sync's diff (DESIGN.md §22), once it has ended */
+  diff: Type.Optional(Type.Union([SyncDiff, Type.Null()])),
 })
 export type ImportJob = Static<typeof ImportJob>
 

@@ -17,7 +17,8 @@ export const OidcClientBody = Type.Object({
     maxItems: 20,
     'x-message': MSG.oidcRedirectUriInvalid,
   }),
-  requireConsent: Type.Boolean({ 'x-message': '请选择是否需要用户授权' }),
+  // a machine client has no users to ask: the field is for web and spa applications, and ignored for it
+  requireConsent: Type.Optional(Type.Boolean({ 'x-message': '请选择是否需要用户授权' })),
   enabled: Type.Optional(Type.Boolean()),
 })
 export type OidcClientBody = Static<typeof OidcClientBody>

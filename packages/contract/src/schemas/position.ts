@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ExpiresAtField } from '../link-expiry'
 import {
   Grantable,
   Id,
@@ -62,7 +63,11 @@ export const PositionEnableQuery = Type.Object({
 
 export const PositionRoleLinkBody = Type.Object({ positionId: Id, roleIds: IdList })
 export type PositionRoleLinkBody = Static<typeof PositionRoleLinkBody>
-export const PositionUserLinkBody = Type.Object({ positionId: Id, userIds: IdList })
+export const PositionUserLinkBody = Type.Object({
+  positionId: Id,
+  userIds: IdList,
+  expiresAt: ExpiresAtField,
+})
 export type PositionUserLinkBody = Static<typeof PositionUserLinkBody>
 
 export const PositionRoleListQuery = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { MSG } from '../messages'
+import { ACCESS_MSG, MSG } from '../messages'
 import { NAME_LABELS } from '../names'
 import {
   DateTime,
@@ -47,6 +47,20 @@ const ScopeOrgIds = Type.Array(Id, {
   description: '自定义部门的部门 id（数据权限为 2 时有效，各含其下级部门）',
   [MESSAGE_KEYWORD]: MSG.scopeOrgIdsInvalid,
 })
+/**
+ * DESIGN.md §20: whether users may ask for the role, how many approvals a request needs, and the roles
+ * an approver must hold one of (none: anyone able to link the role). Absent on update: kept.
+ */
+const RequestFields = {
+  requestable: Type.Optional(Type.Boolean()),
+  requestApprovals: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2, [MESSAGE_KEYWORD]: ACCESS_MSG.requestApprovalsInvalid }),
+  ),
+  approverRoleIds: Type.Optional(
+    Type.Array(Id, { maxItems: 100, [MESSAGE_KEYWORD]: ACCESS_MSG.approverRolesInvalid }),
+  ),
+}
+
 /** On insert: absent means 1 (全部数据). */
 const InsertScope = {
   dataScope: Type.Optional({ ...DataScopeField, default: 1 }),
@@ -105,6 +119,9 @@ export const RoleRow = Type.Object({
     description: '数据权限：1 全部数据, 2 自定义部门, 3 本部门, 4 本部门及以下, 5 仅本人',
   }),
   scopeOrgIds: Type.Array(Type.Integer(), { description: '自定义部门的部门 id（数据权限为 2 时）' }),
+  requestable: Type.Boolean({ description: '可申请' }),
+  requestApprovals: Type.Integer({ description: '审批人数：1 或 2' }),
+  approverRoleIds: Type.Array(Type.Integer(), { description: '审批角色' }),
 })
 export type RoleRow = Static<typeof RoleRow>
 
@@ -116,6 +133,7 @@ export const RoleIdQuery = Type.Object({ id: Id })
 export const RoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
   ...InsertScope,
+  ...RequestFields,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
 })
@@ -125,6 +143,7 @@ export const RoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
   ...UpdateScope,
+  ...RequestFields,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,
@@ -135,6 +154,7 @@ export type RoleUpdateBody = Static<typeof RoleUpdateBody>
 export const AdminRoleInsertBody = Type.Object({
   authCodes: Type.Optional(AuthCodes),
   ...InsertScope,
+  ...RequestFields,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   type: Type.Optional({ ...AdminType, default: 2 }),
@@ -146,6 +166,7 @@ export const AdminRoleUpdateBody = Type.Object({
   id: Id,
   authCodes: Type.Optional(AuthCodes),
   ...UpdateScope,
+  ...RequestFields,
   description: OptionalText(500),
   roleName: NameText(MSG.roleNameRequired, NAME_LABELS.roleName),
   status: RequiredStatus,

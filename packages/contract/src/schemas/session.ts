@@ -19,7 +19,12 @@ export const SessionUser = Type.Object({
 })
 
 /** Why a session may do nothing but finish signing in (DESIGN.md §14). */
-export const Restriction = Type.Union([Type.Literal('password_change'), Type.Literal('mfa_enroll')])
+export const Restriction = Type.Union([
+  Type.Literal('password_change'),
+  Type.Literal('mfa_enroll'),
+  // DESIGN.md §23: an administrator under `mfa: admins-passkey` with no passkey yet
+  Type.Literal('passkey_enroll'),
+])
 export type Restriction = Static<typeof Restriction>
 
 /**
@@ -32,6 +37,11 @@ export const LoginResult = Type.Object({
   restricted: Type.Optional(Restriction),
   mfaRequired: Type.Optional(Type.Boolean()),
   mfaToken: Type.Optional(Type.String({ description: 'for POST /login/mfa: 5 minutes, 5 tries' })),
+  methods: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('passkey')]), {
+      description: 'the second steps this user may take (DESIGN.md §23: a passkey where TOTP is asked)',
+    }),
+  ),
 })
 export type LoginResult = Static<typeof LoginResult>
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ExpiresAtField, LinkExpiresAt } from '../link-expiry'
 import { MSG } from '../messages'
 import { NAME_LABELS } from '../names'
 import {
@@ -96,6 +97,8 @@ export const RelUserRow = Type.Object({
   nickName: Type.String(),
   realName: Type.Union([Type.String(), Type.Null()]),
   status: Type.Integer({ description: '1 正常, 2 冻结' }),
+  /** the user's membership of the group or holding of the position: until when (null: permanent) */
+  expiresAt: LinkExpiresAt,
 })
 export const RelUserPage = Type.Object({
   ...Page(RelUserRow).properties,
@@ -122,7 +125,7 @@ export type GroupRoleListQuery = Static<typeof GroupRoleListQuery>
 
 export const GroupRoleLinkBody = Type.Object({ userGroupsId: Id, roleIds: IdList })
 export type GroupRoleLinkBody = Static<typeof GroupRoleLinkBody>
-export const GroupUserLinkBody = Type.Object({ userGroupsId: Id, userIds: IdList })
+export const GroupUserLinkBody = Type.Object({ userGroupsId: Id, userIds: IdList, expiresAt: ExpiresAtField })
 export type GroupUserLinkBody = Static<typeof GroupUserLinkBody>
 
 export const UserGroupNameListBody = Type.Object({

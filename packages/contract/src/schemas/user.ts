@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ExpiresAtField, LinkExpiresAt } from '../link-expiry'
 import { MSG } from '../messages'
 import { NAME_LABELS } from '../names'
 import {
@@ -54,10 +55,23 @@ export const UserRow = Type.Object({
   realName: Type.Union([Type.String(), Type.Null()]),
   mobile: Type.Union([Type.String(), Type.Null()]),
   status: Type.Integer({ description: '1 正常, 2 冻结' }),
+  serviceAccount: Type.Boolean({
+    description: '机器客户端的服务账号：无密码，不能交互式登录（DESIGN.md §11, §16）',
+  }),
   createTime: DateTime,
   updateTime: DateTime,
+  source: Type.Optional(
+    Type.String({ description: '来源：local 本地，ldap 目录同步，scim SCIM 客户端（DESIGN.md §22）' }),
+  ),
 })
 export type UserRow = Static<typeof UserRow>
+
+/** Whether the caller may change the user (the scope and power rules the writes enforce, DESIGN.md §6a, §13). */
+const UserWritable = Type.Optional(
+  Type.Boolean({
+    description: '调用者能否修改、删除此用户或重置其密码（数据权限范围与权限均覆盖，DESIGN.md §6a、§13）',
+  }),
+)
 
 /** A row of the user list: the user and, read per page, the positions and roles they hold directly. */
 export const UserListRow = Type.Object({
@@ -68,6 +82,7 @@ export const UserListRow = Type.Object({
   ),
   roles: Type.Array(Type.String(), { description: '直接关联的角色名称' }),
   mfaEnabled: Type.Optional(Type.Boolean({ description: '已绑定两步验证（DESIGN.md §14）' })),
+  writable: UserWritable,
 })
 export type UserListRow = Static<typeof UserListRow>
 export const UserPage = LargePage(UserListRow)
@@ -98,6 +113,7 @@ export const UserDetail = Type.Object({
   passwordIsInitial: Type.Boolean({
     description: 'true while the password is still the configured initial one',
   }),
+  writable: UserWritable,
 })
 export type UserDetail = Static<typeof UserDetail>
 
@@ -130,7 +146,7 @@ export type UserUpdateBody = Static<typeof UserUpdateBody>
 export const UserIdQuery = Type.Object({ userId: Id })
 export type UserIdQuery = Static<typeof UserIdQuery>
 
-export const UserRelRoleBody = Type.Object({ id: Id, roleIds: IdList })
+export const UserRelRoleBody = Type.Object({ id: Id, roleIds: IdList, expiresAt: ExpiresAtField })
 export type UserRelRoleBody = Static<typeof UserRelRoleBody>
 export const UserUnRelRoleBody = Type.Object({ roleId: Id, userId: Id })
 export type UserUnRelRoleBody = Static<typeof UserUnRelRoleBody>
@@ -140,12 +156,13 @@ export const UserRelGroupsBody = Type.Object({
   id: Id,
   greoupIds: Type.Optional(IdList),
   groupIds: Type.Optional(IdList),
+  expiresAt: ExpiresAtField,
 })
 export type UserRelGroupsBody = Static<typeof UserRelGroupsBody>
 export const UserUnRelGroupsBody = Type.Object({ groupId: Id, userId: Id })
 export type UserUnRelGroupsBody = Static<typeof UserUnRelGroupsBody>
 
-export const UserRelPositionBody = Type.Object({ id: Id, positionIds: IdList })
+export const UserRelPositionBody = Type.Object({ id: Id, positionIds: IdList, expiresAt: ExpiresAtField })
 export type UserRelPositionBody = Static<typeof UserRelPositionBody>
 export const UserUnRelPositionBody = Type.Object({ positionId: Id, userId: Id })
 export type UserUnRelPositionBody = Static<typeof UserUnRelPositionBody>
@@ -162,6 +179,7 @@ export const UserRoleRow = Type.Object({
   type: Type.Integer({ description: '1 超级管理员, 2 内置, 3 普通' }),
   status: Type.Integer(),
   description: Type.Union([Type.String(), Type.Null()]),
+  expiresAt: LinkExpiresAt,
 })
 export type UserRoleRow = Static<typeof UserRoleRow>
 export const UserRolePage = Page(UserRoleRow)
@@ -177,6 +195,7 @@ export const UserGroupRow = Type.Object({
   groupName: Type.String(),
   status: Type.Integer(),
   description: Type.Union([Type.String(), Type.Null()]),
+  expiresAt: LinkExpiresAt,
 })
 export type UserGroupRow = Static<typeof UserGroupRow>
 export const UserGroupPage = Page(UserGroupRow)
@@ -196,6 +215,7 @@ export const UserPositionRow = Type.Object({
   stationName: Type.String(),
   status: Type.Integer(),
   type: Type.Integer(),
+  expiresAt: LinkExpiresAt,
 })
 export type UserPositionRow = Static<typeof UserPositionRow>
 export const UserPositionPage = Type.Object({

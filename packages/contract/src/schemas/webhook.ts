@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { DateTime, Id, NameText, PageQuery, Page, RequiredText, withMessage } from './common'
+import {
+  DateTime,
+  Id,
+  NameText,
+  OptionalNameSearch,
+  PageQuery,
+  Page,
+  RequiredText,
+  withMessage,
+} from './common'
 import { WEBHOOK_MSG } from '../messages'
 
 /** Webhook endpoints, their deliveries and the pulled change events (DESIGN.md §17). */
@@ -35,7 +44,11 @@ export const WebhookUpdateBody = Type.Object({
 })
 export type WebhookUpdateBody = Static<typeof WebhookUpdateBody>
 
-export const WebhookListBody = Type.Object({ ...PageQuery })
+export const WebhookListBody = Type.Object({
+  ...PageQuery,
+  /** a part of the endpoint's name or address */
+  keyword: OptionalNameSearch(64),
+})
 export type WebhookListBody = Static<typeof WebhookListBody>
 
 export const WebhookRow = Type.Object({
@@ -54,7 +67,14 @@ export const WebhookRow = Type.Object({
   updateTime: DateTime,
 })
 export type WebhookRow = Static<typeof WebhookRow>
-export const WebhookPage = Page(WebhookRow)
+/** The list, and whether this server lets targets be private (so the form's help can say so). */
+export const WebhookPage = Type.Object({
+  ...Page(WebhookRow).properties,
+  allowPrivate: Type.Boolean({
+    description: 'WEBHOOK_ALLOW_PRIVATE：true 时地址可指向本机、内网和链路本地地址',
+  }),
+})
+export type WebhookPage = Static<typeof WebhookPage>
 
 export const WebhookIdQuery = Type.Object({ id: withMessage(Id, WEBHOOK_MSG.idRequired) })
 export type WebhookIdQuery = Static<typeof WebhookIdQuery>
@@ -65,7 +85,8 @@ export type DeliveryIdQuery = Static<typeof DeliveryIdQuery>
 export const DeliveryListBody = Type.Object({ id: withMessage(Id, WEBHOOK_MSG.idRequired), ...PageQuery })
 export type DeliveryListBody = Static<typeof DeliveryListBody>
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+/** `withheld`: the endpoint's owner may not read the event (DESIGN.md §13), so it was not sent. */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'withheld'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 export const DeliveryRow = Type.Object({

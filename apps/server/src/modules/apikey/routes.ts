@@ -10,7 +10,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, power, authz } = app.ctx
   const caller = (req: Parameters<typeof callerOf>[1]) => callerOf(authz, req)
 
-  route(app, apiKeyApi.list, async (req) => ok(await listApiKeys(db, req.body ?? {})))
+  route(app, apiKeyApi.list, async (req) => ok(await listApiKeys(db, req.body ?? {}, await caller(req))))
 
   route(app, apiKeyApi.insert, async (req) =>
     ok(await insertApiKey(db, power, await caller(req), req.body), MSG.created),

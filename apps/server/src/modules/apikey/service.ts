@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { count, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import {
   API_KEY_PREFIX,
@@ -13,8 +13,10 @@ import {
 import type { Db, DbOrTx } from '../../db/connection'
 import { apiKeys, users } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
-import { requireWritableUsers, type Caller } from '../../auth/user-scope'
+import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 import { badRequest, notFound } from '../../lib/errors'
+import { keywordIn } from '../../lib/like'
+import { paging, pagedList } from '../../lib/paged'
 import { hashToken } from '../../lib/tokens'
 
 /**
@@ -84,31 +86,40 @@ export async function revokeApiKey(db: Db, power: PowerGuard, caller: Caller, id
 
 const makers = alias(users, 'makers')
 
-export async function listApiKeys(db: Db, body: ApiKeyListBody): Promise<PageResult<ApiKeyRow>> {
-  const pageNum = body.pageNum ?? 1
-  const pageSize = body.pageSize ?? 10
-  const where = body.userId ? eq(apiKeys.userId, body.userId) : undefined
-  const [list, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: apiKeys.id,
-        userId: apiKeys.userId,
-        nickName: users.nickName,
-        name: apiKeys.name,
-        prefix: apiKeys.prefix,
-        expiresAt: apiKeys.expiresAt,
-        lastUsedTime: apiKeys.lastUsedTime,
-        createTime: apiKeys.createTime,
-        createUserName: makers.nickName,
-      })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .leftJoin(makers, eq(makers.id, apiKeys.createUserId))
-      .where(where)
-      .orderBy(desc(apiKeys.id))
-      .limit(pageSize)
-      .offset((pageNum - 1) * pageSize),
-    db.select({ total: count() }).from(apiKeys).where(where),
-  ])
-  return { list, total: Number(total) }
+/** The keys of the users the caller may read (DESIGN.md §13): a key is its user's, so it lists with them. */
+export async function listApiKeys(
+  db: Db,
+  body: ApiKeyListBody,
+  caller: Caller,
+): Promise<PageResult<ApiKeyRow>> {
+  const where = and(
+    body.userId ? eq(apiKeys.userId, body.userId) : undefined,
+    visibleUser(caller, apiKeys.userId),
+    keywordIn(body.keyword, apiKeys.name, users.nickName),
+  )
+  return pagedList(
+    paging(body),
+    (limit, offset) =>
+      db
+        .select({
+          id: apiKeys.id,
+          userId: apiKeys.userId,
+          nickName: users.nickName,
+          name: apiKeys.name,
+          prefix: apiKeys.prefix,
+          expiresAt: apiKeys.expiresAt,
+          lastUsedTime: apiKeys.lastUsedTime,
+          createTime: apiKeys.createTime,
+          createUserName: makers.nickName,
+        })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .leftJoin(makers, eq(makers.id, apiKeys.createUserId))
+        .where(where)
+        .orderBy(desc(apiKeys.id))
+        .limit(limit)
+        .offset(offset),
+    () =>
+      db.select({ total: count() }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(where),
+  )
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { API_PREFIX, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg/contract'
+import { API_PREFIX, AUTH_HEADER, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg/contract'
 import type { AppContext } from '../context'
 import type { HeldCaller } from '../../auth/hook'
 import { logsAt } from '../../lib/request-log'
@@ -160,7 +160,8 @@ export class CheckFastPath {
   ) {
     let result
     try {
-      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body)
+      // no session token: an API key or a machine token asked, and an allowed answer is use (DESIGN.md §21)
+      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body, !req.headers[AUTH_HEADER])
     } catch {
       return fastify(req, res)
     }

@@ -9,9 +9,35 @@ import { isDatabaseUnavailable } from '../../db/unavailable'
 import { logsAt, requestLogLevel, requestLogLine } from '../../lib/request-log'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
 import { CHECK_URL, type CheckFastPath } from './check-fast-path'
-import { FORWARD_METHODS, forwardService, forwardUserHeaders, forwardedUser } from './forward'
+import {
+  FORWARD_METHODS,
+  forwardService,
+  forwardUserHeaders,
+  forwardedUser,
+  heldForwardAnswer,
+  type ForwardAnswer,
+} from './forward'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
+
+/**
+ * A GET answered before Fastify when it can be (a kept answer for a caller memory holds): `take`
+ * answers the request and says true, or says false and leaves it to Fastify untouched.
+ */
+export interface FastRead {
+  take(req: IncomingMessage, res: ServerResponse): boolean
+}
+
+/** Where a module registers its fast reads: on the app's HTTP server (`fastReadsOf(app.server)`). */
+export interface FastReads {
+  serveRead(url: string, read: FastRead): void
+}
+
+const FAST_READS = Symbol('fast reads')
+
+/** The fast reads of the server a `ForwardFastPath` made; undefined for any other server. */
+export const fastReadsOf = (server: object): FastReads | undefined =>
+  (server as { [FAST_READS]?: FastReads })[FAST_READS]
 
 /** The path of a request target, without its query. */
 const pathOf = (url: string | undefined) => {
@@ -33,10 +59,12 @@ const pathOf = (url: string | undefined) => {
  * The context is known only once the app is built, after Fastify has asked for its server: until
  * `serve` is called every request goes to Fastify.
  */
-export class ForwardFastPath {
+export class ForwardFastPath implements FastReads {
   private ctx: Pick<AppContext, 'sessions' | 'authz'> | undefined
   private log: FastifyBaseLogger | undefined
   private check: CheckFastPath | undefined
+  /** GETs of exactly these URLs (no query) that a module answers itself when it can */
+  private readonly reads = new Map<string, FastRead>()
   /**
    * Of the API's security headers (lib/security-headers.ts) only `nosniff` means anything here: the
    * answer is read by a gateway, which passes on at most the X-Auth-User-* and X-Auth-Data-Scope headers or the JSON refusal.
@@ -61,8 +89,9 @@ export class ForwardFastPath {
         return this.check.handle(req, res, handler)
       const service = this.ctx && METHODS.has(req.method ?? '') ? forwardService(pathOf(req.url)) : undefined
       if (service !== undefined) void this.answerSafely(req, res, service)
-      else handler(req, res)
+      else if (req.method !== 'GET' || !this.reads.get(req.url ?? '')?.take(req, res)) handler(req, res)
     })
+    ;(server as { [FAST_READS]?: FastReads })[FAST_READS] = this
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout
     server.setTimeout(options.connectionTimeout ?? 0)
@@ -75,6 +104,11 @@ export class ForwardFastPath {
     this.log = log
   }
 
+  /** A GET of exactly `url` offered to `read` first (a module's kept answer: org/tree-fast-path.ts). */
+  serveRead(url: string, read: FastRead) {
+    this.reads.set(url, read)
+  }
+
   /** `POST /api/authz/check` answered before Fastify too, once the auth hook is there (check-fast-path.ts). */
   serveCheck(check: CheckFastPath) {
     this.check = check
@@ -82,47 +116,63 @@ export class ForwardFastPath {
 
   /**
    * Nothing of the answer may take the process down; the connection is dropped instead. (No closure
-   * per request: the server runs under tsx, whose kept function names make each one cost.)
+   * per request: the server runs under tsx, whose kept function names make each one cost.) The usual
+   * 200, decided from memory, is sent without a promise (`heldForwardAnswer`); anything else is
+   * `forwardedUser`'s to answer.
    */
-  private async answerSafely(req: IncomingMessage, res: ServerResponse, service: string) {
+  private answerSafely(req: IncomingMessage, res: ServerResponse, service: string) {
+    const started = performance.now()
+    let held: ForwardAnswer | undefined
     try {
-      await this.answer(req, res, service)
+      held = heldForwardAnswer(this.ctx!.sessions, this.ctx!.authz, req.headers, service)
+    } catch {
+      // the answer below gives whatever this was
+    }
+    if (!held) return void this.answer(req, res, service, started).catch(this.failed.bind(this, res))
+    try {
+      this.send(req, res, started, 200, MSG.success, held)
     } catch (err) {
-      this.log?.error({ err: { message: (err as Error).message } }, 'forward auth answer failed')
-      res.destroy()
+      this.failed(res, err as Error)
     }
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, service: string) {
-    const started = performance.now()
-    let status = 200
-    let msg: string = MSG.success
-    let userId: number | undefined
-    const headers = [...this.fixedHeaders]
+  private failed(res: ServerResponse, err: Error) {
+    this.log?.error({ err: { message: err.message } }, 'forward auth answer failed')
+    res.destroy()
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, service: string, started: number) {
     try {
       const answer = await forwardedUser(this.ctx!.sessions, this.ctx!.authz, req.headers, service)
-      userId = answer.user.id
-      headers.push(...forwardUserHeaders(answer))
+      return this.send(req, res, started, 200, MSG.success, answer)
     } catch (error) {
-      if (error instanceof AppError) {
-        status = error.status
-        msg = error.message
-      } else if (isDatabaseUnavailable(error)) {
-        // what memory does not hold cannot be decided while the database is away: refused, never guessed
-        status = 503
-        msg = MSG.serviceUnavailable
-        headers.push(['retry-after', String(DATABASE_RETRY_AFTER_SECONDS)])
-      } else {
-        status = 500
-        msg = MSG.serverError
-        this.log?.error({ err: loggableError(error as Error) }, 'unexpected error')
-      }
+      if (error instanceof AppError) return this.send(req, res, started, error.status, error.message)
+      // what memory does not hold cannot be decided while the database is away: refused, never guessed
+      if (isDatabaseUnavailable(error))
+        return this.send(req, res, started, 503, MSG.serviceUnavailable, undefined, true)
+      this.log?.error({ err: loggableError(error as Error) }, 'unexpected error')
+      return this.send(req, res, started, 500, MSG.serverError)
     }
+  }
+
+  /** The answer: the envelope, `nosniff`, and for a 200 the user's and the scope's headers. */
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    status: number,
+    msg: string,
+    answer?: ForwardAnswer,
+    retry = false,
+  ) {
+    const headers = [...this.fixedHeaders]
+    if (answer) headers.push(...forwardUserHeaders(answer))
+    if (retry) headers.push(['retry-after', String(DATABASE_RETRY_AFTER_SECONDS)])
     const body = JSON.stringify({ code: status, msg, data: null })
     headers.push(['content-length', String(Buffer.byteLength(body))])
     res.writeHead(status, headers.flat())
     res.end(body)
-    this.logAnswer(req, status, userId, started)
+    this.logAnswer(req, status, answer?.user.id, started)
   }
 
   /** As the request log (lib/request-log.ts) does for this read: failures at info, a 200 at debug. */

@@ -31,12 +31,15 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   // A session is enough to check oneself; checking another user is decided inside (service.ts).
-  route(app, authzApi.check, async (req) => ok(await check(db, authz, currentUser(req).id, req.body)))
+  // asked with an API key or a machine token (no session token): the checked user's use (DESIGN.md §21)
+  route(app, authzApi.check, async (req) =>
+    ok(await check(db, authz, currentUser(req).id, req.body, req.token === null)),
+  )
 
   route(
     app,
     authzApi.checkBatch,
-    async (req) => ok(await checkBatch(db, authz, currentUser(req).id, req.body)),
+    async (req) => ok(await checkBatch(db, authz, currentUser(req).id, req.body, req.token === null)),
     {
       // its own message for too many checks (the schema's generic one would name no limit)
       preValidation: async (req) => {

@@ -17,6 +17,7 @@ import {
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import { users } from '../../db/schema'
+import { scopeInWords } from '../../auth/scope-words'
 import type { Authorizer } from '../../auth/authorizer'
 import { badRequest, forbidden, notFound } from '../../lib/errors'
 import { distinctVia, loadSources, roleCodes } from './sources'
@@ -71,7 +72,17 @@ async function userStatus(db: Db, userId: number): Promise<number> {
   return u.status
 }
 
-export async function check(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBody) {
+/**
+ * `asUse`: the check was asked by a machine client or an API key (not a console session), so an
+ * allowed answer is the checked user's use of the nodes that allowed it (DESIGN.md §21).
+ */
+export async function check(
+  db: Db,
+  authz: Authorizer,
+  callerId: number,
+  body: AuthzCheckBody,
+  asUse = false,
+) {
   const path = callPath(body.path)
   const userId = await subjectOf(authz, callerId, body.userId, '/authz/check')
   const service = await serviceOfCall(authz, body.service)
@@ -79,12 +90,19 @@ export async function check(db: Db, authz: Authorizer, callerId: number, body: A
   const active = userId === callerId || (await userStatus(db, userId)) === 1
   const method = normalizeMethod(body.method)
   const allowed = active && (await authz.can(userId, method, path, service))
+  if (allowed && asUse) authz.used(userId, method, path, service)
   // DESIGN.md §13: an allowed call's data scope on request; a refused call has none
   const scope = allowed && body.withScope ? await authz.scopeOf(userId, method, path, service) : null
   return scope ? { allowed, userId, scope } : { allowed, userId }
 }
 
-export async function checkBatch(db: Db, authz: Authorizer, callerId: number, body: AuthzCheckBatchBody) {
+export async function checkBatch(
+  db: Db,
+  authz: Authorizer,
+  callerId: number,
+  body: AuthzCheckBatchBody,
+  asUse = false,
+) {
   const paths = body.checks.map((c, i) => callPath(c.path, `第 ${i + 1} 项：`))
   const userId = await subjectOf(authz, callerId, body.userId, '/authz/check-batch')
   const service = await serviceOfCall(authz, body.service)
@@ -95,6 +113,7 @@ export async function checkBatch(db: Db, authz: Authorizer, callerId: number, bo
     const method = normalizeMethod(c.method)
     const allowed = active && (await authz.can(userId, method, paths[i], service))
     results.push(allowed)
+    if (allowed && asUse) authz.used(userId, method, paths[i], service)
     if (body.withScope) scopes.push(allowed ? await authz.scopeOf(userId, method, paths[i], service) : null)
   }
   return body.withScope ? { results, scopes } : { results }
@@ -144,11 +163,25 @@ export async function explain(
   const scope = allowed ? await authz.scopeOf(body.userId, method, path, service) : null
   const parts = allowed ? await authz.scopeParts(body.userId, method, path, service) : []
   const roleById = new Map(sources.map((s) => [s.role.id, s.role]))
-  const roleScopes = parts.flatMap((p) => {
-    const role = roleById.get(p.roleId)
-    return role ? [{ role, dataScope: p.dataScope, scope: p.scope }] : []
-  })
-  return { allowed, superAdmin, grants: status === 1 ? grants : [], scope, roleScopes }
+  const { depts } = await authz.resolve(body.userId)
+  const inWords = (s: DataScope) => scopeInWords(db, depts, s)
+  const roleScopes = await Promise.all(
+    parts.flatMap((p) => {
+      const role = roleById.get(p.roleId)
+      return role
+        ? [
+            inWords(p.scope).then((scopeText) => ({
+              role,
+              dataScope: p.dataScope,
+              scope: p.scope,
+              scopeText,
+            })),
+          ]
+        : []
+    }),
+  )
+  const scopeText = scope ? await inWords(scope) : null
+  return { allowed, superAdmin, grants: status === 1 ? grants : [], scope, scopeText, roleScopes }
 }
 
 /**

@@ -7,10 +7,22 @@ import { currentUser } from '../../lib/context'
 import { contentDisposition, fileReader, openFile, receiveUpload, saveFileRecord } from './service'
 import { servedAs } from './serve-type'
 import { sweepExpiredFiles } from './sweep'
+import { fileStoreFor, filesDir } from './store'
+import { moveFilesIntoDatabase } from './move-to-database'
 import { beforeTransaction } from '../../lib/before-transaction'
 
 export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config, authz } = app.ctx
+  const { db, database, config, authz } = app.ctx
+  // DESIGN.md §19: the bytes in PostgreSQL (any instance serves them) or under DATA_DIR (embedded)
+  const store = fileStoreFor(database, config.dataDir)
+  if (database.kind === 'postgres') {
+    const { moved, missing } = await moveFilesIntoDatabase(database.db, config.dataDir)
+    if (moved || missing)
+      app.log.info(
+        { moved, missing, from: filesDir(config.dataDir) },
+        'uploaded files moved into the database (the originals are left in place)',
+      )
+  }
 
   // Only this module accepts multipart bodies; limits are set again per request in receiveUpload.
   await app.register(multipart, {
@@ -23,17 +35,15 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   })
 
-  // The upload streams to disk before the write's transaction opens: a slow client must not hold a
+  // The upload streams to the store before the write's transaction opens: a slow client must not hold a
   // connection idle in a transaction. A file whose row then fails is swept as a leftover (sweep.ts).
-  const upload = beforeTransaction((req) =>
-    receiveUpload(req, { dataDir: config.dataDir, maxMb: config.uploadMaxMb }),
-  )
+  const upload = beforeTransaction((req) => receiveUpload(req, { store, maxMb: config.uploadMaxMb }))
 
   route(
     app,
     fileApi.upload,
     async (req) =>
-      ok(await saveFileRecord(db, upload.resultFor(req), currentUser(req).id, config.dataDir), '上传成功'),
+      ok(await saveFileRecord(db, upload.resultFor(req), currentUser(req).id, store), '上传成功'),
     {
       validatorCompiler: () => () => true,
       // the size limit is this installation's
@@ -45,7 +55,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
   route(app, fileApi.download, async (req, reply) => {
     const reader = await fileReader(authz, currentUser(req).id)
-    const file = await openFile(db, config.dataDir, req.query.fileId, reader)
+    const file = await openFile(db, store, req.query.fileId, reader)
     const served = servedAs(file.fileName, file.mimeType)
     return (
       reply
@@ -55,13 +65,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // the browser must keep the type given here, never guess an active one from the bytes
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
-        .send(file.handle.createReadStream())
+        .send(file.stream)
     )
   })
 
   if (config.fileSweepSeconds > 0) {
     const timer = setInterval(() => {
-      sweepExpiredFiles(db, config.dataDir).catch((err) => app.log.error({ err }, 'file sweep failed'))
+      sweepExpiredFiles(db, store).catch((err) => app.log.error({ err }, 'file sweep failed'))
     }, config.fileSweepSeconds * 1000)
     timer.unref()
     app.addHook('onClose', async () => clearInterval(timer))

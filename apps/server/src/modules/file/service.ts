@@ -1,8 +1,6 @@
-import fs from 'node:fs'
-import fsp from 'node:fs/promises'
 import path from 'node:path'
+import type { Readable } from 'node:stream'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import { and, eq, gt } from 'drizzle-orm'
 import {
@@ -19,11 +17,11 @@ import {
 import type { Authorizer } from '../../auth/authorizer'
 import type { Db } from '../../db/connection'
 import { files } from '../../db/schema'
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files'
 import { AppError, badRequest, notFound } from '../../lib/errors'
+import type { FileStore } from './store'
 
-/** Uploaded files live in DATA_DIR/files under random names; the database keeps their real names. */
-export const filesDir = (dataDir: string) => path.join(dataDir, 'files')
+/** Uploaded files are kept under random names (store.ts); the database keeps their real names. */
+export { filesDir } from './store'
 
 const MAX_NAME_LENGTH = 255
 const SAFE_MIME = /^[\w.+-]+\/[\w.+-]+$/
@@ -50,18 +48,16 @@ export function cleanFileName(raw: string | undefined): string {
 }
 
 /**
- * Reads the multipart request part by part: the `file` part streams straight to disk (never held in
- * memory), `keepTime` may come before or after it. Any failure removes what was written.
+ * Reads the multipart request part by part: the `file` part streams straight to the store (never held
+ * whole in memory), `keepTime` may come before or after it. Any failure removes what was written.
  */
 export async function receiveUpload(
   req: FastifyRequest,
-  opts: { dataDir: string; maxMb: number },
+  opts: { store: FileStore; maxMb: number },
 ): Promise<ReceivedFile> {
   if (!req.isMultipart()) throw new AppError(415, FILE_MSG.notMultipart)
-  const dir = filesDir(opts.dataDir)
-  await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   let keepTime: string | undefined
-  let stored: { storageName: string; target: string; fileName: string; mimeType: string } | undefined
+  let stored: { storageName: string; fileName: string; mimeType: string; size: number } | undefined
   try {
     const parts = req.parts({
       limits: {
@@ -87,31 +83,29 @@ export async function receiveUpload(
         continue
       }
       const storageName = randomBytes(16).toString('hex')
-      const target = path.join(dir, storageName)
       stored = {
         storageName,
-        target,
+        size: 0,
         fileName,
         mimeType:
           part.mimetype && SAFE_MIME.test(part.mimetype) && part.mimetype.length <= 128
             ? part.mimetype
             : 'application/octet-stream',
       }
-      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx', mode: PRIVATE_FILE_MODE }))
+      stored.size = await opts.store.write(storageName, part.file)
     }
     if (keepTime !== undefined && keepTime !== '' && !isKeepTime(keepTime))
       throw badRequest(FILE_MSG.keepTimeInvalid)
     if (!stored) throw badRequest(FILE_MSG.fileRequired)
-    const { size } = await fsp.stat(stored.target)
     return {
       storageName: stored.storageName,
       fileName: stored.fileName,
       mimeType: stored.mimeType,
-      size,
+      size: stored.size,
       keepTime: keepTime && isKeepTime(keepTime) ? keepTime : DEFAULT_KEEP_TIME,
     }
   } catch (err) {
-    if (stored) await fsp.rm(stored.target, { force: true })
+    if (stored) await opts.store.remove([stored.storageName])
     throw uploadError(err, req, opts.maxMb)
   }
 }
@@ -131,7 +125,7 @@ export async function saveFileRecord(
   db: Db,
   received: ReceivedFile,
   uploaderId: number,
-  dataDir: string,
+  store: FileStore,
 ): Promise<UploadResult> {
   const now = new Date()
   const expireTime = new Date(now.getTime() + KEEP_TIMES[received.keepTime] * 1000)
@@ -156,7 +150,7 @@ export async function saveFileRecord(
       expireTime: expireTime as unknown as string, // serialized as ISO 8601
     }
   } catch (err) {
-    await fsp.rm(path.join(filesDir(dataDir), received.storageName), { force: true })
+    await store.remove([received.storageName]).catch(() => {})
     throw err
   }
 }
@@ -165,7 +159,7 @@ export interface OpenedFile {
   fileName: string
   mimeType: string | null
   size: number
-  handle: fsp.FileHandle
+  stream: Readable
 }
 
 /** Who asks for a file: its uploader may always have it; `all` (super admin or file:download-all) any. */
@@ -186,7 +180,7 @@ export async function fileReader(authz: Authorizer, userId: number): Promise<Fil
  */
 export async function openFile(
   db: Db,
-  dataDir: string,
+  store: FileStore,
   fileId: string,
   reader: FileReader,
 ): Promise<OpenedFile> {
@@ -201,15 +195,9 @@ export async function openFile(
       ),
     )
   if (!row) throw notFound(FILE_MSG.fileNotFound)
-  let handle: fsp.FileHandle
-  try {
-    handle = await fsp.open(path.join(filesDir(dataDir), row.storageName), 'r')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(FILE_MSG.fileNotFound)
-    throw err
-  }
-  const { size } = await handle.stat()
-  return { fileName: row.fileName, mimeType: row.mimeType, size, handle }
+  const bytes = await store.open(row.storageName)
+  if (!bytes) throw notFound(FILE_MSG.fileNotFound)
+  return { fileName: row.fileName, mimeType: row.mimeType, size: bytes.size, stream: bytes.stream }
 }
 
 /** `attachment` or `inline`, with an ASCII fallback name and the real (e.g. Chinese) name as RFC 5987 `filename*`. */

@@ -2,6 +2,8 @@ import { asc, eq, gt, and, sql } from 'drizzle-orm'
 import {
   ROLE_TYPE_LABEL,
   DATA_SCOPE_LABEL,
+  logTimeText,
+  zonedIso,
   type DataScopeValue,
   type GroupExportQuery,
   type PositionExportQuery,
@@ -13,8 +15,8 @@ import type { Db } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
 import { positions, roles, stations, userGroups } from '../../db/schema'
 import type { Caller } from '../../auth/user-scope'
-import { roleListFilters } from '../role/service'
-import { groupListFilters } from '../user-group/service'
+import { roleListFilters } from '../role'
+import { groupListFilters } from '../user-group'
 import { stationListFilters } from '../station/service'
 import { listedOrgs } from '../position/service'
 import { loadOrgTree } from '../position/org-paths'
@@ -29,7 +31,11 @@ import { orgPaths, PATH_SEPARATOR } from './names'
 
 const BATCH = 1000
 const STATUS = (s: number) => (s === 1 ? '启用' : '禁用')
-const time = (d: Date) => d.toISOString()
+/**
+ * A time as text a person and a program both read right: the wall time in the server's zone with
+ * its offset, `2026-11-28 23:37:55 +08:00`, as the logs and their exports write it.
+ */
+const time = (d: Date, timeZone: string) => logTimeText(zonedIso(d, timeZone))
 
 async function* byId<R extends { id: number }>(page: (after: number) => Promise<R[]>): AsyncGenerator<R> {
   let after = 0
@@ -42,7 +48,7 @@ async function* byId<R extends { id: number }>(page: (after: number) => Promise<
 }
 
 export const ROLE_EXPORT_COLUMNS = ['角色名称', '类型', '数据范围', '状态', '描述', '创建时间']
-export async function* exportRoles(db: Db, q: RoleExportQuery): AsyncGenerator<string[]> {
+export async function* exportRoles(db: Db, q: RoleExportQuery, timeZone: string): AsyncGenerator<string[]> {
   const { where: filters } = roleListFilters(q)
   const rows = byId((after) =>
     db
@@ -59,12 +65,12 @@ export async function* exportRoles(db: Db, q: RoleExportQuery): AsyncGenerator<s
       DATA_SCOPE_LABEL[r.dataScope as DataScopeValue] ?? '',
       STATUS(r.status),
       r.description ?? '',
-      time(r.createTime),
+      time(r.createTime, timeZone),
     ]
 }
 
 export const GROUP_EXPORT_COLUMNS = ['用户组名称', '状态', '描述', '创建时间']
-export async function* exportGroups(db: Db, q: GroupExportQuery): AsyncGenerator<string[]> {
+export async function* exportGroups(db: Db, q: GroupExportQuery, timeZone: string): AsyncGenerator<string[]> {
   const { where } = groupListFilters(q)
   const rows = byId((after) =>
     db
@@ -74,11 +80,16 @@ export async function* exportGroups(db: Db, q: GroupExportQuery): AsyncGenerator
       .orderBy(asc(userGroups.id))
       .limit(BATCH),
   )
-  for await (const g of rows) yield [g.groupName, STATUS(g.status), g.description ?? '', time(g.createTime)]
+  for await (const g of rows)
+    yield [g.groupName, STATUS(g.status), g.description ?? '', time(g.createTime, timeZone)]
 }
 
 export const STATION_EXPORT_COLUMNS = ['职位名称', '创建时间']
-export async function* exportStations(db: Db, q: StationExportQuery): AsyncGenerator<string[]> {
+export async function* exportStations(
+  db: Db,
+  q: StationExportQuery,
+  timeZone: string,
+): AsyncGenerator<string[]> {
   const filters = stationListFilters(q)
   const rows = byId((after) =>
     db
@@ -88,7 +99,7 @@ export async function* exportStations(db: Db, q: StationExportQuery): AsyncGener
       .orderBy(asc(stations.id))
       .limit(BATCH),
   )
-  for await (const s of rows) yield [s.stationName, time(s.createTime)]
+  for await (const s of rows) yield [s.stationName, time(s.createTime, timeZone)]
 }
 
 export const POSITION_EXPORT_COLUMNS = ['部门全称', '职位', '岗位', '状态']

@@ -1,16 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
-import { importApi, listExportApi, MSG, stationApi } from '@amg/contract'
+import { foldName, importApi, listExportApi, stationApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
-import { conflict } from '../../lib/errors'
+import { loggableError } from '../../lib/error-handler'
 import { beforeTransaction } from '../../lib/before-transaction'
-import { attachment, IMPORT_MAX_BYTES, streamWorkbook, XLSX_TYPE } from '../../lib/workbook'
+import {
+  attachment,
+  downloadStamp as stamp,
+  IMPORT_MAX_BYTES,
+  streamWorkbook,
+  XLSX_TYPE,
+} from '../../lib/workbook'
 import { callerOf } from '../../auth/user-scope'
 import type { JobOrigin } from '../../audit/operation-log'
-import { ImportJobs, jobView, oneByOne, type Job } from './jobs'
+import { ImportJobs, importLogSummary, importStartMsg, oneByOne } from './jobs'
+import { jobStoreOf } from './shared-store'
 import { receiveImport } from './upload'
 import { compilerOf } from './request-checks'
 import { readNameBook } from './names'
@@ -42,38 +49,14 @@ const repeatedQuery =
     done()
   }
 
-const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
-
-const RESULT_TEXT = {
-  inserted: MSG.importRowInserted,
-  updated: MSG.importRowUpdated,
-  unchanged: MSG.importRowUnchanged,
-} as const
-
-/** The rows as sent, each with 结果 and 原因 (DESIGN.md §15). */
-function* resultRows(job: Job): Generator<string[]> {
-  const width = job.header.length
-  let next = 2
-  let i = 0
-  for (const row of job.rows) {
-    // blank rows stay where they were: the result's row numbers are the file's
-    for (; next < row.rowNumber; next++) yield []
-    next++
-    const cells = Array.from({ length: width }, (_, c) => row.cells[c] ?? '')
-    const result = job.results[i++]
-    if (!result) yield [...cells, '', '']
-    else if ('ok' in result) yield [...cells, RESULT_TEXT[result.ok], '']
-    else yield [...cells, MSG.importRowFailed, result.failed]
-  }
-}
-
 /** Import and export (DESIGN.md §15): templates, import jobs with progress and result, the user export. */
 export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, database, config, power, authz, changes } = app.ctx
   // jobs write through the database itself, batch by batch, never through a request's transaction
-  const jobs = new ImportJobs(database.db, changes, (err) =>
-    app.log.error({ err: { message: err.message } }, 'import row failed unexpectedly'),
-  )
+  const onError = (err: Error) => app.log.error({ err: loggableError(err) }, 'import failed unexpectedly')
+  // DESIGN.md §19: on PostgreSQL every instance sees every job; the embedded database's one process keeps them
+  const store = jobStoreOf(app)
+  const jobs = new ImportJobs(database.db, store, changes, onError)
 
   // this module reads multipart bodies too (the file module's registration is its own)
   await app.register(multipart, {
@@ -93,6 +76,27 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     resourceType: importApi.userImport.route.group,
   })
 
+  /**
+   * A job for an uploaded sheet, its rows keyed by `keyOf` folded (a key twice in one file is refused on
+   * its second row), noted in the request's operation-log row.
+   */
+  const startJob = async (
+    req: FastifyRequest,
+    kind: 'user' | 'org',
+    upload: Pick<ReturnType<typeof userUpload.resultFor>, 'mode' | 'dryRun' | 'sheet' | 'fileName'>,
+    ownerId: number,
+    keyOf: (cells: readonly string[]) => string,
+    keyName: string,
+  ) => {
+    const { mode, dryRun, sheet, fileName } = upload
+    const job = await jobs.create({
+      ...{ kind, mode, dryRun, ownerId, fileName, header: sheet.header, rows: sheet.rows, keyName },
+      keyOf: (row) => foldName(keyOf(row.cells)),
+    })
+    req.auditNote = { summary: importLogSummary(kind, dryRun), msg: importStartMsg(job) }
+    return job
+  }
+
   const sendWorkbook = (reply: FastifyReply, ascii: string, name: string) =>
     reply
       .type(XLSX_TYPE)
@@ -100,7 +104,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('cache-control', 'no-store')
 
   route(app, importApi.userTemplate, async (req, reply) => {
-    const body = await userTemplate(db, await callerOf(authz, req))
+    const body = await userTemplate(db, power, await callerOf(authz, req))
     return sendWorkbook(reply as FastifyReply, 'user-import-template.xlsx', '用户导入模板.xlsx').send(body)
   })
 
@@ -118,24 +122,16 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app,
     importApi.userImport,
     async (req) => {
-      const { mode, dryRun, sheet } = userUpload.resultFor(req)
+      const { mode, allowSuperAdmin } = userUpload.resultFor(req)
       const caller = await callerOf(authz, req)
-      const job = jobs.create({
-        kind: 'user',
-        mode,
-        dryRun,
-        ownerId: caller.id,
-        header: sheet.header,
-        rows: sheet.rows,
-        keyOf: (row) => rowNickName(row.cells),
-        keyName: '登录名',
-      })
+      // names are unique ignoring case: `Bob` and `bob` in one file are the same name twice
+      const job = await startJob(req, 'user', userUpload.resultFor(req), caller.id, rowNickName, '登录名')
       const compile = compilerOf(req)
       const passwords = new JobPasswords(config.initialUserPassword)
       void jobs.run(job, originOf(req), async () => {
         const [names, settings] = [await readNameBook(database.db), await readSecuritySettings(database.db)]
-        const ctx = { power, caller, mode, names, compile, settings }
-        return userBatches(ctx, passwords, new NewUserChecks(power, caller))
+        const ctx = { power, caller, mode, names, compile, settings, allowSuperAdmin }
+        return userBatches(ctx, passwords, new NewUserChecks(power, caller, allowSuperAdmin))
       })
       return ok({ jobId: job.id })
     },
@@ -146,18 +142,9 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app,
     importApi.orgImport,
     async (req) => {
-      const { mode, dryRun, sheet } = orgUpload.resultFor(req)
+      const { mode } = orgUpload.resultFor(req)
       const caller = await callerOf(authz, req)
-      const job = jobs.create({
-        kind: 'org',
-        mode,
-        dryRun,
-        ownerId: caller.id,
-        header: sheet.header,
-        rows: sheet.rows,
-        keyOf: (row) => orgRowKey(row.cells),
-        keyName: '部门全称/职位',
-      })
+      const job = await startJob(req, 'org', orgUpload.resultFor(req), caller.id, orgRowKey, '部门全称/职位')
       const origin = { ...originOf(req), resourceType: importApi.orgImport.route.group }
       const compile = compilerOf(req)
       void jobs.run(job, origin, async () => {
@@ -173,52 +160,60 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { ...multipartExtras, preHandler: orgUpload.preHandler },
   )
 
-  route(app, importApi.job, async (req) => ok(jobView(jobs.get(req.query.jobId, currentUser(req).id))))
+  route(app, importApi.job, async (req) => ok(await jobs.view(req.query.jobId, currentUser(req).id)))
 
   route(app, importApi.result, async (req, reply) => {
-    const job = jobs.get(req.query.jobId, currentUser(req).id)
-    if (job.status === 'running') throw conflict(MSG.importJobRunning)
-    const header = [...job.header, '结果', '原因']
+    const workbook = await jobs.result(req.query.jobId, currentUser(req).id)
     return sendWorkbook(
       reply as FastifyReply,
-      `import-result-${stamp()}.xlsx`,
-      `导入结果-${stamp()}.xlsx`,
-    ).send(streamWorkbook('导入结果', header, resultRows(job)))
+      `import-result-${stamp(config.timeZone)}.xlsx`,
+      `导入结果-${stamp(config.timeZone)}.xlsx`,
+    ).send(workbook)
   })
 
   route(app, importApi.userExport, async (req, reply) => {
     const caller = await callerOf(authz, req)
-    return sendWorkbook(reply as FastifyReply, `users-${stamp()}.xlsx`, `用户-${stamp()}.xlsx`).send(
-      streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller)),
-    )
+    return sendWorkbook(
+      reply as FastifyReply,
+      `users-${stamp(config.timeZone)}.xlsx`,
+      `用户-${stamp(config.timeZone)}.xlsx`,
+    ).send(streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller)))
   })
 
   route(
     app,
     listExportApi.roleExport,
     async (req, reply) =>
-      sendWorkbook(reply as FastifyReply, `roles-${stamp()}.xlsx`, `角色-${stamp()}.xlsx`).send(
-        streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db, req.query)),
-      ),
+      sendWorkbook(
+        reply as FastifyReply,
+        `roles-${stamp(config.timeZone)}.xlsx`,
+        `角色-${stamp(config.timeZone)}.xlsx`,
+      ).send(streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db, req.query, config.timeZone))),
     { preValidation: repeatedQuery('types') },
   )
 
   route(app, listExportApi.groupExport, async (req, reply) =>
-    sendWorkbook(reply as FastifyReply, `user-groups-${stamp()}.xlsx`, `用户组-${stamp()}.xlsx`).send(
-      streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db, req.query)),
-    ),
+    sendWorkbook(
+      reply as FastifyReply,
+      `user-groups-${stamp(config.timeZone)}.xlsx`,
+      `用户组-${stamp(config.timeZone)}.xlsx`,
+    ).send(streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db, req.query, config.timeZone))),
   )
 
   route(app, listExportApi.stationExport, async (req, reply) =>
-    sendWorkbook(reply as FastifyReply, `stations-${stamp()}.xlsx`, `职位-${stamp()}.xlsx`).send(
-      streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db, req.query)),
-    ),
+    sendWorkbook(
+      reply as FastifyReply,
+      `stations-${stamp(config.timeZone)}.xlsx`,
+      `职位-${stamp(config.timeZone)}.xlsx`,
+    ).send(streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db, req.query, config.timeZone))),
   )
 
   route(app, listExportApi.positionExport, async (req, reply) => {
     const caller = await callerOf(authz, req)
-    return sendWorkbook(reply as FastifyReply, `positions-${stamp()}.xlsx`, `岗位-${stamp()}.xlsx`).send(
-      streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, req.query, caller)),
-    )
+    return sendWorkbook(
+      reply as FastifyReply,
+      `positions-${stamp(config.timeZone)}.xlsx`,
+      `岗位-${stamp(config.timeZone)}.xlsx`,
+    ).send(streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, req.query, caller)))
   })
 }

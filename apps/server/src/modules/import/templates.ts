@@ -2,16 +2,60 @@ import { asc } from 'drizzle-orm'
 import type { Db } from '../../db/connection'
 import { stations } from '../../db/schema'
 import { orgInScope, type Caller } from '../../auth/user-scope'
+import { rolesCarried, type PowerGuard } from '../../auth/power'
 import { IMPORT_MAX_ROWS, templateWorkbook } from '../../lib/workbook'
-import { readNameBook } from './names'
+import { readNameBook, type NameBook } from './names'
 import { USER_COLUMNS } from './user-rows'
 import { ORG_COLUMNS } from './org-rows'
 
 const LIMITS = `文件至多 20MB、${IMPORT_MAX_ROWS} 行；一次只运行一个导入。空行跳过，行号按表格自身的行号报告。`
 
-/** GET /user/import/template: the columns, drop-down lists of what exists (in the caller's scope), 说明. */
-export async function userTemplate(db: Db, caller: Caller): Promise<Buffer> {
+/**
+ * The roles and groups the template's lists offer (DESIGN.md §13). A company-wide caller: all of them.
+ * A scoped caller: those an import row of theirs could give, power (§6a) and reach alike, the reach
+ * judged for a user placed in the caller's own departments (roles of 本部门 and 本部门及以下 reach what
+ * their holder's departments decide): a group's roles must all pass.
+ */
+async function grantableNames(db: Db, power: PowerGuard, caller: Caller, book: NameBook) {
+  const roles = [...book.roleByName.entries()]
+  const groups = [...book.groupByName.entries()]
+  const names = (entries: [string, number][], allowed: (id: number) => boolean) =>
+    entries
+      .filter(([, id]) => allowed(id))
+      .map(([name]) => name)
+      .sort()
+  if (caller.scope.all) return { roles: names(roles, () => true), groups: names(groups, () => true) }
+  const access = await power.callerAccess(db, caller.id)
+  const groupRoles = await rolesCarried(
+    db,
+    'user_group_roles',
+    groups.map(([, id]) => id),
+  )
+  const roleOwners = new Map(roles.map(([, id]) => [id, [id]]))
+  const [rolePower, groupPower, reach] = await Promise.all([
+    power.missingPerOwner(db, caller.id, roleOwners),
+    power.missingPerOwner(db, caller.id, groupRoles),
+    power.lackingReachPerRole(db, access, [
+      { roleIds: roles.map(([, id]) => id), targets: [access.ownOrgIds] },
+    ]),
+  ])
+  const roleOk = (id: number) => !rolePower.get(id)?.length && !reach.has(id)
+  return {
+    roles: names(roles, roleOk),
+    groups: names(
+      groups,
+      (id) => !groupPower.get(id)?.length && (groupRoles.get(id) ?? []).every((r) => !reach.has(r)),
+    ),
+  }
+}
+
+/**
+ * GET /user/import/template: the columns, drop-down lists of what exists in the caller's reach
+ * (positions in scope; roles and groups they could give), 说明.
+ */
+export async function userTemplate(db: Db, power: PowerGuard, caller: Caller): Promise<Buffer> {
   const book = await readNameBook(db)
+  const grantable = await grantableNames(db, power, caller, book)
   const positionNames = [...book.positionName.entries()]
     .filter(([id]) => orgInScope(caller, book.positionOrg.get(id) ?? null))
     .map(([, name]) => name)
@@ -24,8 +68,8 @@ export async function userTemplate(db: Db, caller: Caller): Promise<Buffer> {
       { header: USER_COLUMNS[2], width: 16 },
       { header: USER_COLUMNS[3], width: 10, list: ['正常', '冻结'] },
       { header: USER_COLUMNS[4], width: 40, list: positionNames },
-      { header: USER_COLUMNS[5], width: 24, list: [...book.roleByName.keys()].sort() },
-      { header: USER_COLUMNS[6], width: 24, list: [...book.groupByName.keys()].sort() },
+      { header: USER_COLUMNS[5], width: 24, list: grantable.roles },
+      { header: USER_COLUMNS[6], width: 24, list: grantable.groups },
       { header: USER_COLUMNS[7], width: 18 },
     ],
     notes: [

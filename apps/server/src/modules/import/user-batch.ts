@@ -6,10 +6,12 @@ import { users } from '../../db/schema'
 import { rolesCarried, type PowerGuard, type Stake } from '../../auth/power'
 import { requirePositionsInScope, type Caller } from '../../auth/user-scope'
 import { AppError, conflict, forbidden } from '../../lib/errors'
+import { isDatabaseUnavailable } from '../../db/unavailable'
 import type { SheetRow } from '../../lib/workbook'
 import { requireExisting } from '../links/existing'
-import { newUserValues, USER_MSG } from '../user/service'
+import { newUserValues, USER_MSG } from '../user'
 import type { BatchHandler, RowResult } from './jobs'
+import { requireSuperAdminAllowed } from './super-admin-rows'
 import {
   importUserRow,
   newUserBody,
@@ -88,7 +90,11 @@ export function userBatches(
     if (fresh.length) {
       const written = await insertAll(tx, ctx, passwords, fresh).then(
         () => true,
-        () => false,
+        (err) => {
+          // a lost connection ends the batch (jobs.ts); anything else is a row's to tell
+          if (isDatabaseUnavailable(err)) throw err
+          return false
+        },
       )
       for (const { i } of fresh) results[i] = written ? { ok: 'inserted' } : await inSavepoint(byRow, rows[i])
     }
@@ -185,6 +191,7 @@ export class NewUserChecks {
   constructor(
     private readonly power: PowerGuard,
     private readonly caller: Caller,
+    private readonly allowSuperAdmin: boolean,
   ) {}
 
   async refusal(
@@ -208,6 +215,7 @@ export class NewUserChecks {
 
   private async decide(tx: Tx, row: Pick<UserRowIntent, 'positionIds' | 'roleIds' | 'groupIds'>) {
     const { positionIds, roleIds, groupIds } = row
+    await requireSuperAdminAllowed(tx, this.allowSuperAdmin, row)
     const callerId = this.caller.id
     const before = await this.power.callerAccess(tx, callerId)
     const powerCovers = async (stake: Stake) => {

@@ -12,7 +12,7 @@ import {
   users,
 } from '../../db/schema'
 import { orgInScope, type Caller } from '../../auth/user-scope'
-import { userListFilters } from '../user/service'
+import { userListFilters } from '../user'
 import { STATUS_TEXT } from './user-rows'
 import { joinNames, orgPaths, PATH_SEPARATOR } from './names'
 

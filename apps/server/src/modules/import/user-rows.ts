@@ -5,6 +5,7 @@ import {
   UserUpdateBody,
   importUnknownName,
   isBlank,
+  normalizeMobile,
   normalizeName,
   type ImportMode,
   type SecuritySettings,
@@ -17,8 +18,9 @@ import { badRequest } from '../../lib/errors'
 import { hashPassword } from '../../auth/password'
 import { requirePolicy } from '../../auth/password-rules'
 import { Links, type LinkEntity } from '../links/service'
-import { checkNewUser, insertUser, updateUser, type PreparedPassword } from '../user/service'
+import { checkNewUser, insertUser, updateUser, type PreparedPassword } from '../user'
 import { checkAsBody, type CompileBody } from './request-checks'
+import { requireSuperAdminAllowed } from './super-admin-rows'
 import { splitNames, type NameBook } from './names'
 
 /** The user template's columns, in order (DESIGN.md §15); '*' marks the one that must be filled. */
@@ -47,6 +49,8 @@ export interface UserImportContext {
   compile: CompileBody
   /** the password policy (DESIGN.md §14), read once per job */
   settings: SecuritySettings
+  /** 允许导入超级管理员: rows giving a super-admin role may go in (super-admin-rows.ts) */
+  allowSuperAdmin: boolean
 }
 
 /** A row's cells, read: what the row asks for, names resolved to ids. */
@@ -78,7 +82,8 @@ export function readRow(cells: readonly string[], names: NameBook): UserRowInten
   return {
     nickName: text(0),
     realName: text(1) || null,
-    mobile: text(2) || null,
+    // as the user calls store it: a spreadsheet's full-width digits are digits
+    mobile: normalizeMobile(text(2)) || null,
     status,
     password: isBlank(cells[7]) ? null : cells[7],
     positionIds: resolve(splitNames(text(4)), names.positionByName, '岗位'),
@@ -124,6 +129,7 @@ export async function importUserRow(
   if (existing && ctx.mode === 'upsert') return updateFromRow(tx, links, ctx, existing, row)
 
   const body = newUserBody(ctx, row)
+  await requireSuperAdminAllowed(tx, ctx.allowSuperAdmin, row)
   const id = await insertUser(tx, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
   await linkAll(links, ctx.caller, id, 'role', row.roleIds)
   await linkAll(links, ctx.caller, id, 'group', row.groupIds)
@@ -207,6 +213,12 @@ async function updateFromRow(
   } as const
   const linksChanged = Object.values(changes).some(([add, remove]) => add.length + remove.length > 0)
   if (!fieldsChanged && !linksChanged) return 'unchanged'
+  // what the row adds: a super admin exported and imported again stays as they were
+  await requireSuperAdminAllowed(tx, ctx.allowSuperAdmin, {
+    positionIds: changes.position[0],
+    roleIds: changes.role[0],
+    groupIds: changes.group[0],
+  })
   if (fieldsChanged) {
     checkNewUser({ nickName: body.nickName, mobile: body.mobile })
     await updateUser(tx, ctx.power, ctx.caller, body, undefined)

@@ -1,4 +1,4 @@
-import { parseIdList, type IdListInput } from '@amg/contract'
+import { LINK_EXPIRY_MSG, parseExpiresAt, parseIdList, type IdListInput } from '@amg/contract'
 import { badRequest } from '../../lib/errors'
 
 /** Id lists and page arguments as the link calls and the user-group and position lists take them. */
@@ -18,9 +18,9 @@ export function nonEmptyIdList(value: IdListInput | null | undefined, field: str
   return ids
 }
 
-/** Page arguments with SPEC.md's lower-case spellings accepted too. */
-export function paging(q: { pagenum?: number; pagesize?: number; pageNum?: number; pageSize?: number }) {
-  const pageNum = q.pageNum ?? q.pagenum ?? 1
-  const pageSize = q.pageSize ?? q.pagesize ?? 10
-  return { pageNum, pageSize, offset: Math.min((pageNum - 1) * pageSize, Number.MAX_SAFE_INTEGER) }
+/** A link call's `expiresAt` (DESIGN.md §20): a Date, or null for permanent; 400 when malformed. */
+export function expiryArg(value: string | null | undefined): Date | null {
+  const parsed = parseExpiresAt(value)
+  if (parsed === 'invalid') throw badRequest(LINK_EXPIRY_MSG.invalid)
+  return parsed
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, SelectedFields } from 'drizzle-orm/pg-core'
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import type { Db, DbOrTx } from '../../db/connection'
@@ -6,8 +6,8 @@ import { roles, users } from '../../db/schema'
 import { linkBetween, RECORDS } from '../../db/tables'
 import { containsPattern } from '../../lib/like'
 import { requireExisting } from './existing'
-import { paging } from './ids'
-import type { LinkEntity } from './service'
+import { paging } from '../../lib/paged'
+import { linkMayExpire, type LinkEntity } from './service'
 
 type PageArgs = Parameters<typeof paging>[0]
 
@@ -48,6 +48,9 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
     q.visible?.(target.keyColumn),
   )
   const on = eq(target.keyColumn, link.targetColumn)
+  // a user's link to a role, group or position says until when it holds (DESIGN.md §20)
+  const expiry = linkMayExpire(q.owner, q.target) ? getTableColumns(link.table).expiresAt : undefined
+  const fields: SelectedFields = expiry ? { ...q.fields, linkExpiresAt: expiry } : q.fields
   const visibleLink = q.visible?.(link.targetColumn)
   const outside = visibleLink
     ? db
@@ -57,7 +60,7 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
     : undefined
   const [list, [{ total }], outsideRows] = await Promise.all([
     db
-      .select(q.fields as SelectedFields)
+      .select(fields)
       .from(link.table)
       .innerJoin(target.table, on)
       .where(where)
@@ -69,7 +72,9 @@ export async function linkedPage<F extends SelectedFields>(db: Db, q: LinkedPage
   ])
   // the builder cannot follow a generic selection through a join; the rows are exactly `fields`
   return {
-    list: list as SelectResultFields<F>[],
+    list: list.map(({ linkExpiresAt, ...row }) =>
+      expiry ? { ...row, expiresAt: linkExpiresAt ? (linkExpiresAt as Date).toISOString() : null } : row,
+    ) as (SelectResultFields<F> & { expiresAt?: string | null })[],
     total: Number(total),
     ...(outsideRows ? { outsideCount: Number(outsideRows[0].n) } : {}),
   }

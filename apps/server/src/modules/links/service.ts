@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { PgColumn } from 'drizzle-orm/pg-core'
-import type { RecordType } from '@amg/contract'
+import { LINK_EXPIRY_MSG, type RecordType } from '@amg/contract'
 import type { DbOrTx, Transactable } from '../../db/connection'
 import { intArray } from '../../db/sql-arrays'
 import { linkBetween, RECORDS } from '../../db/tables'
@@ -10,6 +10,7 @@ import type { EffectiveAccess } from '../../auth/authorizer'
 import { requireExisting } from './existing'
 import { linkGrants, writeWithinReach } from './reach-grants'
 import { requirePositionsInScope, requireWritableUsers, type Caller } from '../../auth/user-scope'
+import { badRequest } from '../../lib/errors'
 
 /**
  * The seven links of DESIGN.md §6a (user–role, user–group, user–position, group–role, group–user,
@@ -64,6 +65,42 @@ export interface LinkChange {
   caller: Caller
   /** unlink: also 404 when a target does not exist (the user tabs name one target) */
   requireTargets?: boolean
+  /**
+   * link: until when the link holds (DESIGN.md §20); undefined or null: permanent. Only a user's link
+   * to a role, group or position takes it. Linking again extends a time-bound link or makes it
+   * permanent, and never shortens a permanent link or a later expiry.
+   */
+  expiresAt?: Date | null
+}
+
+/** Whether a link between these two may expire: a user's link to a role, group or position (every link with a user). */
+export const linkMayExpire = (a: LinkEntity, b: LinkEntity) => a === 'user' || b === 'user'
+
+/** 400 unless the expiry (if any) is in the future and the link takes one; nothing is written before. */
+function requireValidExpiry(change: LinkChange): void {
+  if (!change.expiresAt) return
+  if (!linkMayExpire(change.owner, change.target)) throw badRequest(LINK_EXPIRY_MSG.notApplicable)
+  if (Number.isNaN(change.expiresAt.getTime())) throw badRequest(LINK_EXPIRY_MSG.invalid)
+  if (change.expiresAt.getTime() <= Date.now()) throw badRequest(LINK_EXPIRY_MSG.past)
+}
+
+/**
+ * The insert of a link. A link that may expire takes the given expiry; one already there keeps the
+ * later of the two, null (permanent) being the latest: the update only runs when it lengthens the
+ * link, so a link that changes nothing stages no log row and drops no cache.
+ */
+function insertLinks(change: LinkChange, table: ReturnType<typeof linkBetween>): SQL {
+  const owner = bare(table.ownerColumn)
+  const target = bare(table.targetColumn)
+  const targets = sql`unnest(${intArray(change.targetIds)}) as t(id)`
+  if (!linkMayExpire(change.owner, change.target))
+    return sql`insert into ${table.table} (${owner}, ${target})
+      select ${change.ownerId}, t.id from ${targets} on conflict do nothing`
+  const expiry = change.expiresAt ? change.expiresAt.toISOString() : null
+  return sql`insert into ${table.table} as l (${owner}, ${target}, expires_at)
+    select ${change.ownerId}, t.id, ${expiry}::timestamptz from ${targets}
+    on conflict (${owner}, ${target}) do update set expires_at = excluded.expires_at
+    where l.expires_at is not null and (excluded.expires_at is null or excluded.expires_at > l.expires_at)`
 }
 
 /** The ids of one kind among the two sides of a change. */
@@ -95,17 +132,13 @@ export class Links {
    * the write, the roles given and their holders' departments after it.
    */
   async link(change: LinkChange): Promise<void> {
+    requireValidExpiry(change)
     await this.change(change, true, (tx, table, callerAccess) =>
       writeWithinReach(
         tx,
         this.power,
         callerAccess,
-        () =>
-          tx.execute(
-            sql`insert into ${table.table} (${bare(table.ownerColumn)}, ${bare(table.targetColumn)})
-            select ${change.ownerId}, t.id from unnest(${intArray(change.targetIds)}) as t(id)
-            on conflict do nothing`,
-          ),
+        () => tx.execute(insertLinks(change, table)),
         () => linkGrants(tx, change.owner, [change.ownerId], change.target, change.targetIds),
       ),
     )

@@ -6,10 +6,11 @@ import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { mayReadUsers } from '../../audit/personal-fields'
-import { exportOperations, listLogins, listOperations, operationDetail, sweepLogs } from './service'
+import { exportOperations, listLogins, listOperations, operationDetail, sweepLogs } from './index'
 
 /** The operation and login logs (DESIGN.md §9): read and export only; no route edits or deletes a row. */
 import { callerOf } from '../../auth/user-scope'
+import { downloadStamp } from '../../lib/workbook'
 
 export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
@@ -49,7 +50,7 @@ export const logRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, monitorApi.operationExport, async (req, reply) => {
     const reader = await readerOf(req)
     const caller = await callerOf(app.ctx.authz, req)
-    const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
+    const stamp = downloadStamp(config.timeZone)
     const name = encodeURIComponent(`操作日志-${stamp}.csv`)
     return reply
       .type('text/csv; charset=utf-8')

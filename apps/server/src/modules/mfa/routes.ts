@@ -9,12 +9,31 @@ import { hashToken } from '../../lib/tokens'
 import { sessions, users } from '../../db/schema'
 import { checkSecondFactor, enableMfa, mfaEnabled, removeMfa, setupMfa } from '../../auth/mfa'
 import { verifyPassword } from '../../auth/password'
-import { pause } from '../../auth/login-throttle'
+import { judge } from '../../auth/login-throttle'
 import { withRetryAfter } from '../../auth/retry-after'
 import { endUserSessions } from '../../auth/sessions'
 import { callerOf, requireWritableUsers } from '../../auth/user-scope'
 import { guardedChange } from '../../auth/super-admin-guard'
-import { USER_MSG } from '../user/service'
+import { USER_MSG } from '../user'
+import type { AuditNote } from '../../audit/operation-log'
+
+/**
+ * The log row of a two-step change (DESIGN.md §9): about the user whose two-step sign-in changed,
+ * named as they were, with the change itself. Its tables stage nothing the log could name them from,
+ * and the request names no user (the own-account calls) or only a code, which is no record.
+ */
+const mfaNote = (user: { id: number; nickName: string }, bound: boolean): AuditNote => ({
+  resourceId: String(user.id),
+  changes: [
+    {
+      field: 'mfa',
+      before: bound ? MFA_STATE.off : MFA_STATE.on,
+      after: bound ? MFA_STATE.on : MFA_STATE.off,
+      target: { type: 'user', id: user.id, name: user.nickName },
+    },
+  ],
+})
+const MFA_STATE = { on: '已绑定', off: '未绑定' } as const
 
 /**
  * Two-step sign-in of one's own account (enrol, confirm, disable with proof) and an administrator's
@@ -37,6 +56,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .update(sessions)
         .set({ restricted: null })
         .where(eq(sessions.tokenHash, hashToken(req.token!)))
+    req.auditNote = mfaNote(user, true)
     return ok({ recoveryCodes }, '两步验证已绑定')
   })
 
@@ -47,18 +67,22 @@ export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     withRetryAfter(reply, async () => {
       const user = currentUser(req)
       if (!(await mfaEnabled(db, user.id))) throw badRequest(SIGN_IN_MSG.mfaNotOn)
-      const byPassword = throttle.passwordChange(user.id, req.ip)
-      await pause(byPassword.pauseMs)
-      const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id))
-      if (!row || !(await verifyPassword(req.body.password, row.hash)))
-        throw byPassword.refusal(badRequest(SIGN_IN_MSG.passwordWrong))
-      byPassword.succeeded()
-      const byCode = throttle.secondStep(user.id, req.ip)
-      await pause(byCode.pauseMs)
-      if ((await checkSecondFactor(db, secrets, user.id, { code: req.body.code })) === null)
-        throw byCode.refusal(badRequest(SIGN_IN_MSG.mfaCodeWrong))
-      byCode.succeeded()
+      const byPassword = await throttle.passwordChange(user.id, req.ip)
+      const passwordOk = await judge(byPassword, async () => {
+        const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id))
+        return !!row && (await verifyPassword(req.body.password, row.hash))
+      })
+      if (!passwordOk) throw byPassword.refusal(badRequest(SIGN_IN_MSG.passwordWrong))
+      await byPassword.succeeded()
+      const byCode = await throttle.secondStep(user.id, req.ip)
+      const codeOk = await judge(
+        byCode,
+        async () => (await checkSecondFactor(db, secrets, user.id, { code: req.body.code })) !== null,
+      )
+      if (!codeOk) throw byCode.refusal(badRequest(SIGN_IN_MSG.mfaCodeWrong))
+      await byCode.succeeded()
       await removeMfa(db, user.id)
+      req.auditNote = mfaNote(user, false)
       return ok(null, '两步验证已解绑')
     }),
   )
@@ -66,7 +90,10 @@ export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, mfaApi.reset, async (req) => {
     const userId = req.query.userId
     const operator = await callerOf(authz, req)
-    const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId))
+    const [target] = await db
+      .select({ id: users.id, nickName: users.nickName })
+      .from(users)
+      .where(eq(users.id, userId))
     if (!target) throw notFound(USER_MSG.notFound)
     await guardedChange(db, async (tx) => {
       // within the administrator's reach (§13), and not beyond their own power (§6a)
@@ -76,6 +103,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // whoever holds the lost device holds no session of this user any more
       await endUserSessions(tx, userId)
     })
+    req.auditNote = mfaNote(target, false)
     return ok(null, SIGN_IN_MSG.mfaReset)
   })
 }

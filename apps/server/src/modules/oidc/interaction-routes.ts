@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { eq } from 'drizzle-orm'
-import { AUTH_HEADER, MSG, SIGN_IN_MSG } from '@amg/contract'
+import { AUTH_HEADER, MSG, PASSKEY_MSG, SIGN_IN_MSG } from '@amg/contract'
 import { errors } from 'oidc-provider'
-import { oidcClients } from '../../db/schema'
+import { users } from '../../db/schema'
 import type { Restriction } from '@amg/contract'
 import { checkCredentials, openMfaChallenge, signInDemands } from '../../auth/sessions'
 import { passSecondStep, SecondStepRefused } from '../../auth/mfa-login'
@@ -13,7 +13,9 @@ import { recordLogin } from '../../audit/login-log'
 import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from '../session/login-log'
 import { ThrottledError } from '../../auth/login-throttle'
 import type { OidcHost } from './host'
+import { registerPasskeyInteraction } from '../passkey/oidc-interaction'
 import { INTERACTION_PREFIX } from './provider'
+import { directoryBind } from '../directory/bind'
 
 /**
  * The calls behind the console's login and consent screens (DESIGN.md §16), under the interaction's
@@ -27,6 +29,7 @@ const SSO_SIGNED_IN = '单点登录成功'
 export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) {
   const { db, sessions, authz } = app.ctx
   const throttle = app.ctx.loginThrottle
+  const bind = directoryBind(db, app.ctx.box, (err) => app.log.warn({ err }, 'directory sign-in failed'))
   const gate = signInGate(db, authz)
 
   const details = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -48,11 +51,10 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
   /** A machine client's service account never signs in interactively. */
   const refuseServiceAccount = async (userId: number) => {
     const [row] = await db
-      .select({ id: oidcClients.serviceId })
-      .from(oidcClients)
-      .where(eq(oidcClients.serviceUserId, userId))
-      .limit(1)
-    if (row) throw forbidden(MSG.oidcServiceAccount)
+      .select({ serviceAccount: users.serviceAccount })
+      .from(users)
+      .where(eq(users.id, userId))
+    if (row?.serviceAccount) throw forbidden(MSG.oidcServiceAccount)
   }
 
   /** The login step's end: the user is the interaction's account. `logged`: the second step wrote the log row. */
@@ -126,24 +128,35 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
       const attempt = { nickName, address: req.ip, userAgent: req.headers['user-agent'] ?? null }
       let user: Awaited<ReturnType<typeof checkCredentials>>
       try {
-        user = await checkCredentials(db, throttle, { nickName, password, address: req.ip })
+        user = await checkCredentials(db, throttle, { nickName, password, address: req.ip }, bind)
       } catch (err) {
         // refused attempts land in the login log as the console's do
         await recordLoginRefusal(db, attempt, err)
         if (err instanceof ThrottledError) reply.header('retry-after', String(err.retryAfterSeconds))
         throw err
       }
-      const { restricted, expired, mfa } = await signInDemands(db, gate, user)
+      const { restricted, expired, mfa, methods, passkeyOnly } = await signInDemands(db, gate, user)
       // the second step comes first, as in the console: a restriction is told only to whoever passed it
       if (mfa)
         return ok(
-          { mfaRequired: true, mfaToken: await openMfaChallenge(db, user.id, restricted) },
+          {
+            mfaRequired: true,
+            mfaToken: await openMfaChallenge(db, user.id, restricted, passkeyOnly),
+            methods,
+          },
           SIGN_IN_MSG.mfaRequired,
         )
       if (restricted) return refuseRestricted(req, user, restricted, expired)
       return signIn(req, reply, user)
     },
   )
+
+  // a passkey, alone or as the second step (DESIGN.md §23)
+  registerPasskeyInteraction(app, `${INTERACTION_PREFIX}/:uid/passkey`, {
+    prompt: async (req, reply) => (await details(req, reply)).prompt.name,
+    signIn,
+    refuseRestricted,
+  })
 
   // the second step (DESIGN.md §14): the console's own check, tries, throttle and login log rows
   app.post<{ Body: { mfaToken?: unknown; code?: unknown; recoveryCode?: unknown } }>(
@@ -189,6 +202,7 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     // a restricted session may do nothing else, here either (DESIGN.md §14)
     if (user.restricted === 'password_change') throw forbidden(SIGN_IN_MSG.mustChangePassword)
     if (user.restricted === 'mfa_enroll') throw forbidden(SIGN_IN_MSG.mustEnrollMfa)
+    if (user.restricted === 'passkey_enroll') throw forbidden(PASSKEY_MSG.mustEnroll)
     return signIn(req, reply, user)
   })
 

@@ -6,6 +6,7 @@ import { hashToken } from '../../lib/tokens'
 import type { PowerGuard } from '../../auth/power'
 import { recordLogin } from '../../audit/login-log'
 import { notFound } from '../../lib/errors'
+import { paging, pagedList } from '../../lib/paged'
 import { containsPattern } from '../../lib/like'
 import { requireWritableUsers, visibleUser, type Caller } from '../../auth/user-scope'
 import { stageEvents } from '../../events/stage'
@@ -32,32 +33,38 @@ export async function listOnline(
     eq(users.status, 1),
     q.nickName?.trim() ? ilike(users.nickName, containsPattern(q.nickName.trim())) : undefined,
   )
-  const pageSize = q.pageSize ?? 10
   const own = callerToken ? hashToken(callerToken) : null
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: sessions.id,
-        userId: sessions.userId,
-        nickName: users.nickName,
-        ip: sessions.ip,
-        userAgent: sessions.userAgent,
-        loginTime: sessions.createTime,
-        lastSeenTime: sessions.lastSeenTime,
-        expiresAt: sessions.expiresAt,
-        tokenHash: sessions.tokenHash,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(where)
-      .orderBy(desc(sessions.lastSeenTime), desc(sessions.id))
-      .limit(pageSize)
-      .offset(((q.pageNum ?? 1) - 1) * pageSize),
-    db.select({ total: count() }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(where),
-  ])
+  const { list, total } = await pagedList(
+    paging(q),
+    (limit, offset) =>
+      db
+        .select({
+          id: sessions.id,
+          userId: sessions.userId,
+          nickName: users.nickName,
+          ip: sessions.ip,
+          userAgent: sessions.userAgent,
+          loginTime: sessions.createTime,
+          lastSeenTime: sessions.lastSeenTime,
+          expiresAt: sessions.expiresAt,
+          tokenHash: sessions.tokenHash,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(where)
+        .orderBy(desc(sessions.lastSeenTime), desc(sessions.id))
+        .limit(limit)
+        .offset(offset),
+    () =>
+      db
+        .select({ total: count() })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(where),
+  )
   return {
-    total: Number(total),
-    list: rows.map(({ tokenHash, ...r }) => ({
+    total,
+    list: list.map(({ tokenHash, ...r }) => ({
       ...r,
       loginTime: zonedIso(r.loginTime, timeZone),
       lastSeenTime: zonedIso(r.lastSeenTime, timeZone),

@@ -3,13 +3,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { orgApi, type OrgTreeQuery } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
-import { deleteOrg, insertOrg, orgDetail, orgTree, updateOrg } from './service'
+import { orgTree } from './tree'
+import { orgDetail } from './detail'
+import { deleteOrg, insertOrg, updateOrg } from './writes'
 import { askedPart, orgLevel, orgWithPath, searchOrgs } from './tree-parts'
 import { callerOf } from '../../auth/user-scope'
 import { scopedPart } from './scoped-parts'
 import { acceptedEncoding, encoded, type TreePayload } from './tree-payload'
 import { VersionedCache } from '../../cache/versioned-cache'
 import type { Db } from '../../db/connection'
+import { fastReadsOf } from '../authz/forward-fast-path'
+import { TREE_URL, TreeFastPath } from './tree-fast-path'
 
 /** The part of the tree a query asks for, as a cache key and the read that answers it. */
 function treePart(db: Db, query: OrgTreeQuery): { key: string; read: () => Promise<unknown> } {
@@ -44,6 +48,9 @@ export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // many searches never push the whole tree out. Both are dropped on any department change.
   const whole = new VersionedCache(app.ctx, 'org')
   const parts = new VersionedCache(app.ctx, 'org')
+  // the kept whole tree, over HTTP, is answered before Fastify when it can be (tree-fast-path.ts)
+  if (app.heldCaller)
+    fastReadsOf(app.server)?.serveRead(TREE_URL, new TreeFastPath(whole, authz, app.heldCaller, app.log))
   route(app, orgApi.tree, async (req, reply) => {
     const who = await caller(req)
     // a scoped administrator's tree is cut to their scope (DESIGN.md §13), read afresh each time

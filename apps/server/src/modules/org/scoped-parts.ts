@@ -7,7 +7,7 @@ import {
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
 import type { Caller } from '../../auth/user-scope'
-import { orgTree, scopedTree } from './service'
+import { orgTree, scopedTree } from './tree'
 import { askedPart } from './tree-parts'
 
 /**

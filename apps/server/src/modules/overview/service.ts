@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm'
-import { NO_DATA, routes, type RouteSpec, type SystemOverview } from '@amg/contract'
+import { sql, type SQL } from 'drizzle-orm'
+import { routes, type RouteSpec, type SystemOverview } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
 import type { Authorizer } from '../../auth/authorizer'
 import { countActiveSuperAdmins } from '../../auth/super-admin-guard'
-import { listOperations } from '../log/service'
+import { callerOfCall, visibleOrg, visibleUser, type Caller } from '../../auth/user-scope'
+import { listOperations } from '../log/index'
 
 /** How many of the caller's own operations the home page lists. */
 export const RECENT_OPERATIONS = 5
@@ -15,15 +16,21 @@ async function mayCall(authz: Authorizer, userId: number, route: Pick<RouteSpec,
   return false
 }
 
-const count = async (db: Db, table: string): Promise<number> => {
+/** The user with the scope of the list a figure summarises (DESIGN.md §13: the figure obeys it as the list does). */
+const callerOfList = (authz: Authorizer, userId: number, route: Pick<RouteSpec, 'method' | 'path'>) =>
+  callerOfCall(authz, userId, typeof route.method === 'string' ? route.method : route.method[0], route.path)
+
+/** `within`: a condition on the table's rows (undefined: all), where the list is scoped. */
+const count = async (db: Db, table: string, within?: SQL): Promise<number> => {
   const [row] = await queryRows<{ n: number | string }>(
     db,
-    sql`select count(*) as n from ${sql.identifier(table)}`,
+    sql`select count(*) as n from ${sql.identifier(table)} ${within ? sql`where ${within}` : sql``}`,
   )
   return Number(row?.n ?? 0)
 }
 
-async function userCounts(db: Db) {
+async function userCounts(db: Db, caller: Caller) {
+  const visible = visibleUser(caller, sql`users.id`)
   const [row] = await queryRows<{
     active: number | string
     frozen: number | string
@@ -33,7 +40,7 @@ async function userCounts(db: Db) {
     sql`select count(*) filter (where status = 1) as active,
                count(*) filter (where status <> 1) as frozen,
                count(*) filter (where password_is_initial = 1) as initial
-          from users`,
+          from users ${visible ? sql`where ${visible}` : sql``}`,
   )
   return {
     active: Number(row?.active ?? 0),
@@ -65,23 +72,33 @@ export async function overviewFor(
     may(routes.monitor.operationList),
   ])
   const overview: SystemOverview = {}
-  if (users) overview.users = await userCounts(db)
+  if (users) {
+    // the users the user list shows, and of them the super admins
+    const caller = await callerOfList(authz, userId, routes.user.list)
+    overview.users = await userCounts(db, caller)
+    // who holds the super admin role is a question about users and roles both
+    if (roles) overview.superAdmins = await countActiveSuperAdmins(db, visibleUser(caller, sql`u.id`))
+  }
   if (roles) overview.roles = await count(db, 'roles')
-  // who holds the super admin role is a question about users and roles both
-  if (users && roles) overview.superAdmins = await countActiveSuperAdmins(db)
   if (groups) overview.userGroups = await count(db, 'user_groups')
-  if (orgs) overview.organizations = await count(db, 'organizations')
+  if (orgs) {
+    const caller = await callerOfList(authz, userId, routes.org.tree)
+    overview.organizations = await count(db, 'organizations', visibleOrg(caller, sql`id`))
+  }
   if (stations) overview.stations = await count(db, 'stations')
-  if (positions) overview.positions = await count(db, 'positions')
+  if (positions) {
+    const caller = await callerOfList(authz, userId, routes.position.list)
+    overview.positions = await count(db, 'positions', visibleOrg(caller, sql`org_id`))
+  }
   if (services) overview.services = await count(db, 'services')
   if (operations) {
     // the rows about users obey the scope of the operation log's list call (DESIGN.md §13)
-    const { method, path } = routes.monitor.operationList
-    const scope = await authz.scopeOf(userId, typeof method === 'string' ? method : method[0], path)
-    const page = await listOperations(db, { operatorId: userId, pageSize: RECENT_OPERATIONS }, timeZone, {
-      id: userId,
-      scope: scope ?? { ...NO_DATA },
-    })
+    const page = await listOperations(
+      db,
+      { operatorId: userId, pageSize: RECENT_OPERATIONS },
+      timeZone,
+      await callerOfList(authz, userId, routes.monitor.operationList),
+    )
     overview.recentOperations = page.list.map(({ id, time, summary, resourceName, result }) => ({
       id,
       time,

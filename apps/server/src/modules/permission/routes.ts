@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authApi, MSG } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { done, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { acceptedEncoding, encoded, type TreePayload } from '../org/tree-payload'
-import { authDetail, authTree, deleteAuth, insertAuth, markTreeGrantable, updateAuth } from './service'
+import { authDetail, authTree, deleteAuth, insertAuth, markTreeGrantable, updateAuth } from './index'
 
 /** The permission (auth) tree of SPEC.md §7 "Auth". */
 export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, catalogue, power, authz } = app.ctx
+  const editor = { db, authz, power }
 
   route(app, authApi.tree, async (req) =>
     ok(markTreeGrantable(await authTree(db), await power.lackedNodes(db, currentUser(req).id))),
@@ -17,18 +18,16 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, authApi.detail, async (req) => ok(await authDetail(db, req.query.authCode)))
 
   route(app, authApi.insert, async (req) =>
-    ok(await insertAuth(db, authz, power, req.body, currentUser(req).id), MSG.created),
+    ok(await insertAuth(editor, req.body, currentUser(req).id), MSG.created),
   )
 
-  route(app, authApi.update, async (req) => {
-    await updateAuth(db, authz, power, req.body, currentUser(req).id)
-    return ok(null, MSG.updated)
-  })
+  route(app, authApi.update, async (req) =>
+    done(updateAuth(editor, req.body, currentUser(req).id), MSG.updated),
+  )
 
-  route(app, authApi.delete, async (req) => {
-    await deleteAuth(db, power, req.query.authCode, currentUser(req).id)
-    return ok(null, MSG.deleted)
-  })
+  route(app, authApi.delete, async (req) =>
+    done(deleteAuth(db, power, req.query.authCode, currentUser(req).id), MSG.deleted),
+  )
 
   // The route table is fixed once the server is up: its answer (over 8 KB) is serialized and
   // compressed once, not on every call, and sent as the compression plugin sends it (vary and

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { MSG, positionApi } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { done, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { VersionedCache } from '../../cache/versioned-cache'
 import {
@@ -17,7 +17,7 @@ import {
   unlinkRoles,
   unlinkUsers,
   type PositionCaches,
-} from './service'
+} from './index'
 import { callerOf } from '../../auth/user-scope'
 
 export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,37 +35,23 @@ export const positionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(app, positionApi.listForOrg, async (req) => ok(await listForOrg(db, req.body, await caller(req))))
 
-  route(app, positionApi.delete, async (req) => {
-    await deletePositions(db, power, req.query.positionIds, await caller(req))
-    return ok(null, MSG.deleted)
-  })
+  route(app, positionApi.delete, async (req) =>
+    done(deletePositions(db, power, req.query.positionIds, await caller(req)), MSG.deleted),
+  )
 
   route(app, positionApi.batchInsert, async (req) => ok(await batchInsert(db, req.body, await caller(req))))
 
-  route(app, positionApi.enable, async (req) => {
-    await setPositionEnabled(db, power, req.query.positionId, req.query.enable, await caller(req))
-    return ok(null)
-  })
+  route(app, positionApi.enable, async (req) =>
+    done(setPositionEnabled(db, power, req.query.positionId, req.query.enable, await caller(req))),
+  )
 
-  route(app, positionApi.linkRoles, async (req) => {
-    await linkRoles(links, req.body, await caller(req))
-    return ok(null)
-  })
+  route(app, positionApi.linkRoles, async (req) => done(linkRoles(links, req.body, await caller(req))))
 
-  route(app, positionApi.unlinkRoles, async (req) => {
-    await unlinkRoles(links, req.body, await caller(req))
-    return ok(null)
-  })
+  route(app, positionApi.unlinkRoles, async (req) => done(unlinkRoles(links, req.body, await caller(req))))
 
-  route(app, positionApi.linkUsers, async (req) => {
-    await linkUsers(links, req.body, await caller(req))
-    return ok(null)
-  })
+  route(app, positionApi.linkUsers, async (req) => done(linkUsers(links, req.body, await caller(req))))
 
-  route(app, positionApi.unlinkUsers, async (req) => {
-    await unlinkUsers(links, req.body, await caller(req))
-    return ok(null)
-  })
+  route(app, positionApi.unlinkUsers, async (req) => done(unlinkUsers(links, req.body, await caller(req))))
 
   route(app, positionApi.roleList, async (req) =>
     ok(await positionRoleList(db, req.query, await caller(req))),

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
-import { MSG, type OidcClientBody, type OidcClientInfo } from '@amg/contract'
+import { MSG, serviceAccountNameTaken, type OidcClientBody, type OidcClientInfo } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
 import { oidcClients, oidcPayloads, services, users } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
 import { requireWritableUsers, type Caller } from '../../auth/user-scope'
-import { badRequest, notFound } from '../../lib/errors'
+import { badRequest, conflict, notFound } from '../../lib/errors'
 import type { SecretBox } from '../../lib/secret-box'
+import { MACHINE_TOKEN_TTL } from '../oidc/provider'
+import { denyClientTokens } from '../oidc/token-denials'
 
 /**
  * Applications (DESIGN.md §16): a service's single sign-on settings. The secret is made here, stored
@@ -45,16 +47,44 @@ async function serviceOf(tx: DbOrTx, serviceId: number) {
   return service
 }
 
-/** The machine client's service account: made once, never signs in (no usable password). */
+/**
+ * The machine client's service account (DESIGN.md §11): made new, marked, with no password. Never a user
+ * found by name: anyone who may add users could have made `svc-<key>` with a password they know, and
+ * would sign in as whatever power the client is later given. A service account of that name left by
+ * this service's earlier sign-on (turned off, or the service deleted and made again) is the system's
+ * own and is taken up again; any other user of the name refuses with 409 until it is renamed or deleted.
+ */
 async function serviceAccount(tx: DbOrTx, key: string, existing: number | null): Promise<number> {
   if (existing) return existing
   const nickName = `svc-${key}`
-  const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.nickName, nickName))
-  if (found) return found.id
+  // names compare case-insensitively for this: `SVC-billing` made before the rule is the same name
+  const [found] = await tx
+    .select({ id: users.id, nickName: users.nickName, serviceAccount: users.serviceAccount })
+    .from(users)
+    .where(sql`lower(${users.nickName}) = ${nickName}`)
+    .limit(1)
+  if (found && !found.serviceAccount) throw conflict(serviceAccountNameTaken(found.nickName))
+  if (found) {
+    const [linked] = await tx
+      .select({ id: oidcClients.serviceId })
+      .from(oidcClients)
+      .where(eq(oidcClients.serviceUserId, found.id))
+      .limit(1)
+    if (linked) throw conflict(serviceAccountNameTaken(found.nickName))
+    return found.id
+  }
   const [made] = await tx
     .insert(users)
-    // '!' is no hash any password matches: the account cannot sign in with one
-    .values({ nickName, realName: `服务账号 ${key}`, passwordHash: '!', status: 1, passwordIsInitial: 0 })
+    // '!' is no hash any password matches; the mark keeps it from every sign-in and password call
+    .values({
+      nickName,
+      realName: `服务账号 ${key}`,
+      passwordHash: '!',
+      status: 1,
+      passwordIsInitial: 0,
+      mustChangePassword: 0,
+      serviceAccount: true,
+    })
     .returning({ id: users.id })
   return made.id
 }
@@ -102,12 +132,17 @@ export async function saveOidcClient(
     const values = {
       type: body.type,
       redirectUris,
-      requireConsent: body.requireConsent,
+      // a machine client has no users to ask; a web or spa application keeps its choice when none is given
+      requireConsent:
+        body.type === 'machine' ? false : (body.requireConsent ?? existing?.requireConsent ?? true),
       enabled: body.enabled ?? true,
       secretEnc,
       serviceUserId: serviceUserId ?? existing?.serviceUserId ?? null,
       updateTime: new Date(),
     }
+    // a machine client turned into another kind, or disabled: the tokens it was given end now (§19)
+    if (existing?.type === 'machine' && (body.type !== 'machine' || !values.enabled))
+      await denyClientTokens(tx, service.key, MACHINE_TOKEN_TTL)
     if (existing) await tx.update(oidcClients).set(values).where(eq(oidcClients.serviceId, service.id))
     else await tx.insert(oidcClients).values({ serviceId: service.id, ...values })
     return { clientId: service.key, clientSecret: secret }
@@ -146,5 +181,7 @@ export async function turnOidcOff(db: Db, serviceId: number): Promise<void> {
       .returning({ id: oidcClients.serviceId })
     if (removed.length === 0) throw badRequest(MSG.oidcNotEnabled)
     await tx.delete(oidcPayloads).where(sql`${oidcPayloads.payload}->>'clientId' = ${service.key}`)
+    // machine tokens are JWTs no row holds: every instance refuses them from now on (DESIGN.md §19)
+    await denyClientTokens(tx, service.key, MACHINE_TOKEN_TTL)
   })
 }

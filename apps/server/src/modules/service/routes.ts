@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { MSG, serviceApi } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { done, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { deleteService, insertService, listServices, updateService } from './service'
@@ -20,15 +20,13 @@ export const serviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ok(await insertService(db, power, req.body, currentUser(req).id), MSG.created),
   )
 
-  route(app, serviceApi.update, async (req) => {
-    await updateService(db, req.body, currentUser(req).id)
-    return ok(null, MSG.updated)
-  })
+  route(app, serviceApi.update, async (req) =>
+    done(updateService(db, req.body, currentUser(req).id), MSG.updated),
+  )
 
-  route(app, serviceApi.delete, async (req) => {
-    await deleteService(db, power, req.query.id, currentUser(req).id)
-    return ok(null, MSG.deleted)
-  })
+  route(app, serviceApi.delete, async (req) =>
+    done(deleteService(db, power, req.query.id, currentUser(req).id), MSG.deleted),
+  )
 
   // DESIGN.md §16: single sign-on settings of a service (an application)
   route(app, serviceApi.oidcDetail, async (req) =>
@@ -43,10 +41,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ok(await rotateOidcSecret(db, box, power, await caller(req), req.body.serviceId), MSG.updated),
   )
 
-  route(app, serviceApi.oidcOff, async (req) => {
-    await turnOidcOff(db, req.query.serviceId)
-    return ok(null, MSG.updated)
-  })
+  route(app, serviceApi.oidcOff, async (req) => done(turnOidcOff(db, req.query.serviceId), MSG.updated))
 
   route(app, serviceApi.oidcRotateKeys, async () => {
     const kid = await oidc.rotateKeys(async () => {

@@ -1,4 +1,4 @@
-import { count, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm'
+import { count, desc, eq, isNull, like, or, sql } from 'drizzle-orm'
 import {
   checkServiceKey,
   MSG,
@@ -9,12 +9,15 @@ import {
   type ServiceUpdateBody,
 } from '@amg/contract'
 import type { Db, DbOrTx } from '../../db/connection'
-import { auths, services } from '../../db/schema'
+import { auths, oidcClients, services } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
 import { badRequest, conflict, notFound } from '../../lib/errors'
-import { containsPattern } from '../../lib/like'
+import { keywordIn, prefixPattern } from '../../lib/like'
+import { paging, pagedList } from '../../lib/paged'
 import { rethrowUnique } from '../../lib/unique-violation'
-import { nextCode, storedNodesIn, subtreeCodes } from '../permission/service'
+import { storedNodesIn, subtreeCodes } from '../permission/tree'
+import { MACHINE_TOKEN_TTL } from '../oidc/provider'
+import { denyClientTokens } from '../oidc/token-denials'
 
 /**
  * Services (DESIGN.md §10a): each owns the permission subtree under its root, a top-level node, and
@@ -25,41 +28,54 @@ import { nextCode, storedNodesIn, subtreeCodes } from '../permission/service'
 
 const onTaken = rethrowUnique({
   services_key_key: MSG.serviceKeyTaken,
+  // two services made with one key at the same moment reach the root's code first
+  auths_pkey: MSG.serviceKeyTaken,
   services_root_code_key: MSG.serviceRootTaken,
 })
 
 export async function listServices(db: Db, body: ServiceListBody): Promise<PageResult<ServiceRow>> {
-  const pageNum = body.pageNum ?? 1
-  const pageSize = body.pageSize ?? 10
-  const keyword = body.keyword?.trim()
-  const where = keyword
-    ? or(ilike(services.key, containsPattern(keyword)), ilike(services.name, containsPattern(keyword)))
-    : undefined
-  const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({
-        id: services.id,
-        key: services.key,
-        name: services.name,
-        rootCode: services.rootCode,
-        rootName: auths.chName,
-        builtIn: services.builtIn,
-        createTime: services.createTime,
-        updateTime: services.updateTime,
-      })
-      .from(services)
-      .leftJoin(auths, eq(auths.code, services.rootCode))
-      .where(where)
-      // the built-in service first, then the newest
-      .orderBy(desc(services.builtIn), desc(services.id))
-      .limit(pageSize)
-      .offset((pageNum - 1) * pageSize),
-    db.select({ total: count() }).from(services).where(where),
-  ])
-  return {
-    list: rows.map((r) => ({ ...r, builtIn: r.builtIn === 1 })),
-    total: Number(total),
-  }
+  const where = keywordIn(body.keyword, services.key, services.name)
+  const page = await pagedList(
+    paging(body),
+    (limit, offset) =>
+      db
+        .select({
+          id: services.id,
+          key: services.key,
+          name: services.name,
+          rootCode: services.rootCode,
+          rootName: auths.chName,
+          builtIn: services.builtIn,
+          createTime: services.createTime,
+          updateTime: services.updateTime,
+        })
+        .from(services)
+        .leftJoin(auths, eq(auths.code, services.rootCode))
+        .where(where)
+        // the built-in service first, then the newest
+        .orderBy(desc(services.builtIn), desc(services.id))
+        .limit(limit)
+        .offset(offset),
+    () => db.select({ total: count() }).from(services).where(where),
+  )
+  return { ...page, list: page.list.map((r) => ({ ...r, builtIn: r.builtIn === 1 })) }
+}
+
+/**
+ * A new root's code, readable in the permission tree and in what a role grants: the key in capitals
+ * (`billing` → `BILLING`). Codes are unique and compare exactly; one already taken (a node named so by
+ * hand) gets the first free `-2`, `-3`, … after it.
+ */
+async function rootCodeFor(tx: DbOrTx, key: string): Promise<string> {
+  const base = key.toUpperCase()
+  const rows = await tx
+    .select({ code: auths.code })
+    .from(auths)
+    .where(or(eq(auths.code, base), like(auths.code, prefixPattern(`${base}-`))))
+  const taken = new Set(rows.map((r) => r.code))
+  let code = base
+  for (let n = 2; taken.has(code); n++) code = `${base}-${n}`
+  return code
 }
 
 /** The top-level node a new service takes over: it exists, is at the top, and no service owns it. */
@@ -106,7 +122,7 @@ export async function insertService(
           .select({ seq: sql<number>`coalesce(max(${auths.seq}), 0) + 1` })
           .from(auths)
           .where(isNull(auths.parentCode))
-        root = await nextCode(tx)
+        root = await rootCodeFor(tx, key)
         await tx.insert(auths).values({
           code: root,
           parentCode: null,
@@ -148,7 +164,7 @@ export async function deleteService(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [service] = await tx
-      .select({ id: services.id, rootCode: services.rootCode, builtIn: services.builtIn })
+      .select({ id: services.id, key: services.key, rootCode: services.rootCode, builtIn: services.builtIn })
       .from(services)
       .where(eq(services.id, id))
     if (!service) throw notFound(MSG.serviceNotFound)
@@ -160,6 +176,13 @@ export async function deleteService(
       .limit(1)
     if (child) throw conflict(MSG.serviceHasNodes)
     await power.require(tx, operatorId, { authCodes: [service.rootCode] })
+    // its machine client's tokens end with it on every instance (DESIGN.md §19); a service made again
+    // with the same key gives new ones
+    const [client] = await tx
+      .select({ type: oidcClients.type })
+      .from(oidcClients)
+      .where(eq(oidcClients.serviceId, id))
+    if (client) await denyClientTokens(tx, service.key, MACHINE_TOKEN_TTL)
     await tx.delete(services).where(eq(services.id, id))
     await tx.delete(auths).where(eq(auths.code, service.rootCode))
   })

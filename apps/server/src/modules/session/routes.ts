@@ -1,3 +1,5 @@
+import { loggableError } from '../../lib/error-handler'
+import { directoryBind } from '../directory/bind'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
@@ -35,6 +37,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // what the settings ask of this user at sign-in and after a password change (DESIGN.md §14)
   const gate = signInGate(db, authz)
+  // directory users sign in by binding to the directory (DESIGN.md §22)
+  const bind = directoryBind(db, app.ctx.box, (err) =>
+    app.log.warn({ err: loggableError(err) }, 'directory sign-in failed'),
+  )
 
   route(app, sessionApi.login, async (req, reply) => {
     const attempt = {
@@ -44,10 +50,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     try {
       const outcome = await withRetryAfter(reply, () =>
-        login(db, config, throttle, gate, { ...attempt, password: req.body.password }),
+        login(db, config, throttle, gate, { ...attempt, password: req.body.password }, bind),
       )
       if (outcome.kind === 'mfa')
-        return ok({ mfaRequired: true, mfaToken: outcome.mfaToken }, SIGN_IN_MSG.mfaRequired)
+        return ok(
+          { mfaRequired: true, mfaToken: outcome.mfaToken, methods: outcome.methods },
+          SIGN_IN_MSG.mfaRequired,
+        )
       const { token, user, expired } = outcome
       await recordLogin(db, {
         ...attempt,
@@ -104,7 +113,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const userId = currentUser(req).id
       await changeOwnPassword(db, { userId, token: req.token! }, passwordChange.resultFor(req), (id) =>
-        gate.mfaEnrolmentDue(passwordChange.resultFor(req).settings, id),
+        gate.enrolmentDue(passwordChange.resultFor(req).settings, id),
       )
       return ok(null, '密码修改成功')
     },

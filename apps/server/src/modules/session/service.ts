@@ -1,9 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import {
-  checkPassword,
   MSG,
   POLICY_MSG,
-  scopeRoots,
+  type Restriction,
   type SecuritySettings,
   userApi,
   type ChangePasswordBody,
@@ -11,16 +10,17 @@ import {
   type UrlPattern,
 } from '@amg/contract'
 import type { Db } from '../../db/connection'
-import { organizations, sessions, users } from '../../db/schema'
+import { sessions, users } from '../../db/schema'
 import { hashToken } from '../../lib/tokens'
 import { recordPasswordSet, requireNotReused, requirePolicy } from '../../auth/password-rules'
 import { readSecuritySettings } from '../../auth/security-settings'
 import type { Authorizer } from '../../auth/authorizer'
+import { namedScopeRoots } from '../../auth/scope-words'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
 import type { SessionUser } from '../../cache/session-cache'
-import { pause, type LoginThrottle } from '../../auth/login-throttle'
-import { badRequest } from '../../lib/errors'
+import { judge, type LoginThrottle } from '../../auth/login-throttle'
+import { badRequest, forbidden } from '../../lib/errors'
 
 /** The signed-in user as the session cache holds them, with their access: no query once warm. */
 /** Each pattern once (several nodes may grant the same call). */
@@ -55,26 +55,7 @@ async function manageScopeOf(db: Db, authz: Authorizer, userId: number): Promise
   const { method, path } = userApi.list.route
   const scope = await authz.scopeOf(userId, [method].flat()[0], path)
   if (!scope || scope.all) return null
-  const roots = scopeRoots(scope, (await authz.resolve(userId)).depts)
-  const names = roots.length
-    ? await db
-        .select({ id: organizations.id, name: organizations.organizationName })
-        .from(organizations)
-        .where(
-          inArray(
-            organizations.id,
-            roots.map((r) => r.id),
-          ),
-        )
-    : []
-  const nameOf = new Map(names.map((n) => [n.id, n.name]))
-  return {
-    self: scope.self,
-    roots: roots.flatMap((r) => {
-      const name = nameOf.get(r.id)
-      return name === undefined ? [] : [{ ...r, name }]
-    }),
-  }
+  return { self: scope.self, roots: await namedScopeRoots(db, (await authz.resolve(userId)).depts, scope) }
 }
 
 export interface PasswordChanger {
@@ -104,19 +85,27 @@ export async function checkPasswordChange(
   throttle: LoginThrottle,
   body: ChangePasswordBody,
 ): Promise<CheckedPasswordChange> {
-  const policy = checkPassword(body.newPassword)
-  if (policy) throw badRequest(policy)
-  const admitted = throttle.passwordChange(userId, address)
-  await pause(admitted.pauseMs)
-  const [user] = await db
-    .select({ passwordHash: users.passwordHash, nickName: users.nickName })
-    .from(users)
-    .where(eq(users.id, userId))
-  if (!user || !(await verifyPassword(body.oldPassword, user.passwordHash)))
-    throw admitted.refusal(badRequest(MSG.oldPasswordWrong))
-  admitted.succeeded()
-  if (body.oldPassword === body.newPassword) throw badRequest(POLICY_MSG.sameAsOld)
+  // the policy as set (DESIGN.md §14) before any guess is counted; the user's name is checked below
   const settings = await readSecuritySettings(db)
+  requirePolicy(settings, body.newPassword)
+  const admitted = await throttle.passwordChange(userId, address)
+  const { user, passwordOk } = await judge(admitted, async () => {
+    const [user] = await db
+      .select({
+        passwordHash: users.passwordHash,
+        nickName: users.nickName,
+        serviceAccount: users.serviceAccount,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+    const judged = !!user && !user.serviceAccount
+    return { user, passwordOk: judged && (await verifyPassword(body.oldPassword, user!.passwordHash)) }
+  })
+  // a machine token acts as its service account, which holds no password and is given none (DESIGN.md §11)
+  if (user?.serviceAccount) throw forbidden(MSG.serviceAccountNoPassword)
+  if (!user || !passwordOk) throw admitted.refusal(badRequest(MSG.oldPasswordWrong))
+  await admitted.succeeded()
+  if (body.oldPassword === body.newPassword) throw badRequest(POLICY_MSG.sameAsOld)
   requirePolicy(settings, body.newPassword, user.nickName)
   await requireNotReused(db, settings, userId, user.passwordHash, body.newPassword)
   return { oldHash: user.passwordHash, newHash: await hashPassword(body.newPassword), settings }
@@ -132,7 +121,7 @@ export async function changeOwnPassword(
   db: Db,
   { userId, token }: Pick<PasswordChanger, 'userId' | 'token'>,
   checked: CheckedPasswordChange,
-  mfaEnrolmentDue: (userId: number) => Promise<boolean>,
+  enrolmentDue: (userId: number) => Promise<Restriction | null>,
 ) {
   await db.transaction(async (tx) => {
     const changed = await tx
@@ -143,7 +132,7 @@ export async function changeOwnPassword(
     if (changed.length === 0) throw badRequest(MSG.oldPasswordWrong)
     await recordPasswordSet(tx, checked.settings, userId, checked.oldHash, false)
     await endUserSessions(tx, userId, token)
-    const restricted = (await mfaEnrolmentDue(userId)) ? 'mfa_enroll' : null
+    const restricted = await enrolmentDue(userId)
     await tx
       .update(sessions)
       .set({ restricted })

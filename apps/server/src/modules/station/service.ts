@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, exists, ilike, inArray, ne, not, type SQL } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import {
   parseIdList,
   type IdListInput,
@@ -13,10 +12,12 @@ import {
 import type { Db, DbOrTx, Transactable } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
-import { organizations, positions, stations, users } from '../../db/schema'
+import { organizations, positions, stations } from '../../db/schema'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { rethrowUnique } from '../../lib/unique-violation'
+import { sameName } from '../../lib/same-name'
 import { containsPattern } from '../../lib/like'
+import { creatorJoin, OPERATOR_FIELDS, operatorVos, updaterJoin } from '../../lib/operators'
 
 export const STATION_MSG = {
   notFound: '职位不存在',
@@ -27,13 +28,6 @@ export const STATION_MSG = {
 
 const orgsMissing = (ids: number[]) => `部门不存在（id: ${ids.join(',')}）`
 
-/** A substring pattern for ILIKE with the wildcards of the input taken literally. */
-const creator = alias(users, 'creator')
-const updater = alias(users, 'updater')
-
-const operatorVo = (id: number | null, nickName: string | null) =>
-  id !== null && nickName !== null ? { id, nickName } : null
-
 /** Stations with their creator and updater, for the list and the detail. */
 const selectStations = (db: DbOrTx) =>
   db
@@ -43,31 +37,28 @@ const selectStations = (db: DbOrTx) =>
       type: stations.type,
       createTime: stations.createTime,
       updateTime: stations.updateTime,
-      creatorId: creator.id,
-      creatorName: creator.nickName,
-      updaterId: updater.id,
-      updaterName: updater.nickName,
+      ...OPERATOR_FIELDS,
     })
     .from(stations)
-    .leftJoin(creator, eq(creator.id, stations.createUserId))
-    .leftJoin(updater, eq(updater.id, stations.updateUserId))
+    .leftJoin(...creatorJoin(stations.createUserId))
+    .leftJoin(...updaterJoin(stations.updateUserId))
 
 /** A station row as the console reads it: ISO times and `{ id, nickName }` operators. */
-function toStationRow({
-  creatorId,
-  creatorName,
-  updaterId,
-  updaterName,
-  createTime,
-  updateTime,
-  ...station
-}: Awaited<ReturnType<typeof selectStations>>[number]) {
+function toStationRow(row: Awaited<ReturnType<typeof selectStations>>[number]) {
+  const {
+    creatorId: _c,
+    creatorName: _cn,
+    updaterId: _u,
+    updaterName: _un,
+    createTime,
+    updateTime,
+    ...station
+  } = row
   return {
     ...station,
     createTime: createTime.toISOString(),
     updateTime: updateTime.toISOString(),
-    createUserVo: operatorVo(creatorId, creatorName),
-    updateUserVo: operatorVo(updaterId, updaterName),
+    ...operatorVos(row),
   }
 }
 
@@ -156,14 +147,20 @@ async function requireOrgs(tx: DbOrTx, ids: number[]) {
 }
 
 /** The index catches what requireUniqueName cannot: two requests passing it at the same moment. */
-const onNameTaken = rethrowUnique({ stations_station_name_key: STATION_MSG.nameExists })
+const onNameTaken = rethrowUnique({
+  stations_station_name_key: STATION_MSG.nameExists,
+  stations_station_name_fold_key: STATION_MSG.nameExists,
+})
 
 async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
   const [dup] = await tx
     .select({ id: stations.id })
     .from(stations)
     .where(
-      and(eq(stations.stationName, name), exceptId === undefined ? undefined : ne(stations.id, exceptId)),
+      and(
+        sameName(stations.stationName, name),
+        exceptId === undefined ? undefined : ne(stations.id, exceptId),
+      ),
     )
     .limit(1)
   if (dup) throw conflict(STATION_MSG.nameExists)

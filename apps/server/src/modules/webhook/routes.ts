@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { MSG, WEBHOOK_MSG, webhookApi } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { MSG, routes, WEBHOOK_MSG, webhookApi } from '@amg/contract'
+import { done, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
+import { currentUser } from '../../lib/context'
+import { callerOf, callerOfCall } from '../../auth/user-scope'
 import { WebhookWorker } from './worker'
 import {
   deleteWebhook,
@@ -14,7 +16,7 @@ import {
   sweepEvents,
   testWebhook,
   updateWebhook,
-} from './service'
+} from './index'
 
 /** Events are kept this long for pulling consumers (DESIGN.md §17). */
 export const EVENT_RETENTION_DAYS = 30
@@ -24,7 +26,7 @@ export const EVENT_RETENTION_DAYS = 30
  * pulled by consumers; and this instance's delivery worker, which stops with the app.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, config } = app.ctx
+  const { db, database, config, authz } = app.ctx
   const allowPrivate = config.webhookAllowPrivate
 
   // the worker reads and records outside any request: the database itself, not the request's transaction
@@ -35,6 +37,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       allowPrivate,
       retryScale: config.webhookRetryScale,
       leaseSeconds: config.webhookLeaseSeconds,
+      // the owner reads as a caller of the events list would (the permission that pulls events)
+      readerOf: (ownerId) => callerOfCall(authz, ownerId, 'GET', routes.webhook.events.path),
     },
     app.log,
   )
@@ -57,47 +61,32 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // a test or a redelivery is sent at once after its request commits, not at the next round
   const pokeAfterCommit = { onResponse: [async () => worker.poke()] }
 
-  route(app, webhookApi.list, async (req) => ok(await listWebhooks(db, req.body ?? {})))
-
-  route(app, webhookApi.insert, async (req) =>
-    ok(await insertWebhook(db, req.body, allowPrivate), MSG.created),
+  // the setting goes with the list: the form's help says whether a private target is refused
+  route(app, webhookApi.list, async (req) =>
+    ok({ ...(await listWebhooks(db, req.body ?? {})), allowPrivate }),
   )
 
-  route(app, webhookApi.update, async (req) => {
-    await updateWebhook(db, req.body, allowPrivate)
-    return ok(null, MSG.updated)
-  })
+  route(app, webhookApi.insert, async (req) =>
+    ok(await insertWebhook(db, req.body, allowPrivate, currentUser(req).id), MSG.created),
+  )
 
-  route(app, webhookApi.delete, async (req) => {
-    await deleteWebhook(db, req.query.id)
-    return ok(null, MSG.deleted)
-  })
+  route(app, webhookApi.update, async (req) =>
+    done(updateWebhook(db, req.body, allowPrivate, currentUser(req).id), MSG.updated),
+  )
+
+  route(app, webhookApi.delete, async (req) => done(deleteWebhook(db, req.query.id), MSG.deleted))
 
   route(app, webhookApi.rotateSecret, async (req) =>
     ok(await rotateSecret(db, req.query.id), WEBHOOK_MSG.rotated),
   )
 
-  route(
-    app,
-    webhookApi.test,
-    async (req) => {
-      await testWebhook(db, req.query.id)
-      return ok(null)
-    },
-    pokeAfterCommit,
+  route(app, webhookApi.test, async (req) => done(testWebhook(db, req.query.id)), pokeAfterCommit)
+
+  route(app, webhookApi.deliveries, async (req) => ok(await listDeliveries(db, req.body, config.timeZone)))
+
+  route(app, webhookApi.redeliver, async (req) => done(redeliver(db, req.query.deliveryId)), pokeAfterCommit)
+
+  route(app, webhookApi.events, async (req) =>
+    ok(await listEvents(db, req.query ?? {}, await callerOf(authz, req))),
   )
-
-  route(app, webhookApi.deliveries, async (req) => ok(await listDeliveries(db, req.body)))
-
-  route(
-    app,
-    webhookApi.redeliver,
-    async (req) => {
-      await redeliver(db, req.query.deliveryId)
-      return ok(null)
-    },
-    pokeAfterCommit,
-  )
-
-  route(app, webhookApi.events, async (req) => ok(await listEvents(db, req.query ?? {})))
 }

@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net'
 import dns from 'node:dns'
 import { WEBHOOK_MSG } from '@amg/contract'
 import { badRequest } from '../../lib/errors'
+import { embeddedV4 } from './embedded-v4'
 
 /**
  * Where a webhook may point (DESIGN.md §17). A webhook makes this server send requests wherever an
@@ -32,20 +33,10 @@ for (const [net, prefix] of [
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
   ['100::', 64], // discard
+  // NAT64's local-use prefix beyond the one layout whose embedded address is read (embedded-v4.ts)
+  ['64:ff9b:1::', 48],
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6')
-
-/** The IPv4 address inside an IPv4-mapped or NAT64 IPv6 address (::ffff:7f00:1), if it is one. */
-function embeddedV4(address: string): string | undefined {
-  const match = /^(?:::ffff:|64:ff9b::)(.+)$/i.exec(address)
-  if (!match) return undefined
-  const rest = match[1]
-  if (isIP(rest) === 4) return rest
-  const groups = rest.split(':')
-  if (groups.length !== 2 || !groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return undefined
-  const [hi, lo] = groups.map((g) => parseInt(g, 16))
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.')
-}
 
 /** Whether an address is loopback, private, link-local, metadata or otherwise not the public internet. */
 export function isPrivateAddress(address: string): boolean {
@@ -91,7 +82,12 @@ export class PrivateTargetError extends Error {
  * literal or a private name is judged at once; a name is resolved, and refused when any address it
  * has is private. A name that does not resolve now is let through: the connection checks it again.
  */
-export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void> {
+export async function checkTarget(
+  url: URL,
+  allowPrivate: boolean,
+  resolve: (host: string) => Promise<dns.LookupAddress[]> = (host) =>
+    dns.promises.lookup(host, { all: true }),
+): Promise<void> {
   if (allowPrivate) return
   const host = hostOf(url)
   if (PRIVATE_NAMES.test(host)) throw new PrivateTargetError()
@@ -101,7 +97,7 @@ export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void
   }
   let addresses: dns.LookupAddress[]
   try {
-    addresses = await dns.promises.lookup(host, { all: true })
+    addresses = await resolve(host)
   } catch {
     return
   }
@@ -119,9 +115,9 @@ type LookupCallback = (
  * is private, so the address connected to is one that was checked (no window for DNS to change).
  */
 export const guardedLookup =
-  (allowPrivate: boolean) =>
+  (allowPrivate: boolean, resolve: typeof dns.lookup = dns.lookup) =>
   (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, [])
       if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
         return callback(Object.assign(new PrivateTargetError(), { code: 'EPRIVATE' }), [])

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { WEBHOOK_MSG } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
+import type { Caller } from '../../auth/user-scope'
+import { readableEvents } from '../../events/readable'
 import { send, type AttemptOutcome } from './send'
 
 /**
@@ -32,6 +34,8 @@ interface Claimed {
   secret: string
   previous_secret: string | null
   secret_rotated_at: string | Date | null
+  /** who last chose where the endpoint delivers; null: made before owners were kept (hears everything) */
+  owner_user_id: number | null
 }
 
 export interface WorkerOptions {
@@ -41,6 +45,8 @@ export interface WorkerOptions {
   retryScale: number
   /** how long a claimed delivery is this worker's: longer than an attempt can take (10 s timeout) */
   leaseSeconds: number
+  /** the owner as a reader of events, with their scope as it is now (DESIGN.md §13) */
+  readerOf: (ownerId: number) => Promise<Caller>
 }
 
 /** The body a receiver gets: the Standard Webhooks shape `{ type, timestamp, data }`, with the event id. */
@@ -117,8 +123,48 @@ export class WebhookWorker {
   /** One round: claim, send each claimed delivery at once, record each outcome. Answers how many were sent. */
   async once(): Promise<number> {
     const claimed = await this.claim()
-    await Promise.all(claimed.map((d) => this.attempt(d)))
+    const { shown, withheld } = await this.withinReach(claimed)
+    await Promise.all([...shown.map((d) => this.attempt(d)), ...withheld.map((d) => this.withhold(d))])
     return claimed.length
+  }
+
+  /**
+   * Each claimed event as its endpoint's owner may read it now (events/readable.ts): narrowed, or
+   * withheld when the owner may not read it. Test pings carry no event and always go.
+   */
+  private async withinReach(claimed: Claimed[]): Promise<{ shown: Claimed[]; withheld: Claimed[] }> {
+    const byOwner = new Map<number, Claimed[]>()
+    for (const d of claimed)
+      if (d.owner_user_id !== null && d.event_id !== null) {
+        const owner = Number(d.owner_user_id)
+        byOwner.set(owner, [...(byOwner.get(owner) ?? []), d])
+      }
+    const judged = new Map<Claimed, Claimed | null>()
+    for (const [owner, deliveries] of byOwner) {
+      const reader = await this.options.readerOf(owner)
+      const readable = await readableEvents(
+        this.db,
+        reader,
+        deliveries.map((d) => ({ type: d.event_type, payload: d.payload, d })),
+      )
+      for (const d of deliveries) judged.set(d, null)
+      for (const { payload, d } of readable) judged.set(d, { ...d, payload })
+    }
+    const shown: Claimed[] = []
+    const withheld: Claimed[] = []
+    for (const d of claimed) {
+      const seen = judged.has(d) ? judged.get(d) : d
+      if (seen) shown.push(seen)
+      else withheld.push(d)
+    }
+    return { shown, withheld }
+  }
+
+  /** A delivery its owner may not read: recorded as withheld, never sent, no attempt counted against the endpoint. */
+  private async withhold(d: Claimed): Promise<void> {
+    await this.db.execute(
+      sql`update webhook_deliveries set status = 'withheld', next_attempt_at = null where id = ${d.id}`,
+    )
   }
 
   private claim(): Promise<Claimed[]> {
@@ -142,7 +188,7 @@ export class WebhookWorker {
         select c.id, c.endpoint_id, c.webhook_id, c.event_type, c.attempts, c.event_id,
                coalesce(ev.payload, c.payload, '{}'::jsonb) as payload,
                coalesce(ev.created_at, c.create_time) as at,
-               e.url, e.secret,
+               e.url, e.secret, e.owner_user_id,
                case when e.secret_rotated_at > now() - interval '1 day' then e.previous_secret end as previous_secret,
                e.secret_rotated_at
           from claimed c

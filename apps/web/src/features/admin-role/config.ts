@@ -1,6 +1,6 @@
-import { ROLE_TYPE, routes } from '@amg/contract'
+import { ROLE_TYPE } from '@amg/contract'
 import type { RoleScreensConfig } from '../../components/role-screens'
-import { deleteAdminRole, fetchAdminRole, insertAdminRole, updateAdminRole } from './api'
+import { roleCalls } from '../../components/role-calls'
 
 const LIST = '/adminrolemanage'
 
@@ -28,13 +28,5 @@ export const ADMIN_ROLE_SCREENS: RoleScreensConfig = {
   /** SPEC.md §9: a new built-in role is type 2, status 1. */
   newRole: { roleName: '', type: ROLE_TYPE.builtIn, status: 1, description: '', authCodes: [] },
   isShow: 'type',
-  calls: {
-    insert: routes.role.adminInsert,
-    update: routes.role.adminUpdate,
-    remove: routes.role.adminDelete,
-  },
-  fetch: fetchAdminRole,
-  insert: insertAdminRole,
-  update: updateAdminRole,
-  remove: deleteAdminRole,
+  ...roleCalls(true),
 }

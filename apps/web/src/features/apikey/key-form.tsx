@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
-import { Alert, Form, Input, Modal, Select } from 'antd'
+import { Alert, Form, Input, Select } from 'antd'
 import { useEffect, useState } from 'react'
 import { DatePicker } from '../../components/date-picker'
+import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import dayjs from '../../lib/dayjs'
 import { insertApiKey, searchKeyUsers } from './api'
 
@@ -71,37 +72,25 @@ export function ApiKeyFormDialog({
   onCreated(key: string): void
 }) {
   const [form] = Form.useForm<Values>()
-  const [busy, setBusy] = useState(false)
-
-  const submit = async () => {
-    const values = await form.validateFields().catch(() => null)
-    if (!values) return
-    setBusy(true)
-    try {
-      const { key } = await insertApiKey({
-        userId: values.userId!,
-        name: values.name!.trim(),
-        expiresAt: values.expiresOn ? expiryOfDay(values.expiresOn) : null,
-      })
-      form.resetFields()
-      onCreated(key)
-    } catch {
-      // the HTTP layer showed the server's message
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { saving, submit } = useFormSubmit(form, 'API 密钥', async (values) => {
+    const { key } = await insertApiKey({
+      userId: values.userId!,
+      name: values.name!.trim(),
+      expiresAt: values.expiresOn ? expiryOfDay(values.expiresOn) : null,
+    })
+    form.resetFields()
+    onCreated(key)
+  })
 
   return (
-    <Modal
+    // a click beside this dialog closes it, as it always has
+    <FormDialog
       title="新建 API 密钥"
       open={open}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      confirmLoading={busy}
-      okText="确定"
-      cancelText="取消"
-      destroyOnHidden
+      saving={saving}
+      onOk={submit}
+      onClose={onClose}
+      mask={undefined}
     >
       <Alert
         type="info"
@@ -142,6 +131,6 @@ export function ApiKeyFormDialog({
           <DatePicker id="apikey_expiry" placeholder="永不过期" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormDialog>
   )
 }

@@ -1,17 +1,19 @@
 import { routes, type ApiKeyRow } from '@amg/contract'
-import { Button, Popconfirm, Tag, Typography, type TableColumnsType } from 'antd'
+import { Button, Tag, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { ListTable, useListScreen } from '../../components/list-screen'
+import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
 import dayjs from '../../lib/dayjs'
+import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { API_KEY_LIST_KEY, listApiKeys, revokeApiKey } from './api'
 import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { ApiKeyFormDialog } from './key-form'
+import { ConfirmLink } from '../../components/confirm-link'
+import { formatTime } from '../../components/list-columns'
 
-const FILTERS = {} as const
-const formatTime = (value?: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
+const FILTERS = { keyword: 'text' } as const
 
 /** 已过期 once the expiry has passed; the server refuses the key from then on. */
 function Expiry({ at }: { at: string | null }) {
@@ -36,9 +38,11 @@ export function ApiKeyListPage() {
     filters: FILTERS,
     queryKey: API_KEY_LIST_KEY,
     refreshKey: ['apikey'],
-    fetch: ({ pageNum, pageSize }) => listApiKeys({ pageNum, pageSize }),
+    fetch: ({ filters, pageNum, pageSize }) =>
+      listApiKeys({ keyword: filters.keyword || undefined, pageNum, pageSize }),
   })
-  const { refresh, removeRow } = screen
+  const { list, refresh, removeRow } = screen
+  const [keyword, setKeyword] = useDraft(list.filters.keyword)
   const me = useSession((s) => s.user)
   const canAdd = useCanCall(routes.apiKey.insert)
   const canRevoke = useCanCall(routes.apiKey.revoke)
@@ -75,16 +79,12 @@ export function ApiKeyListPage() {
       width: 100,
       render: (_, row) =>
         canRevoke ? (
-          <Popconfirm
+          <ConfirmLink
             title={`吊销密钥“${row.name}”？使用它的调用将立即被拒绝。`}
-            okText="确定"
-            cancelText="取消"
             onConfirm={() => removeRow(() => revokeApiKey(row.id))}
           >
-            <Button type="link" size="small" danger>
-              吊销
-            </Button>
-          </Popconfirm>
+            吊销
+          </ConfirmLink>
         ) : null,
     },
   ]
@@ -95,13 +95,18 @@ export function ApiKeyListPage() {
         无法使用 OAuth 的服务用 API 密钥调用接口（Authorization: Bearer ak_…），以所属用户的身份和权限。
         密钥只在创建时显示一次，本系统只保存其摘要。
       </Typography.Paragraph>
-      {canAdd ? (
-        <div style={{ marginBottom: 16 }}>
+      <ListQueryBar
+        placeholder="按密钥名称或所属用户搜索"
+        value={keyword}
+        onChange={setKeyword}
+        onSearch={(text) => list.setFilters({ keyword: text })}
+      >
+        {canAdd ? (
           <Button type="primary" onClick={() => setAdding(true)}>
             新建
           </Button>
-        </div>
-      ) : null}
+        ) : null}
+      </ListQueryBar>
       <ListTable<ApiKeyRow> screen={screen} columns={columns} scrollX={1100} data-testid="apikey-table" />
       {me ? (
         <ApiKeyFormDialog

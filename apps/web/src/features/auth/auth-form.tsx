@@ -200,13 +200,7 @@ export function AuthForm({
                       aria-label={`前端路由 ${i + 1}`}
                     />
                   </Form.Item>
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`删除前端路由 ${i + 1}`}
-                    onClick={() => remove(field.name)}
-                  />
+                  <RemoveRowButton label={`删除前端路由 ${i + 1}`} onClick={() => remove(field.name)} />
                 </div>
               ))}
               <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ frontEndAccess: '' })}>
@@ -265,13 +259,7 @@ export function AuthForm({
                   >
                     <Input placeholder="如 /user/list 或 /user/**" aria-label={`接口地址 ${i + 1}`} />
                   </Form.Item>
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label={`删除后端接口 ${i + 1}`}
-                    onClick={() => remove(field.name)}
-                  />
+                  <RemoveRowButton label={`删除后端接口 ${i + 1}`} onClick={() => remove(field.name)} />
                 </div>
               ))}
               <Button type="dashed" icon={<PlusOutlined />} onClick={() => add({ method: 'GET', uri: '' })}>
@@ -295,4 +283,9 @@ export function AuthForm({
       )}
     </Form>
   )
+}
+
+/** The delete button of one row of a list field (前端路由, 后端接口). */
+function RemoveRowButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return <Button type="text" danger icon={<DeleteOutlined />} aria-label={label} onClick={onClick} />
 }

@@ -32,6 +32,7 @@ export const FIELD_LABELS: Record<string, string> = {
   name: '名称',
   rootCode: '根权限',
   builtIn: '内置',
+  mfa: '两步验证',
   links: '关联',
 }
 

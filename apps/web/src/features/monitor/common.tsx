@@ -7,10 +7,8 @@ import {
   zonedIso,
   type Route,
 } from '@amg/contract'
-import { SearchOutlined, UndoOutlined } from '@ant-design/icons'
-import { Button, Col, DatePicker, Row, Space, Tag, Tooltip, Typography } from 'antd'
+import { DatePicker, Tag, Tooltip, Typography } from 'antd'
 import dayjs, { type Dayjs } from '../../lib/dayjs'
-import type { ReactNode } from 'react'
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss'
 /**
@@ -170,46 +168,6 @@ export function TimeRangeFilter({
         onChange(range?.[0] ? instantOf(range[0], zone) : '', range?.[1] ? instantOf(range[1], zone) : '')
       }
     />
-  )
-}
-
-/**
- * The filter form of a log list, as a grid that wraps between fields, never inside one: each field a
- * cell (six to a row on a wide window, fewer as it narrows, one on a phone), the time range two,
- * then 查询 and 重置 together. Fields fill their cell (`width: 100%`).
- */
-export function FilterBar({
-  fields,
-  range,
-  onSearch,
-  onReset,
-}: {
-  fields: ReactNode[]
-  range: ReactNode
-  onSearch: () => void
-  onReset: () => void
-}) {
-  return (
-    <Row gutter={[8, 8]} style={{ marginBottom: 16 }} data-testid="log-filters">
-      {fields.map((field, i) => (
-        <Col key={i} xs={24} sm={12} md={8} lg={6} xl={4}>
-          {field}
-        </Col>
-      ))}
-      <Col xs={24} md={16} lg={12} xl={10}>
-        {range}
-      </Col>
-      <Col flex="none">
-        <Space>
-          <Button type="primary" icon={<SearchOutlined />} onClick={onSearch}>
-            查询
-          </Button>
-          <Button icon={<UndoOutlined />} onClick={onReset}>
-            重置
-          </Button>
-        </Space>
-      </Col>
-    </Row>
   )
 }
 

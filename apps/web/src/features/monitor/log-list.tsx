@@ -1,7 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { Select, type TableColumnsType } from 'antd'
+import type { TableColumnsType } from 'antd'
 import type { ReactNode } from 'react'
-import { ListTable, type ListPage } from '../../components/list-screen'
+import {
+  ListQueryBar,
+  ListTable,
+  selectField,
+  type ListPage,
+  type QueryField,
+} from '../../components/list-screen'
 import {
   useDraft,
   useKeepPageInRange,
@@ -12,7 +18,7 @@ import {
 } from '../../lib/list-state'
 import { PAGE_SIZES } from '../../lib/page-sizes'
 import { Screen } from '../../lib/ui/screen'
-import { FilterBar, TimeRangeFilter, knownResult, resultOptions, validTime } from './common'
+import { TimeRangeFilter, knownResult, resultOptions, validTime } from './common'
 
 /** The filters every log list has besides its own: the result and the time range. */
 type LogFilterSpec = Record<string, FilterKind> & { result: 'text'; from: 'text'; to: 'text' }
@@ -94,11 +100,11 @@ export function useLogList<S extends LogFilterSpec, R extends string, Row>(
 
 export interface LogListScreenProps<S extends LogFilterSpec, Row> {
   title: string
-  /** Beside the title (the export button). */
+  /** The screen's own buttons after 查询 and 重置 (the export button). */
   extra?: ReactNode
   log: LogList<S, string, Row>
   /** The list's own filter fields, before the result and the time range; each fills its cell. */
-  fields: ReactNode[]
+  fields: QueryField[]
   results: Record<string, { label: string }>
   columns: TableColumnsType<Row>
   tableTestId: string
@@ -108,7 +114,7 @@ export interface LogListScreenProps<S extends LogFilterSpec, Row> {
   children?: ReactNode
 }
 
-/** A log screen (DESIGN.md §9): the filter bar with 查询 and 重置, the table, and the pager. */
+/** A log screen (DESIGN.md §9): the list's search bar with its fields, the table, and the pager. */
 export function LogListScreen<S extends LogFilterSpec, Row extends { id: number }>({
   title,
   extra,
@@ -122,32 +128,36 @@ export function LogListScreen<S extends LogFilterSpec, Row extends { id: number 
 }: LogListScreenProps<S, Row>) {
   const { list, page, draft } = log
   return (
-    <Screen title={title} extra={extra}>
-      <FilterBar
+    <Screen title={title}>
+      <ListQueryBar
         onSearch={log.search}
         onReset={log.reset}
         fields={[
           ...fields,
-          <Select
-            key="result"
-            allowClear
-            placeholder="结果"
-            aria-label="结果"
-            value={draft.result || undefined}
-            onChange={(value?: string) => log.setResult(value ?? '')}
-            options={resultOptions(results)}
-            style={{ width: '100%' }}
-          />,
+          selectField(
+            'result',
+            '结果',
+            draft.result || undefined,
+            (value) => log.setResult(value ?? ''),
+            resultOptions(results),
+            { width: 140 },
+          ),
+          {
+            key: 'time',
+            width: 380,
+            node: (
+              <TimeRangeFilter
+                from={draft.from}
+                to={draft.to}
+                timeZone={page?.timeZone}
+                onChange={log.setTimeRange}
+              />
+            ),
+          },
         ]}
-        range={
-          <TimeRangeFilter
-            from={draft.from}
-            to={draft.to}
-            timeZone={page?.timeZone}
-            onChange={log.setTimeRange}
-          />
-        }
-      />
+      >
+        {extra}
+      </ListQueryBar>
       <ListTable<Row>
         screen={{ list, page, rows: page?.list ?? [], loading: log.loading, pageSizes: PAGE_SIZES }}
         columns={columns}

@@ -1,5 +1,6 @@
 import { LOGIN_RESULTS, type LoginLogRow } from '@amg/contract'
-import { Input, type TableColumnsType } from 'antd'
+import type { TableColumnsType } from 'antd'
+import { textField } from '../../components/list-screen'
 import { LOGIN_LOG_KEY, listLoginLogs } from './api'
 import { LOGIN_RESULT, LOG_TIME_WIDTH, ResultTag, UserAgent, formatLogTime } from './common'
 import { LogListScreen, useLogList } from './log-list'
@@ -45,16 +46,7 @@ export function LoginLogPage() {
       title="登录日志"
       log={log}
       fields={[
-        <Input
-          key="nickName"
-          allowClear
-          placeholder="用户"
-          aria-label="用户"
-          value={log.draft.nickName}
-          onChange={(e) => log.set({ nickName: e.target.value })}
-          onPressEnter={log.search}
-          style={{ width: '100%' }}
-        />,
+        textField('nickName', '用户', log.draft.nickName, (nickName) => log.set({ nickName }), log.search),
       ]}
       results={LOGIN_RESULT}
       columns={COLUMNS}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { routes, type OnlineSessionRow } from '@amg/contract'
-import { Button, Popconfirm, Space, Tag, type TableColumnsType } from 'antd'
+import { Space, Tag, type TableColumnsType } from 'antd'
 import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
@@ -8,6 +8,7 @@ import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
 import { LOG_TIME_WIDTH, UserAgent, formatLogTime } from './common'
+import { ConfirmLink } from '../../components/confirm-link'
 
 export const ONLINE_PATH = '/online'
 export const CONFIRM_REVOKE = '确定要强制该会话下线吗？'
@@ -71,16 +72,12 @@ export function OnlinePage() {
       render: (_, row) =>
         // one's own session is ended with 退出登录, not from here
         row.current || !canRevoke ? null : (
-          <Popconfirm
+          <ConfirmLink
             title={CONFIRM_REVOKE}
-            okText="确定"
-            cancelText="取消"
             onConfirm={() => revoke.mutateAsync(row).catch(() => undefined)}
           >
-            <Button type="link" size="small" danger>
-              强制下线
-            </Button>
-          </Popconfirm>
+            强制下线
+          </ConfirmLink>
         ),
     },
   ]
@@ -93,7 +90,6 @@ export function OnlinePage() {
         value={keyword}
         onChange={setKeyword}
         onSearch={(nickName) => list.setFilters({ nickName })}
-        primary
       />
       <ListTable<OnlineSessionRow>
         screen={screen}

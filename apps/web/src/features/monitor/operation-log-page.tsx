@@ -1,7 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons'
 import { useMutation } from '@tanstack/react-query'
 import { OPERATION_RESULTS, routes, type OperationLogRow } from '@amg/contract'
-import { Button, Input, InputNumber, Select, Typography, type TableColumnsType } from 'antd'
+import { Button, InputNumber, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
@@ -16,6 +16,7 @@ import {
   resourceText,
 } from './common'
 import { LogListScreen, useLogList } from './log-list'
+import { selectField, textField } from '../../components/list-screen'
 import { OperationLogDetailDrawer } from './operation-log-detail'
 
 export const OPERATION_LOG_PATH = '/operlog'
@@ -131,51 +132,38 @@ export function OperationLogPage() {
       }
       log={log}
       fields={[
-        <Input
-          key="operatorName"
-          allowClear
-          placeholder="操作人"
-          aria-label="操作人"
-          value={draft.operatorName}
-          onChange={(e) => set({ operatorName: e.target.value })}
-          onPressEnter={search}
-          style={{ width: '100%' }}
-        />,
-        <InputNumber
-          key="operatorId"
-          placeholder="操作人 ID"
-          aria-label="操作人 ID"
-          min={1}
-          max={2147483647}
-          precision={0}
-          controls={false}
-          value={draft.operatorId ?? null}
-          onChange={(value) =>
-            set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
-          }
-          onPressEnter={search}
-          style={{ width: '100%' }}
-        />,
-        <Input
-          key="summary"
-          allowClear
-          placeholder="操作"
-          aria-label="操作"
-          value={draft.summary}
-          onChange={(e) => set({ summary: e.target.value })}
-          onPressEnter={search}
-          style={{ width: '100%' }}
-        />,
-        <Select
-          key="resourceType"
-          allowClear
-          placeholder="资源类型"
-          aria-label="资源类型"
-          value={draft.resourceType || undefined}
-          onChange={(value?: string) => set({ resourceType: value ?? '' })}
-          options={RESOURCE_TYPE_OPTIONS}
-          style={{ width: '100%' }}
-        />,
+        textField('operatorName', '操作人', draft.operatorName, (v) => set({ operatorName: v }), search, {
+          width: 160,
+        }),
+        {
+          key: 'operatorId',
+          width: 120,
+          node: (
+            <InputNumber
+              placeholder="操作人 ID"
+              aria-label="操作人 ID"
+              min={1}
+              max={2147483647}
+              precision={0}
+              controls={false}
+              value={draft.operatorId ?? null}
+              onChange={(value) =>
+                set({ operatorId: typeof value === 'number' && value > 0 ? value : undefined })
+              }
+              onPressEnter={search}
+              style={{ width: '100%' }}
+            />
+          ),
+        },
+        textField('summary', '操作', draft.summary, (v) => set({ summary: v }), search, { width: 160 }),
+        selectField(
+          'resourceType',
+          '资源类型',
+          draft.resourceType || undefined,
+          (value) => set({ resourceType: value ?? '' }),
+          RESOURCE_TYPE_OPTIONS,
+          { width: 160 },
+        ),
       ]}
       results={OPERATION_RESULT}
       columns={columns}

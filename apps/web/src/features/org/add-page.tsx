@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Button, Card, Empty, Form, Space, Typography } from 'antd'
+import { Button, Card, Empty, Form, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { MSG, routes } from '@amg/contract'
@@ -10,6 +10,7 @@ import { ORG_TREE_KEY } from './api'
 import { EDIT_PATH, OrgFields, numberParam, useOrgRoots, type OrgFormValues } from './common'
 import { useFormLayout } from '../../lib/ui/form-layout'
 import { logInvalidForm } from '../../lib/validation'
+import { FormActions } from '../../components/form-actions'
 
 /**
  * New department under the `parent` of the query (the root when none is given, unless the root is
@@ -77,14 +78,9 @@ export function OrgAddFormPage() {
           <span data-testid="org-parent-name">{parentName || '—'}</span>
         </Form.Item>
         <OrgFields />
-        <Form.Item label=" " colon={false}>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={saving} disabled={parent === undefined}>
-              创建
-            </Button>
-            <Button onClick={() => form.resetFields()}>重置</Button>
-          </Space>
-        </Form.Item>
+        <FormActions submit="创建" saving={saving} submitDisabled={parent === undefined}>
+          <Button onClick={() => form.resetFields()}>重置</Button>
+        </FormActions>
       </Form>
     </Card>
   )

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Button, Form, Space, Spin, Typography } from 'antd'
+import { Button, Form, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { MSG, routes } from '@amg/contract'
@@ -10,6 +10,7 @@ import { ORG_TREE_KEY, orgDetailKey } from './api'
 import { OrgFields, numberParam, useOrgDetail, type OrgFormValues } from './common'
 import { useFormLayout } from '../../lib/ui/form-layout'
 import { logInvalidForm } from '../../lib/validation'
+import { FormActions } from '../../components/form-actions'
 
 /** Base info: name and description; 修改 saves, 重置 restores the loaded values. */
 export function OrgBaseInfoTab() {
@@ -70,14 +71,9 @@ export function OrgBaseInfoTab() {
       >
         <OrgFields />
         {canSave && (
-          <Form.Item label=" " colon={false}>
-            <Space>
-              <Button type="primary" htmlType="submit" loading={saving}>
-                修改
-              </Button>
-              <Button onClick={reset}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FormActions submit="修改" saving={saving}>
+            <Button onClick={reset}>重置</Button>
+          </FormActions>
         )}
       </Form>
     </Spin>

@@ -64,7 +64,7 @@ export const fetchPositionUsers = (
 export const fetchUserCandidates = (positionId: number, nickName: string, pageNum: number) =>
   userCandidates({ positionId }, nickName, pageNum)
 
-export const linkUsers = (positionId: number, userIds: number[]) =>
-  request(routes.position.linkUsers, { body: { positionId, userIds } })
+export const linkUsers = (positionId: number, userIds: number[], expiresAt: string | null = null) =>
+  request(routes.position.linkUsers, { body: { positionId, userIds, expiresAt } })
 export const unlinkUsers = (positionId: number, userIds: number[]) =>
   request(routes.position.unlinkUsers, { body: { positionId, userIds } })

@@ -1,11 +1,10 @@
-import { SearchOutlined } from '@ant-design/icons'
 import { useMemo } from 'react'
-import { Button, Form, Modal, Select as AntSelect, Space, type TableColumnsType } from 'antd'
+import { Button, Modal, Select as AntSelect, type TableColumnsType } from 'antd'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
 import { MSG, confirmDeletePosition, routes } from '@amg/contract'
 import { OrgCascader } from '../../components'
-import { ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
+import { ListQueryBar, ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useDraft } from '../../lib/list-state'
@@ -15,6 +14,7 @@ import { Screen } from '../../lib/ui/screen'
 import { deletePositions, fetchPositions, fetchStationOptions, positionName, togglePosition } from './api'
 import { linksTitle, statusTag } from './common'
 import { ExportButton } from '../../components/export-button'
+import { actionsColumn } from '../../components/list-columns'
 
 /** SPEC.md §2: the position list shows 10 per page, the only size its pager offers. */
 const PAGE_SIZES = [10]
@@ -92,26 +92,21 @@ export function PositionListPage() {
     { title: '职位', dataIndex: 'stationName', key: 'stationName' },
     { title: '状态', dataIndex: 'status', key: 'status', width: 100, render: statusTag },
     { title: '类型', dataIndex: 'type', key: 'type', width: 120, render: typeText },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 240,
-      render: (_: unknown, row) => (
-        <Space size={0}>
-          {canOpenLinks && (
-            <Button type="link" size="small" onClick={() => openLinks(row)}>
-              修改关联
-            </Button>
-          )}
-          {toggleButton(row)}
-          {canDelete && (
-            <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-              删除
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+    actionsColumn<Position>(240, (row) => (
+      <>
+        {canOpenLinks && (
+          <Button type="link" size="small" onClick={() => openLinks(row)}>
+            修改关联
+          </Button>
+        )}
+        {toggleButton(row)}
+        {canDelete && (
+          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+            删除
+          </Button>
+        )}
+      </>
+    )),
   ]
 
   return (
@@ -119,56 +114,50 @@ export function PositionListPage() {
       title="岗位管理"
       description="岗位 = 部门 + 职位。在部门管理中为部门关联职位即可生成岗位；用户通过岗位获得角色。"
     >
-      <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }}>
-        <Form.Item label="部门">
-          <OrgCascader
-            aria-label="部门"
-            value={draft.orgId}
-            onChange={(orgId) => setDraft({ ...draft, orgId })}
-          />
-        </Form.Item>
-        <Form.Item label="职位">
-          <AntSelect<number>
-            aria-label="职位"
-            data-testid="station-select"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder="请选择职位"
-            style={{ width: 200 }}
-            loading={stations.isFetching}
-            value={draft.stationId}
-            onChange={(stationId) => setDraft({ ...draft, stationId: stationId ?? undefined })}
-            options={(stations.data ?? []).map((s) => ({ value: s.id, label: s.stationName }))}
-          />
-        </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button
-              type="primary"
-              icon={<SearchOutlined />}
-              onClick={() => {
-                list.setFilters(draft)
-                void refresh()
-              }}
-            >
-              查询
-            </Button>
-            <ExportButton
-              route={routes.positionExport.positionExport}
-              params={{ orgId: list.filters.orgId, stationId: list.filters.stationId }}
-              fallbackName="岗位.xlsx"
-            />
-            <Button
-              onClick={() => {
-                setDraft({ orgId: undefined, stationId: undefined })
-                list.setFilters({ orgId: undefined, stationId: undefined })
-              }}
-            >
-              重置
-            </Button>
-          </Space>
-        </Form.Item>
-      </Form>
+      <ListQueryBar
+        onSearch={() => {
+          list.setFilters(draft)
+          void refresh()
+        }}
+        onReset={() => list.setFilters({ orgId: undefined, stationId: undefined })}
+        fields={[
+          {
+            key: 'orgId',
+            node: (
+              <OrgCascader
+                aria-label="部门"
+                placeholder="请选择部门"
+                style={{ width: '100%' }}
+                value={draft.orgId}
+                onChange={(orgId) => setDraft({ ...draft, orgId })}
+              />
+            ),
+          },
+          {
+            key: 'stationId',
+            node: (
+              <AntSelect<number>
+                aria-label="职位"
+                data-testid="station-select"
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                placeholder="请选择职位"
+                style={{ width: '100%' }}
+                loading={stations.isFetching}
+                value={draft.stationId}
+                onChange={(stationId) => setDraft({ ...draft, stationId: stationId ?? undefined })}
+                options={(stations.data ?? []).map((s) => ({ value: s.id, label: s.stationName }))}
+              />
+            ),
+          },
+        ]}
+      >
+        <ExportButton
+          route={routes.positionExport.positionExport}
+          params={{ orgId: list.filters.orgId, stationId: list.filters.stationId }}
+          fallbackName="岗位.xlsx"
+        />
+      </ListQueryBar>
       <ListTable<Position> screen={screen} columns={columns} scrollX={800} bordered />
       {modalHolder}
     </Screen>

@@ -46,7 +46,8 @@ export function PositionUserTab() {
       candidateColumns={userCandidateColumns}
       candidatePlaceholder="请输入用户昵称"
       fetchCandidates={(keyword, pageNum) => fetchUserCandidates(positionId, keyword, pageNum)}
-      link={(ids) => linkUsers(positionId, ids)}
+      link={(ids, expiresAt) => linkUsers(positionId, ids, expiresAt)}
+      expiry
       calls={{
         link: [routes.user.nameList, routes.position.linkUsers],
         unlink: [routes.position.unlinkUsers],

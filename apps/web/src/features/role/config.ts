@@ -1,6 +1,6 @@
-import { ROLE_TYPE, routes } from '@amg/contract'
+import { ROLE_TYPE } from '@amg/contract'
 import type { RoleScreensConfig } from '../../components/role-screens'
-import { deleteRole, fetchRole, insertRole, updateRole } from './api'
+import { roleCalls } from '../../components/role-calls'
 
 const LIST = '/rolemanage'
 
@@ -17,9 +17,5 @@ export const ROLE_SCREENS: RoleScreensConfig = {
   editableTypes: [ROLE_TYPE.ordinary],
   newRole: { roleName: '', description: '', authCodes: [] },
   isShow: 'save',
-  calls: { insert: routes.role.insert, update: routes.role.update, remove: routes.role.delete },
-  fetch: fetchRole,
-  insert: insertRole,
-  update: updateRole,
-  remove: deleteRole,
+  ...roleCalls(false),
 }

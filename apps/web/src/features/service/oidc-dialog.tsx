@@ -40,8 +40,13 @@ export function OidcDialog({ service, onClose }: { service: ServiceRow; onClose:
       const saved = await saveOidc({
         serviceId: service.id,
         type: values.type,
-        redirectUris: values.type === 'machine' ? [] : values.redirectUris.split(/\s+/).filter(Boolean),
-        requireConsent: values.requireConsent,
+        // a machine client has no redirect and no users to ask: neither field is shown nor sent
+        ...(values.type === 'machine'
+          ? { redirectUris: [] }
+          : {
+              redirectUris: values.redirectUris.split(/\s+/).filter(Boolean),
+              requireConsent: values.requireConsent,
+            }),
       })
       toastSuccess('保存成功')
       if (saved.clientSecret) setSecret(saved.clientSecret)

@@ -1,17 +1,16 @@
 import { MSG, confirmDeleteService, routes, type ServiceRow } from '@amg/contract'
-import { Button, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
+import { Button, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
-import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { SERVICE_LIST_KEY, deleteService, listServices } from './api'
 import { ServiceFormDialog } from './service-form'
 import { OidcDialog } from './oidc-dialog'
+import { actionsColumn, formatTime } from '../../components/list-columns'
 
 const FILTERS = { keyword: 'text' } as const
-const formatTime = (value?: string | Date) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
 
 /**
  * 应用管理 (DESIGN.md §10a, §16): the services behind gateways, each owning the permission subtree of its
@@ -64,41 +63,36 @@ export function ServiceListPage() {
       render: (builtIn: boolean) => (builtIn ? <Tag color="gold">内置</Tag> : <Tag>否</Tag>),
     },
     { title: '创建时间', dataIndex: 'createTime', width: 180, render: formatTime },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 220,
-      render: (_, row) => (
-        <Space size={0}>
-          {canOidc && !row.builtIn ? (
-            <Button type="link" size="small" onClick={() => setOidcOf(row)}>
-              单点登录
-            </Button>
-          ) : null}
-          {canEdit ? (
-            <Button type="link" size="small" onClick={() => setDialog({ editing: row })}>
-              修改
-            </Button>
-          ) : null}
-          {canDelete ? (
-            row.builtIn ? (
-              <Tooltip title={MSG.serviceBuiltIn}>
-                <Button type="link" size="small" danger disabled>
-                  删除
-                </Button>
-              </Tooltip>
-            ) : (
-              <DeleteLink
-                title={confirmDeleteService(row.name)}
-                onConfirm={() => remove(row)}
-                call={routes.service.delete}
-                cancelNotice
-              />
-            )
-          ) : null}
-        </Space>
-      ),
-    },
+    actionsColumn<ServiceRow>(220, (row) => (
+      <>
+        {canEdit ? (
+          <Button type="link" size="small" onClick={() => setDialog({ editing: row })}>
+            修改
+          </Button>
+        ) : null}
+        {canOidc && !row.builtIn ? (
+          <Button type="link" size="small" onClick={() => setOidcOf(row)}>
+            单点登录
+          </Button>
+        ) : null}
+        {canDelete ? (
+          row.builtIn ? (
+            <Tooltip title={MSG.serviceBuiltIn}>
+              <Button type="link" size="small" danger disabled>
+                删除
+              </Button>
+            </Tooltip>
+          ) : (
+            <DeleteLink
+              title={confirmDeleteService(row.name)}
+              onConfirm={() => remove(row)}
+              call={routes.service.delete}
+              cancelNotice
+            />
+          )
+        ) : null}
+      </>
+    )),
   ]
 
   return (

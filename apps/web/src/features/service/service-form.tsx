@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { AMS_SERVICE_KEY, MSG, checkServiceKey, type ServiceRow } from '@amg/contract'
-import { Form, Input, Modal, Select, Typography } from 'antd'
-import { useState } from 'react'
+import { AMS_SERVICE_KEY, MSG, checkServiceKey, isBlank, type ServiceRow } from '@amg/contract'
+import { Form, Input, Select, Typography } from 'antd'
+import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { toastSuccess } from '../../lib/feedback'
 import { antdRules } from '../../lib/validation'
 import { fetchTopLevelNodes, insertService, listServices, updateService } from './api'
@@ -13,8 +13,11 @@ interface ServiceFormValues {
 }
 
 const keyRules = [
+  { required: true, whitespace: true, message: MSG.serviceKeyRequired },
   {
     validator: async (_rule: unknown, value: unknown) => {
+      // a blank key is the rule above's to tell
+      if (isBlank(value)) return
       const problem = checkServiceKey(typeof value === 'string' ? value.trim() : value)
       if (problem) throw new Error(problem)
     },
@@ -67,48 +70,28 @@ export function ServiceFormDialog({
   onSaved(): Promise<void> | void
 }) {
   const [form] = Form.useForm<ServiceFormValues>()
-  const [saving, setSaving] = useState(false)
-
-  const submit = async () => {
-    let values: ServiceFormValues
-    try {
-      values = await form.validateFields()
-    } catch (invalid) {
-      console.info('服务表单未通过校验', invalid)
-      return
+  const { saving, submit } = useFormSubmit(form, '服务', async (values) => {
+    if (editing) {
+      await updateService({ id: editing.id, name: values.name.trim() })
+      toastSuccess(MSG.updated)
+    } else {
+      await insertService({
+        key: values.key.trim(),
+        name: values.name.trim(),
+        rootCode: values.rootCode ?? null,
+      })
+      toastSuccess(MSG.created)
     }
-    setSaving(true)
-    try {
-      if (editing) {
-        await updateService({ id: editing.id, name: values.name.trim() })
-        toastSuccess(MSG.updated)
-      } else {
-        await insertService({
-          key: values.key.trim(),
-          name: values.name.trim(),
-          rootCode: values.rootCode ?? null,
-        })
-        toastSuccess(MSG.created)
-      }
-      await onSaved()
-    } catch {
-      // the HTTP layer has shown the message
-    } finally {
-      setSaving(false)
-    }
-  }
+    await onSaved()
+  })
 
   return (
-    <Modal
+    <FormDialog
       title={editing ? '修改服务' : '新建服务'}
       open={open}
-      okText="确定"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      mask={{ closable: false }}
+      saving={saving}
+      onOk={submit}
+      onClose={onClose}
     >
       <Form<ServiceFormValues>
         form={form}
@@ -154,6 +137,6 @@ export function ServiceFormDialog({
           </Form.Item>
         )}
       </Form>
-    </Modal>
+    </FormDialog>
   )
 }

@@ -1,5 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { routes, SECURITY_LIMITS, securitySettingsProblem, type SecuritySettings } from '@amg/contract'
+import {
+  ADMINISTRATOR_EXPLAINED,
+  routes,
+  SECURITY_LIMITS,
+  securitySettingsProblem,
+  type SecuritySettings,
+} from '@amg/contract'
 import { Button, Form, InputNumber, Radio, Switch } from 'antd'
 import { useState } from 'react'
 import { useCanCall } from '../../lib/can-call'
@@ -77,12 +83,19 @@ export function SecuritySettingsPage() {
           >
             <Switch />
           </Form.Item>
-          <Form.Item label="两步验证" name="mfa">
+          <Form.Item
+            label="两步验证"
+            name="mfa"
+            // who “管理员” is, in the server's own words (DESIGN.md §14)
+            extra={<span data-testid="mfa-admins-explained">{ADMINISTRATOR_EXPLAINED}</span>}
+          >
             <Radio.Group
               options={[
                 { value: 'off', label: '不强制' },
                 { value: 'admins', label: '管理员必须绑定' },
                 { value: 'all', label: '所有用户必须绑定' },
+                // DESIGN.md §23
+                { value: 'admins-passkey', label: '管理员必须使用通行密钥' },
               ]}
             />
           </Form.Item>

@@ -1,18 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Button, Space, type TableColumnsType } from 'antd'
+import { Button, type TableColumnsType } from 'antd'
 import { useNavigate } from 'react-router'
 import { routes } from '@amg/contract'
 import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
-import dayjs from '../../lib/dayjs'
 import { useDraft } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
 import { Screen } from '../../lib/ui/screen'
 import { LIST_PATH, STATION_LIST_KEY, STATION_TYPE_OPTIONS, stationDetailKey } from './common'
 import { ExportButton } from '../../components/export-button'
+import { actionsColumn, formatTime } from '../../components/list-columns'
 
 const typeLabel = (type: number) => STATION_TYPE_OPTIONS.find((o) => o.value === type)?.label ?? String(type)
-const formatTime = (value?: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
 
 /** The search in the URL query (lib/list-state.ts). */
 const STATION_LIST_FILTERS = { stationName: 'text' } as const
@@ -51,31 +50,26 @@ export function StationListPage() {
     { title: '职位类型', dataIndex: 'type', key: 'type', width: 120, render: (t: number) => typeLabel(t) },
     { title: '创建时间', dataIndex: 'createTime', key: 'createTime', width: 180, render: formatTime },
     { title: '修改时间', dataIndex: 'updateTime', key: 'updateTime', width: 180, render: formatTime },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 200,
-      render: (_: unknown, row) => (
-        <Space size={0}>
-          {canView && (
-            <Button type="link" size="small" onClick={() => open('viewstation', row, '查看职位')}>
-              查看
-            </Button>
-          )}
-          {canEdit && (
-            <Button type="link" size="small" onClick={() => open('editstation', row, '修改职位')}>
-              修改
-            </Button>
-          )}
-          <DeleteLink
-            title={`确定要删除职位「${row.stationName}」吗？`}
-            onConfirm={() => remove(row)}
-            call={routes.station.delete}
-            cancelNotice
-          />
-        </Space>
-      ),
-    },
+    actionsColumn<Station>(200, (row) => (
+      <>
+        {canEdit && (
+          <Button type="link" size="small" onClick={() => open('editstation', row, '修改职位')}>
+            修改
+          </Button>
+        )}
+        {canView && (
+          <Button type="link" size="small" onClick={() => open('viewstation', row, '查看职位')}>
+            查看
+          </Button>
+        )}
+        <DeleteLink
+          title={`确定要删除职位「${row.stationName}」吗？`}
+          onConfirm={() => remove(row)}
+          call={routes.station.delete}
+          cancelNotice
+        />
+      </>
+    )),
   ]
 
   return (

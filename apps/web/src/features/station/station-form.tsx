@@ -1,10 +1,11 @@
-import { Button, Form, Input, Select, Space } from 'antd'
+import { Button, Form, Input, Select } from 'antd'
 import { useEffect, useState } from 'react'
 import { useBackToList } from '../../lib/list-state'
 import { antdRules, logInvalidForm } from '../../lib/validation'
 import { LIST_PATH, STATION_TYPE_OPTIONS, type StationFormValues } from './common'
 import { OrgCheckTree } from '../../components/org-check-tree'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { FormActions } from '../../components/form-actions'
 
 /** Name, type and the department tree; 'view' shows them read-only with only a Back button. */
 export function StationForm({
@@ -63,16 +64,9 @@ export function StationForm({
       >
         <OrgCheckTree disabled={readOnly} />
       </Form.Item>
-      <Form.Item label=" " colon={false}>
-        <Space>
-          {readOnly ? null : (
-            <Button type="primary" htmlType="submit" loading={saving}>
-              {mode === 'add' ? '创建' : '修改'}
-            </Button>
-          )}
-          <Button onClick={backToList}>返回</Button>
-        </Space>
-      </Form.Item>
+      <FormActions submit={readOnly ? undefined : mode === 'add' ? '创建' : '修改'} saving={saving}>
+        <Button onClick={backToList}>返回</Button>
+      </FormActions>
     </Form>
   )
 }

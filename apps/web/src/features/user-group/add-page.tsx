@@ -7,7 +7,7 @@ import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { insertGroup, roleCandidates, userCandidates, type GroupFields as GroupFieldValues } from './api'
-import { GroupFields } from './group-fields'
+import { GroupFields, roleColumns, userColumns } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
 import { useFormLayout } from '../../lib/ui/form-layout'
 
@@ -60,15 +60,6 @@ function useLocalChoice<C extends { id: number }>(
     },
   }
 }
-
-const roleColumns = [
-  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
-  { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
-]
-const userColumns = [
-  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
-  { title: '用户昵称', dataIndex: 'nickName', key: 'nickName' },
-]
 
 /** /usergroupmanage/addusergroup: basic info, linked users and linked roles in collapsible sections. */
 export function GroupAddScreen() {

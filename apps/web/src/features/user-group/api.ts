@@ -87,8 +87,11 @@ export const linkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
   request(routes.userGroup.linkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
 export const unlinkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
   request(routes.userGroup.unlinkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
-export const linkUsers = (userGroupsId: number, userIds: readonly number[]) =>
-  request(routes.userGroup.linkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } })
+export const linkUsers = (
+  userGroupsId: number,
+  userIds: readonly number[],
+  expiresAt: string | null = null,
+) => request(routes.userGroup.linkUsers, { body: { userGroupsId, userIds: joinIds(userIds), expiresAt } })
 export const unlinkUsers = (userGroupsId: number, userIds: readonly number[]) =>
   request(routes.userGroup.unlinkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } })
 

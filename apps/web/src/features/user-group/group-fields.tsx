@@ -33,3 +33,13 @@ export function GroupFields() {
     </>
   )
 }
+
+/** The columns of a group's linked roles and users, and of their candidates (new group and edit). */
+export const roleColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
+]
+export const userColumns = [
+  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
+  { title: '用户昵称', dataIndex: 'nickName', key: 'nickName' },
+]

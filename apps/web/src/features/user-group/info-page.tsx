@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { Alert, Button, Form, Space, Spin, Tabs } from 'antd'
+import { Alert, Button, Form, Spin, Tabs } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, SUCCESS_CODE, routes, type RoleSimple, type UserSimple } from '@amg/contract'
 import { LinkPanel } from '../../components'
@@ -23,10 +23,11 @@ import {
   type LinkedRole,
   type LinkedUser,
 } from './api'
-import { GroupFields } from './group-fields'
+import { GroupFields, roleColumns, userColumns } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
 import { useFormLayout } from '../../lib/ui/form-layout'
 import { logInvalidForm } from '../../lib/validation'
+import { FormActions } from '../../components/form-actions'
 
 const isTrue = (value: string | null) => value === 'true' || value === '1'
 
@@ -132,31 +133,15 @@ function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean 
         onFinishFailed={logInvalidForm('用户组')}
       >
         <GroupFields />
-        <Form.Item label=" " colon={false}>
-          <Space>
-            {isShow ? (
-              <Button type="primary" htmlType="submit" loading={save.isPending}>
-                保存
-              </Button>
-            ) : null}
-            <Button disabled={false} onClick={backToList}>
-              返回
-            </Button>
-          </Space>
-        </Form.Item>
+        <FormActions submit={isShow ? '保存' : undefined} saving={save.isPending}>
+          <Button disabled={false} onClick={backToList}>
+            返回
+          </Button>
+        </FormActions>
       </Form>
     </Spin>
   )
 }
-
-const roleColumns = [
-  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
-  { title: '角色名称', dataIndex: 'roleName', key: 'roleName' },
-]
-const userColumns = [
-  { title: 'ID', dataIndex: 'id', key: 'id', width: 90 },
-  { title: '用户昵称', dataIndex: 'nickName', key: 'nickName' },
-]
 
 function GroupRoleLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
   return (
@@ -194,7 +179,8 @@ function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
       candidateColumns={userColumns}
       candidatePlaceholder="按用户昵称搜索"
       fetchCandidates={(keyword, pageNum) => groupUserCandidates(id, keyword, pageNum)}
-      link={(ids) => linkUsers(id, ids)}
+      link={(ids, expiresAt) => linkUsers(id, ids, expiresAt)}
+      expiry
       calls={{
         link: [routes.user.nameList, routes.userGroup.linkUsers],
         unlink: [routes.userGroup.unlinkUsers],

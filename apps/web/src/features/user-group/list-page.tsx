@@ -1,22 +1,26 @@
-import { SearchOutlined } from '@ant-design/icons'
-import { useEffect } from 'react'
 import { useNavigate } from 'react-router'
-import { Button, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd'
-import dayjs from '../../lib/dayjs'
+import { Button, Tag, type TableColumnsType } from 'antd'
 import { routes, type UserGroupListRow } from '@amg/contract'
-import { DeleteLink, ListTable, useListScreen, useToggleRow } from '../../components/list-screen'
+import {
+  DeleteLink,
+  ListQueryBar,
+  ListTable,
+  selectField,
+  textField,
+  useListScreen,
+  useToggleRow,
+} from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
+import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
-import { deleteGroup, listGroups, toggleEnable, type GroupFilters } from './api'
+import { deleteGroup, listGroups, toggleEnable } from './api'
 import { GROUP_STATUS_OPTIONS, groupStatusText } from './group-fields'
 import { ExportButton } from '../../components/export-button'
+import { actionsColumn, formatTime, operatorColumns } from '../../components/list-columns'
 
 export const GROUP_LIST_PATH = '/usergroupmanage'
 export const GROUPS_KEY = ['user-groups'] as const
-
-const formatTime = (value: string | Date | null | undefined) =>
-  value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : ''
 
 /** /usergroupmanage/usergroupinfo: edit (isShow) or view (isDisable) one group. */
 export const groupInfoPath = (id: number, mode: 'edit' | 'view') =>
@@ -29,7 +33,6 @@ const GROUP_LIST_FILTERS = { groupName: 'text', description: 'text', status: 'id
 export function GroupListScreen() {
   const navigate = useNavigate()
   const showOperatorUser = useSession((s) => s.showOperatorUser)
-  const [form] = Form.useForm<GroupFilters>()
   const screen = useListScreen({
     filters: GROUP_LIST_FILTERS,
     queryKey: GROUPS_KEY,
@@ -37,18 +40,19 @@ export function GroupListScreen() {
   })
   const { list, refresh, removeRow } = screen
   const { filters } = list
-  // The form shows what the list was searched with, also after back, a reload or a shared link.
-  useEffect(() => form.setFieldsValue(filters), [form, filters])
+  // The bar shows what the list was searched with, also after back, a reload or a shared link.
+  const [draft, setDraft] = useDraft(filters)
   const toggleButton = useToggleRow(toggleEnable, refresh, routes.userGroup.enable)
   const canEdit = useCanCall(routes.userGroup.update)
   const canAdd = useCanCall(routes.userGroup.insert)
 
-  const search = (values: GroupFilters) =>
+  const search = () =>
     list.setFilters({
-      groupName: values.groupName?.trim() ?? '',
-      description: values.description?.trim() ?? '',
-      status: values.status ?? undefined,
+      groupName: draft.groupName.trim(),
+      description: draft.description.trim(),
+      status: draft.status,
     })
+  const reset = () => list.setFilters({ groupName: '', description: '', status: undefined })
 
   const columns: TableColumnsType<UserGroupListRow> = [
     { title: '用户组名称', dataIndex: 'groupName', key: 'groupName' },
@@ -76,45 +80,29 @@ export function GroupListScreen() {
       width: 180,
       render: formatTime,
     },
-    ...(showOperatorUser
-      ? [
-          {
-            title: '创建人',
-            key: 'createUser',
-            width: 110,
-            render: (_: unknown, row: UserGroupListRow) => row.createUserVo?.nickName ?? '',
-          },
-          {
-            title: '更新人',
-            key: 'updateUser',
-            width: 110,
-            render: (_: unknown, row: UserGroupListRow) => row.updateUserVo?.nickName ?? '',
-          },
-        ]
-      : []),
-    {
-      title: '操作',
-      key: 'actions',
-      width: 240,
-      render: (_: unknown, row: UserGroupListRow) => (
-        <Space size={0} wrap>
-          <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'view'))}>
-            查看
-          </Button>
+    ...operatorColumns<UserGroupListRow>(showOperatorUser),
+    actionsColumn<UserGroupListRow>(
+      240,
+      (row) => (
+        <>
           {canEdit && (
             <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'edit'))}>
               修改
             </Button>
           )}
+          <Button type="link" size="small" onClick={() => navigate(groupInfoPath(row.id, 'view'))}>
+            查看
+          </Button>
           {toggleButton(row)}
           <DeleteLink
             title={`确定要删除用户组“${row.groupName}”吗？`}
             onConfirm={() => removeRow(() => deleteGroup(row.id))}
             call={routes.userGroup.delete}
           />
-        </Space>
+        </>
       ),
-    },
+      true,
+    ),
   ]
 
   return (
@@ -122,51 +110,55 @@ export function GroupListScreen() {
       title="用户组管理"
       description="用户组把多个用户归在一起：组内用户获得该组关联的角色。用户组停用后，组内用户不再因它获得角色。"
     >
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 12 }}>
-        <Form.Item label="用户组名称" name="groupName">
-          <Input allowClear placeholder="按用户组名称搜索" style={{ width: 180 }} />
-        </Form.Item>
-        <Form.Item label="描述" name="description">
-          <Input allowClear placeholder="按描述搜索" style={{ width: 180 }} />
-        </Form.Item>
-        <Form.Item label="状态" name="status">
-          <Select
-            allowClear
-            placeholder="全部"
-            style={{ width: 120 }}
-            options={GROUP_STATUS_OPTIONS.map((o) => ({ ...o }))}
-          />
-        </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-              查询
-            </Button>
-            <Button
-              onClick={() => {
-                form.resetFields()
-                search({})
-              }}
-            >
-              重置
-            </Button>
-            {canAdd && (
-              <Button type="primary" onClick={() => navigate(`${GROUP_LIST_PATH}/addusergroup`)}>
-                新建
-              </Button>
-            )}
-            <ExportButton
-              route={routes.groupExport.groupExport}
-              params={{
-                groupName: filters.groupName,
-                description: filters.description,
-                status: filters.status,
-              }}
-              fallbackName="用户组.xlsx"
-            />
-          </Space>
-        </Form.Item>
-      </Form>
+      <ListQueryBar
+        onSearch={search}
+        onReset={reset}
+        fields={[
+          textField(
+            'groupName',
+            '用户组名称',
+            draft.groupName,
+            (v) => setDraft({ ...draft, groupName: v }),
+            search,
+            {
+              placeholder: '按用户组名称搜索',
+            },
+          ),
+          textField(
+            'description',
+            '描述',
+            draft.description,
+            (v) => setDraft({ ...draft, description: v }),
+            search,
+            {
+              placeholder: '按描述搜索',
+            },
+          ),
+          selectField(
+            'status',
+            '状态',
+            draft.status,
+            (status) => setDraft({ ...draft, status }),
+            GROUP_STATUS_OPTIONS.map((o) => ({ ...o })),
+            { width: 140, placeholder: '全部状态' },
+          ),
+        ]}
+      >
+        {canAdd && (
+          <Button type="primary" onClick={() => navigate(`${GROUP_LIST_PATH}/addusergroup`)}>
+            新建
+          </Button>
+        )}
+        <ExportButton
+          route={routes.groupExport.groupExport}
+          params={{
+            groupName: filters.groupName,
+            description: filters.description,
+            status: filters.status,
+          }}
+          fallbackName="用户组.xlsx"
+        />
+      </ListQueryBar>
       <ListTable<UserGroupListRow> screen={screen} columns={columns} scrollX={1000} />
     </Screen>
   )

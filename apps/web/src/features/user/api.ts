@@ -73,8 +73,12 @@ export const roleCandidates = async (userId: number, roleName: string) =>
     await request(routes.role.nameList, { body: { roleName: roleName || undefined, userId } }),
   )
 
-export const linkRoles = (userId: number, roleIds: number[], opts?: CallOptions) =>
-  request(routes.user.linkRoles, { body: { id: userId, roleIds: roleIds.join(',') } }, opts)
+export const linkRoles = (
+  userId: number,
+  roleIds: number[],
+  opts?: CallOptions,
+  expiresAt: string | null = null,
+) => request(routes.user.linkRoles, { body: { id: userId, roleIds: roleIds.join(','), expiresAt } }, opts)
 
 /** Every role the batch 分配角色 may offer, each marked grantable or not for the caller. */
 export const assignableRoles = async () =>
@@ -95,8 +99,8 @@ export const groupCandidates = (userId: number, groupName: string) =>
   request(routes.userGroup.nameList, { body: { groupName: groupName || undefined, userId } })
 
 /** SPEC.md §7 spells the field `greoupIds`. */
-export const linkGroups = (userId: number, groupIds: number[]) =>
-  request(routes.user.linkGroups, { body: { id: userId, greoupIds: groupIds.join(',') } })
+export const linkGroups = (userId: number, groupIds: number[], expiresAt: string | null = null) =>
+  request(routes.user.linkGroups, { body: { id: userId, greoupIds: groupIds.join(','), expiresAt } })
 
 export const unlinkGroup = (userId: number, groupId: number) =>
   request(routes.user.unlinkGroup, { body: { groupId, userId } })
@@ -127,8 +131,8 @@ export const positionCandidates = (userId: number, orgId?: number, stationId?: n
 /** Positions of a department and those below it (all without one): the new user form's choice. */
 export const positionOptions = (orgId?: number) => request(routes.position.nameList, { body: { orgId } })
 
-export const linkPositions = (userId: number, positionIds: number[]) =>
-  request(routes.user.linkPositions, { body: { id: userId, positionIds: positionIds.join(',') } })
+export const linkPositions = (userId: number, positionIds: number[], expiresAt: string | null = null) =>
+  request(routes.user.linkPositions, { body: { id: userId, positionIds: positionIds.join(','), expiresAt } })
 
 export const unlinkPosition = (userId: number, positionId: number) =>
   request(routes.user.unlinkPosition, { body: { positionId, userId } })
@@ -144,3 +148,11 @@ export const mfaEnable = (code: string) => request(routes.mfa.enable, { body: { 
 export const mfaDisable = (password: string, code: string) =>
   request(routes.mfa.disable, { body: { password, code } })
 export const mfaReset = (userId: number) => request(routes.mfa.reset, { query: { userId } })
+
+// DESIGN.md §23: passkeys, one's own (no userId) or, for an administrator, another user's
+export const passkeyList = (userId?: number) =>
+  request(routes.passkey.list, { body: userId ? { userId } : {} })
+export const passkeyRename = (id: number, name: string, userId?: number) =>
+  request(routes.passkey.update, { body: { id, name, ...(userId ? { userId } : {}) } })
+export const passkeyDelete = (id: number, userId?: number) =>
+  request(routes.passkey.delete, { query: { id, ...(userId ? { userId } : {}) } })

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, routes, type UserDetail } from '@amg/contract'
-import { Button, Form, Input, Select, Space, Spin, Typography } from 'antd'
+import { Button, Form, Input, Select, Spin, Typography } from 'antd'
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { useCanCall } from '../../lib/can-call'
@@ -14,6 +14,7 @@ import { ChangePasswordDialog } from './change-password-dialog'
 import { MissingUser, TabHeading, USER_STATUS_OPTIONS, useUserIdParam } from './common'
 import { USER_LIST_PATH } from './user-list'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { FormActions } from '../../components/form-actions'
 
 interface BaseInfoValues {
   nickName: string
@@ -48,7 +49,7 @@ export function UserBaseInfoTab() {
   const [changingOwnPassword, setChangingOwnPassword] = useState(false)
   const self = me !== null && me.id === userId
   // a user who may not save sees the record as it is: no password field, no 保存
-  const canSave = useCanCall(routes.user.update)
+  const mayUpdate = useCanCall(routes.user.update)
   const policy = usePasswordPolicy()
 
   const detail = useQuery({
@@ -56,6 +57,12 @@ export function UserBaseInfoTab() {
     queryFn: () => userDetail(userId!),
     enabled: userId !== null,
   })
+  // nor one the server will not let change this user (outside their scope, or stronger than them)
+  const canSave = mayUpdate && detail.data?.writable !== false
+  // DESIGN.md §22: a directory user's name, fields and password are the directory's to change
+  const fromDirectory = detail.data?.source === 'ldap'
+  // `undefined`, not `false`: a field's own `disabled={false}` would undo the form's read-only state
+  const directoryField = fromDirectory ? true : undefined
 
   useEffect(() => {
     if (detail.data) form.setFieldsValue({ ...toValues(detail.data), password: '' })
@@ -102,16 +109,16 @@ export function UserBaseInfoTab() {
           onFinishFailed={logInvalidForm('用户基本信息')}
         >
           <Form.Item label="用户昵称" name="nickName" rules={antdRules.nickName}>
-            <Input placeholder="请输入用户昵称" maxLength={64} />
+            <Input placeholder="请输入用户昵称" maxLength={64} disabled={directoryField} />
           </Form.Item>
           {isShow && (
             <Form.Item label="手机号" name="mobile" rules={antdRules.mobile}>
-              <Input placeholder="请输入手机号" maxLength={11} />
+              <Input placeholder="请输入手机号" maxLength={11} disabled={directoryField} />
             </Form.Item>
           )}
           {isShow && (
             <Form.Item label="真实姓名" name="realName" rules={antdRules.realName}>
-              <Input placeholder="请输入真实姓名" maxLength={64} />
+              <Input placeholder="请输入真实姓名" maxLength={64} disabled={directoryField} />
             </Form.Item>
           )}
           {self ? (
@@ -120,6 +127,12 @@ export function UserBaseInfoTab() {
               <Button type="link" disabled={false} onClick={() => setChangingOwnPassword(true)}>
                 修改密码
               </Button>
+            </Form.Item>
+          ) : fromDirectory ? (
+            <Form.Item label="密码">
+              <Typography.Text type="secondary" data-testid="directory-user-note">
+                来自目录（LDAP）：登录名、姓名、手机号和密码在目录中修改
+              </Typography.Text>
             </Form.Item>
           ) : (
             canSave && (
@@ -142,18 +155,11 @@ export function UserBaseInfoTab() {
               style={{ width: '100%', maxWidth: 200 }}
             />
           </Form.Item>
-          <Form.Item label=" " colon={false}>
-            <Space>
-              {canSave && (
-                <Button type="primary" htmlType="submit" loading={saving} disabled={!detail.data}>
-                  保存
-                </Button>
-              )}
-              <Button disabled={false} onClick={backToList}>
-                返回
-              </Button>
-            </Space>
-          </Form.Item>
+          <FormActions submit={canSave ? '保存' : undefined} saving={saving} submitDisabled={!detail.data}>
+            <Button disabled={false} onClick={backToList}>
+              返回
+            </Button>
+          </FormActions>
         </Form>
       </Spin>
       {self && (

@@ -1,5 +1,5 @@
-import { Form, Input, Modal } from 'antd'
-import { useState } from 'react'
+import { Form, Input } from 'antd'
+import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
 import { policyHint, policyRule, usePasswordPolicy } from '../../lib/password-policy'
@@ -37,46 +37,26 @@ export function ChangePasswordDialog({
 }) {
   const [form] = Form.useForm<PasswordValues>()
   const layout = useFormLayout(100)
-  const [saving, setSaving] = useState(false)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const nickName = useSession((s) => s.user?.nickName)
   const policy = usePasswordPolicy()
-
-  const submit = async () => {
-    let values: PasswordValues
-    try {
-      values = await form.validateFields()
-    } catch (invalid) {
-      console.info('修改密码：表单未通过校验', invalid)
-      return
-    }
-    setSaving(true)
-    try {
-      await changeOwnPassword(values.oldPassword, values.newPassword)
-      toastSuccess(PASSWORD_CHANGED)
-      onClose()
-      await loadCurrentUser()
-    } catch {
-      // the error toast is already shown
-    } finally {
-      setSaving(false)
-    }
-  }
+  const { saving, submit } = useFormSubmit(form, '修改密码', async (values) => {
+    await changeOwnPassword(values.oldPassword, values.newPassword)
+    toastSuccess(PASSWORD_CHANGED)
+    onClose()
+    await loadCurrentUser()
+  })
 
   return (
-    <Modal
+    <FormDialog
       title={forced ? '请先修改密码' : '修改密码'}
       open={open}
-      okText="确定"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={forced ? undefined : onClose}
+      saving={saving}
+      onOk={submit}
+      onClose={forced ? undefined : onClose}
       closable={!forced}
       keyboard={!forced}
       cancelButtonProps={forced ? { style: { display: 'none' } } : undefined}
-      destroyOnHidden
-      mask={{ closable: false }}
     >
       {forced ? <p>{FORCED_CHANGE_NOTE}</p> : null}
       <Form<PasswordValues> form={form} preserve={false} {...layout}>
@@ -111,6 +91,6 @@ export function ChangePasswordDialog({
           <Input.Password autoComplete="new-password" placeholder="请再次输入新密码" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormDialog>
   )
 }

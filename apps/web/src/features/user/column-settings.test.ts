@@ -4,13 +4,14 @@ import { USER_COLUMNS_STORAGE_KEY, readUserColumns, writeUserColumns } from './c
 afterEach(() => window.localStorage.clear())
 
 describe('user list column settings', () => {
-  it('shows every optional column until the browser chose', () => {
-    expect(readUserColumns()).toEqual(['realName', 'mobile', 'positions', 'roles'])
+  it('shows the columns that matter first until the browser chose; the times wait in 列设置', () => {
+    // 来源 (DESIGN.md §22) shows by default: whose fields are the directory's
+    expect(readUserColumns()).toEqual(['realName', 'positions', 'roles', 'source'])
   })
 
   it('remembers the choice, in the table order', () => {
-    writeUserColumns(['roles', 'mobile'])
-    expect(readUserColumns()).toEqual(['mobile', 'roles'])
+    writeUserColumns(['updateTime', 'roles', 'mobile'])
+    expect(readUserColumns()).toEqual(['mobile', 'roles', 'updateTime'])
     writeUserColumns([])
     expect(readUserColumns()).toEqual([])
   })

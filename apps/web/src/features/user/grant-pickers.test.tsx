@@ -116,7 +116,11 @@ describe('user link pickers offer only what the caller may grant', { timeout: 60
     await userEvent.click(candidates().getAllByRole('checkbox')[0]) // "select all"
     await userEvent.click(candidates().getByRole('button', { name: /关\s*联/ }))
     await waitFor(() =>
-      expect(api.put).toHaveBeenCalledWith('/rel/user-rel-groups', { id: 3, greoupIds: '5' }),
+      expect(api.put).toHaveBeenCalledWith('/rel/user-rel-groups', {
+        id: 3,
+        greoupIds: '5',
+        expiresAt: null,
+      }),
     )
   })
 })

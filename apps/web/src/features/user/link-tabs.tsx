@@ -51,7 +51,8 @@ export function UserRoleTab() {
           const list = await roleCandidates(userId, keyword)
           return { list, total: list.length }
         }}
-        link={(ids) => linkRoles(userId, ids)}
+        link={(ids, expiresAt) => linkRoles(userId, ids, undefined, expiresAt)}
+        expiry
         calls={{ link: [routes.role.nameList, routes.user.linkRoles], unlink: [routes.user.unlinkRole] }}
       />
     </div>
@@ -93,7 +94,8 @@ export function UserGroupTab() {
           const list = await groupCandidates(userId, keyword)
           return { list, total: list.length }
         }}
-        link={(ids) => linkGroups(userId, ids)}
+        link={(ids, expiresAt) => linkGroups(userId, ids, expiresAt)}
+        expiry
         calls={{
           link: [routes.userGroup.nameList, routes.user.linkGroups],
           unlink: [routes.user.unlinkGroup],

@@ -3,9 +3,11 @@ import { useState } from 'react'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
+import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { mfaDisable } from './api'
 import { ChangePasswordDialog } from './change-password-dialog'
 import { MfaEnrolment } from './mfa-enrolment'
+import { PasskeyList } from './passkey-card'
 
 export const MFA_UNBOUND = '两步验证已解绑'
 
@@ -51,6 +53,11 @@ export function PersonalCenterPage() {
             </Button>
           )}
         </Card>
+        {/* DESIGN.md §23 */}
+        <Card title="通行密钥" size="small" data-testid="passkey-card">
+          <p>通行密钥使用本设备的指纹、面容或锁屏密码登录，无需输入密码，也无法被钓鱼网站骗取。</p>
+          <PasskeyList />
+        </Card>
       </Space>
       <ChangePasswordDialog open={changing} onClose={() => setChanging(false)} />
       <Modal
@@ -83,37 +90,20 @@ export function PersonalCenterPage() {
 
 function UnbindDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const [form] = Form.useForm<{ password: string; code: string }>()
-  const [busy, setBusy] = useState(false)
-  const submit = async () => {
-    let values: { password: string; code: string }
-    try {
-      values = await form.validateFields()
-    } catch {
-      return
-    }
-    setBusy(true)
-    try {
-      await mfaDisable(values.password, values.code.replace(/\s+/g, ''))
-      toastSuccess(MFA_UNBOUND)
-      onDone()
-    } catch {
-      // the error toast is already shown
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { saving, submit } = useFormSubmit(form, '解绑两步验证', async (values) => {
+    await mfaDisable(values.password, values.code.replace(/\s+/g, ''))
+    toastSuccess(MFA_UNBOUND)
+    onDone()
+  })
   return (
-    <Modal
+    <FormDialog
       title="解绑两步验证"
       open={open}
       okText="解绑"
-      cancelText="取消"
       okButtonProps={{ danger: true }}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      mask={{ closable: false }}
+      saving={saving}
+      onOk={submit}
+      onClose={onClose}
     >
       <Form form={form} preserve={false} layout="vertical">
         <Form.Item label="密码" name="password" rules={[{ required: true, message: '请输入密码' }]}>
@@ -127,6 +117,6 @@ function UnbindDialog({ open, onClose, onDone }: { open: boolean; onClose: () =>
           <Input inputMode="numeric" autoComplete="one-time-code" maxLength={8} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormDialog>
   )
 }

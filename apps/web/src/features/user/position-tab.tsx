@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { MSG, routes, type PositionSimple, type UserPositionRow } from '@amg/contract'
-import { Button, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd'
+import { Button, Select, Space, Table, Typography, type TableColumnsType } from 'antd'
 import { useMemo, useState } from 'react'
 import { OrgCascader } from '../../components/org-cascader'
 import { Pagination } from '../../components/pagination'
@@ -18,6 +18,9 @@ import {
   userPositions,
 } from './api'
 import { EnabledTag, MissingUser, TabHeading, useUserIdParam } from './common'
+import { ConfirmLink } from '../../components/confirm-link'
+import { useLinkChosen } from '../../components/link-chosen'
+import { ExpiryPicker, expiryColumn } from '../../components/link-expiry'
 
 export const CONFIRM_UNLINK_POSITION = '确定要移除该岗位关联吗？'
 
@@ -109,6 +112,7 @@ export function UserPositionTab() {
     { title: '职位', dataIndex: 'stationName' },
     { title: '状态', dataIndex: 'status', width: 90, render: (s: number) => <EnabledTag status={s} /> },
     { title: '类型', dataIndex: 'type', width: 110, render: () => '普通职位' },
+    expiryColumn<UserPositionRow>(),
   ]
   if (canUnlink)
     columns.push({
@@ -116,16 +120,9 @@ export function UserPositionTab() {
       key: 'actions',
       width: 100,
       render: (_: unknown, row) => (
-        <Popconfirm
-          title={CONFIRM_UNLINK_POSITION}
-          okText="确定"
-          cancelText="取消"
-          onConfirm={() => remove(row)}
-        >
-          <Button type="link" danger size="small">
-            移除
-          </Button>
-        </Popconfirm>
+        <ConfirmLink title={CONFIRM_UNLINK_POSITION} onConfirm={() => remove(row)}>
+          移除
+        </ConfirmLink>
       ),
     })
 
@@ -201,8 +198,7 @@ function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => 
   const [open, setOpen] = useState(false)
   const [orgId, setOrgId] = useState<number>()
   const [stationId, setStationId] = useState<number>()
-  const [selected, setSelected] = useState<number[]>([])
-  const [linking, setLinking] = useState(false)
+  const [expiresAt, setExpiresAt] = useState<string | null>(null)
 
   const candidates = useQuery({
     queryKey: ['user-position-candidates', userId, orgId ?? null, stationId ?? null],
@@ -210,20 +206,13 @@ function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => 
     enabled: open,
   })
 
-  const linkSelected = async () => {
-    setLinking(true)
-    try {
-      await linkPositions(userId, selected)
-      toastSuccess(MSG.successBang)
-      setSelected([])
+  const { selected, setSelected, button } = useLinkChosen(
+    (ids) => linkPositions(userId, ids, expiresAt),
+    async () => {
       setOpen(false)
       await onLinked()
-    } catch {
-      // the error toast is already shown
-    } finally {
-      setLinking(false)
-    }
-  }
+    },
+  )
 
   const content = (
     <div data-testid="position-candidates">
@@ -253,17 +242,8 @@ function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => 
           selected={selected}
           onSelect={setSelected}
         />
-        <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
-          <Button
-            type="primary"
-            size="small"
-            disabled={selected.length === 0}
-            loading={linking}
-            onClick={() => void linkSelected()}
-          >
-            关联
-          </Button>
-        </div>
+        <ExpiryPicker value={expiresAt} onChange={setExpiresAt} />
+        <div style={{ display: 'flex', justifyContent: 'flex-end' }}>{button}</div>
       </Space>
     </div>
   )
@@ -275,7 +255,10 @@ function PositionPicker({ userId, onLinked }: { userId: number; onLinked: () => 
       open={open}
       onOpenChange={(next) => {
         setOpen(next)
-        if (next) setSelected([])
+        if (next) {
+          setSelected([])
+          setExpiresAt(null)
+        }
       }}
       content={content}
     >

@@ -33,7 +33,7 @@ export function useStatusSwitch(
 
   const render = (row: UserListRow) => {
     // one who may not change it reads the status
-    if (!mayChange) return <UserStatusTag status={row.status} />
+    if (!mayChange || row.writable === false) return <UserStatusTag status={row.status} />
     const active = row.status === USER_STATUS.active
     return (
       <Switch

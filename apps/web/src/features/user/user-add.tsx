@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
-import { Button, Form, Input, Space } from 'antd'
+import { Button, Form, Input } from 'antd'
 import { useState } from 'react'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
@@ -12,6 +12,7 @@ import { insertUser } from './api'
 import { NewUserPositions } from './new-user-positions'
 import { USER_LIST_PATH } from './user-list'
 import { useFormLayout } from '../../lib/ui/form-layout'
+import { FormActions } from '../../components/form-actions'
 
 interface AddUserValues {
   nickName: string
@@ -96,14 +97,9 @@ export function UserAddPage() {
         >
           <NewUserPositions />
         </Form.Item>
-        <Form.Item label=" " colon={false}>
-          <Space>
-            <Button type="primary" htmlType="submit" loading={saving}>
-              保存
-            </Button>
-            <Button onClick={backToList}>返回</Button>
-          </Space>
-        </Form.Item>
+        <FormActions submit="保存" saving={saving}>
+          <Button onClick={backToList}>返回</Button>
+        </FormActions>
       </Form>
     </Screen>
   )

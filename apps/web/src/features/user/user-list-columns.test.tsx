@@ -9,6 +9,7 @@ const row = (extra: Partial<UserListRow>): UserListRow => ({
   realName: null,
   mobile: null,
   status: 1,
+  serviceAccount: false,
   createTime: '2026-01-01 00:00:00',
   updateTime: '2026-01-01 00:00:00',
   positions: ['研发中心-工程师'],

@@ -4,7 +4,7 @@ import { request } from '../../lib/route-call'
 export const WEBHOOK_LIST_KEY = ['webhook', 'list'] as const
 
 /** A page of endpoints, newest first. */
-export const listWebhooks = (query: { pageNum: number; pageSize: number }) =>
+export const listWebhooks = (query: { keyword?: string; pageNum: number; pageSize: number }) =>
   request(routes.webhook.list, { body: query })
 
 /** The new endpoint's id and its secret: the only time the secret is shown. */

@@ -1,12 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
-import { routes, type DeliveryRow, type Json, type WebhookRow } from '@amg/contract'
+import {
+  logTimeText,
+  routes,
+  type DeliveryRow,
+  type Json,
+  type WebhookPage,
+  type WebhookRow,
+} from '@amg/contract'
 import { Button, Drawer, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { DeleteLink, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
 import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { useCanCall } from '../../lib/can-call'
-import dayjs from '../../lib/dayjs'
 import { toastSuccess } from '../../lib/feedback'
+import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import {
   WEBHOOK_LIST_KEY,
@@ -18,15 +25,18 @@ import {
   testWebhook,
 } from './api'
 import { WebhookFormDialog } from './webhook-form'
+import { actionsColumn, formatTime } from '../../components/list-columns'
 
 type Row = Json<WebhookRow>
+
+const FILTERS = { keyword: 'text' } as const
 type Delivery = Json<DeliveryRow>
 
-const formatTime = (value?: string | null) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '')
 const DELIVERY_STATUS: Record<string, { color: string; label: string }> = {
   pending: { color: 'processing', label: '待投递' },
   succeeded: { color: 'success', label: '成功' },
   failed: { color: 'error', label: '失败' },
+  withheld: { color: 'default', label: '超出创建者范围，未发送' },
 }
 
 /** 投递记录 of one endpoint, newest first, each with 重新投递. */
@@ -64,7 +74,8 @@ function DeliveriesDrawer({ endpoint, onClose }: { endpoint: Row | null; onClose
       ellipsis: true,
       render: (text: string | null) => <Tooltip title={text}>{text}</Tooltip>,
     },
-    { title: '最近尝试', dataIndex: 'lastAttemptAt', width: 170, render: formatTime },
+    // the server's zone with its offset, as the logs show their times
+    { title: '最近尝试', dataIndex: 'lastAttemptAt', width: 210, render: logTimeText },
     {
       title: '操作',
       key: 'actions',
@@ -109,11 +120,13 @@ function DeliveriesDrawer({ endpoint, onClose }: { endpoint: Row | null; onClose
  */
 export function WebhookListPage() {
   const screen = useListScreen({
-    filters: {},
+    filters: FILTERS,
     queryKey: WEBHOOK_LIST_KEY,
-    fetch: ({ pageNum, pageSize }) => listWebhooks({ pageNum, pageSize }),
+    fetch: ({ filters, pageNum, pageSize }) =>
+      listWebhooks({ keyword: filters.keyword || undefined, pageNum, pageSize }),
   })
-  const { refresh, removeRow } = screen
+  const { list, refresh, removeRow } = screen
+  const [keyword, setKeyword] = useDraft(list.filters.keyword)
   const [dialog, setDialog] = useState<{ editing?: Row } | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
   const [deliveriesOf, setDeliveriesOf] = useState<Row | null>(null)
@@ -169,12 +182,10 @@ export function WebhookListPage() {
         ),
     },
     { title: '创建时间', dataIndex: 'createTime', width: 170, render: formatTime },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 330,
-      render: (_, row) => (
-        <Space size={0} wrap>
+    actionsColumn<Row>(
+      330,
+      (row) => (
+        <>
           {canEdit ? (
             <Button type="link" size="small" onClick={() => setDialog({ editing: row })}>
               修改
@@ -214,9 +225,10 @@ export function WebhookListPage() {
             call={routes.webhook.delete}
             cancelNotice
           />
-        </Space>
+        </>
       ),
-    },
+      true,
+    ),
   ]
 
   return (
@@ -225,18 +237,25 @@ export function WebhookListPage() {
         用户、角色、权限、组织和会话发生变化时，向这些地址推送按 Standard Webhooks
         签名的事件；失败会在一天内多次重试。
       </Typography.Paragraph>
-      <div style={{ marginBottom: 16 }}>
+      <ListQueryBar
+        placeholder="按名称或地址搜索"
+        value={keyword}
+        onChange={setKeyword}
+        onSearch={(text) => list.setFilters({ keyword: text })}
+      >
         {canAdd ? (
           <Button type="primary" onClick={() => setDialog({})}>
             新建
           </Button>
         ) : null}
-      </div>
+      </ListQueryBar>
       <ListTable<Row> screen={screen} columns={columns} scrollX={1100} data-testid="webhook-table" />
       <WebhookFormDialog
         key={dialog?.editing?.id ?? 'new'}
         open={dialog !== null}
         editing={dialog?.editing as WebhookRow | undefined}
+        // the list's answer carries it (WebhookPage); the list screen types only its rows
+        allowPrivate={(screen.page as WebhookPage | undefined)?.allowPrivate ?? false}
         onClose={() => setDialog(null)}
         onSaved={async (newSecret) => {
           setDialog(null)

@@ -1,6 +1,6 @@
 import { ALL_EVENTS, EVENT_TYPES, MSG, WEBHOOK_MSG, type WebhookRow } from '@amg/contract'
-import { Form, Input, Modal, Select, Switch } from 'antd'
-import { useState } from 'react'
+import { Form, Input, Select, Switch } from 'antd'
+import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { toastSuccess } from '../../lib/feedback'
 import { insertWebhook, updateWebhook } from './api'
 
@@ -16,6 +16,12 @@ const EVENT_OPTIONS = [
   ...EVENT_TYPES.map((type) => ({ value: type, label: type })),
 ]
 
+/** The address's help, true to the server's WEBHOOK_ALLOW_PRIVATE (told with the list). */
+export const webhookUrlHelp = (allowPrivate: boolean) =>
+  allowPrivate
+    ? '接收事件的 http:// 或 https:// 地址；本服务已开启 WEBHOOK_ALLOW_PRIVATE，也可指向本机和内网地址'
+    : '接收事件的 http:// 或 https:// 地址；不能指向本机、内网或云元数据地址'
+
 /**
  * 新建 / 修改 Webhook in a dialog. A new endpoint's secret comes back once: `onSaved` hands it to
  * the screen, which shows it.
@@ -23,55 +29,38 @@ const EVENT_OPTIONS = [
 export function WebhookFormDialog({
   editing,
   open,
+  allowPrivate,
   onClose,
   onSaved,
 }: {
   editing?: WebhookRow
+  /** the server lets targets be private (WebhookPage's allowPrivate) */
+  allowPrivate: boolean
   open: boolean
   onClose(): void
   onSaved(secret?: string): Promise<void> | void
 }) {
   const [form] = Form.useForm<WebhookFormValues>()
-  const [saving, setSaving] = useState(false)
-
-  const submit = async () => {
-    let values: WebhookFormValues
-    try {
-      values = await form.validateFields()
-    } catch (invalid) {
-      console.info('Webhook 表单未通过校验', invalid)
-      return
+  const { saving, submit } = useFormSubmit(form, 'Webhook', async (values) => {
+    const body = { ...values, name: values.name.trim(), url: values.url.trim() }
+    if (editing) {
+      await updateWebhook({ id: editing.id, ...body })
+      toastSuccess(MSG.updated)
+      await onSaved()
+    } else {
+      const created = await insertWebhook(body)
+      toastSuccess(MSG.created)
+      await onSaved(created.secret)
     }
-    setSaving(true)
-    try {
-      const body = { ...values, name: values.name.trim(), url: values.url.trim() }
-      if (editing) {
-        await updateWebhook({ id: editing.id, ...body })
-        toastSuccess(MSG.updated)
-        await onSaved()
-      } else {
-        const created = await insertWebhook(body)
-        toastSuccess(MSG.created)
-        await onSaved(created.secret)
-      }
-    } catch {
-      // the HTTP layer has shown the message
-    } finally {
-      setSaving(false)
-    }
-  }
+  })
 
   return (
-    <Modal
+    <FormDialog
       title={editing ? '修改 Webhook' : '新建 Webhook'}
       open={open}
-      okText="确定"
-      cancelText="取消"
-      confirmLoading={saving}
-      onOk={() => void submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      mask={{ closable: false }}
+      saving={saving}
+      onOk={submit}
+      onClose={onClose}
     >
       <Form<WebhookFormValues>
         form={form}
@@ -99,7 +88,7 @@ export function WebhookFormDialog({
           name="url"
           label="地址"
           rules={[{ required: true, whitespace: true, message: WEBHOOK_MSG.urlRequired }]}
-          extra="接收事件的 http:// 或 https:// 地址；不能指向本机、内网或云元数据地址"
+          extra={webhookUrlHelp(allowPrivate)}
         >
           <Input aria-label="地址" placeholder="https://example.com/hooks/amg" maxLength={2048} />
         </Form.Item>
@@ -119,6 +108,6 @@ export function WebhookFormDialog({
           <Switch aria-label="启用" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormDialog>
   )
 }

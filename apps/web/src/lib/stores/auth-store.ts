@@ -27,18 +27,11 @@ export interface AuthNode {
 }
 
 /** What the add and edit forms hold: front-end paths as a list of items (SPEC.md §3). */
-export interface AuthRecord {
+export type AuthRecord = Omit<
+  AuthNode,
+  'code' | 'frontEndAccessList' | 'urlPatternInfos' | 'children' | 'isLeaf'
+> & {
   code?: string
-  parentCode?: string | null
-  level?: number
-  chName: string
-  enName: string
-  description?: string | null
-  seq?: number
-  uniqueKey?: string | null
-  type: number
-  status: number
-  frontEndAccesss?: { frontEndAccess: string }[]
   urlPatternInfos: UrlPatternInfo[]
 }
 

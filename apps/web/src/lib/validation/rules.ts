@@ -178,25 +178,18 @@ export async function validateValue(
   rules: readonly Rule[],
   options: ValidateOptions = {},
 ): Promise<string | null> {
-  const field = options.field ?? 'field'
-  const values = options.values ?? {}
-  if (isEmptyValue(value) && !isRequired(rules)) return null
-  for (const rule of rules) {
-    if (!matchesTrigger(rule, options.trigger)) continue
-    const failed = checkRuleSync(rule, value)
-    if (failed !== null) return formatMessage(failed, field)
-    if (rule.validator && !(isEmptyValue(value) && !rule.required)) {
-      let result: unknown
-      try {
-        result = await rule.validator(value, values)
-      } catch (error) {
-        result = error instanceof Error ? error.message : String(error)
-      }
-      const message = validatorMessage(result, rule)
-      if (message !== null) return formatMessage(message, field)
+  const steps = checks(value, rules, options)
+  let step = steps.next()
+  while (!step.done) {
+    let result: unknown
+    try {
+      result = await step.value()
+    } catch (error) {
+      result = error instanceof Error ? error.message : String(error)
     }
+    step = steps.next(result)
   }
-  return null
+  return step.value
 }
 
 /** The synchronous variant (custom validators must not return promises). */
@@ -205,6 +198,26 @@ export function validateValueSync(
   rules: readonly Rule[],
   options: ValidateOptions = {},
 ): string | null {
+  const steps = checks(value, rules, options)
+  let step = steps.next()
+  while (!step.done) {
+    const result = step.value()
+    if (result instanceof Promise) throw new Error('validateValueSync: asynchronous validator')
+    step = steps.next(result)
+  }
+  return step.value
+}
+
+/**
+ * The rules' checks in order, up to the first failure's message (null: all passed). A custom
+ * validator is handed out to be called, and its result handed back: the two variants above differ
+ * only in how they wait for it.
+ */
+function* checks(
+  value: unknown,
+  rules: readonly Rule[],
+  options: ValidateOptions,
+): Generator<() => unknown, string | null, unknown> {
   const field = options.field ?? 'field'
   const values = options.values ?? {}
   if (isEmptyValue(value) && !isRequired(rules)) return null
@@ -212,10 +225,9 @@ export function validateValueSync(
     if (!matchesTrigger(rule, options.trigger)) continue
     const failed = checkRuleSync(rule, value)
     if (failed !== null) return formatMessage(failed, field)
-    if (rule.validator && !(isEmptyValue(value) && !rule.required)) {
-      const result = rule.validator(value, values)
-      if (result instanceof Promise) throw new Error('validateValueSync: asynchronous validator')
-      const message = validatorMessage(result, rule)
+    const validator = rule.validator
+    if (validator && !(isEmptyValue(value) && !rule.required)) {
+      const message = validatorMessage(yield () => validator(value, values), rule)
       if (message !== null) return formatMessage(message, field)
     }
   }

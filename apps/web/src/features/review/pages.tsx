@@ -1,0 +1,2 @@
+export { ReviewListPage } from './list-page'
+export { ReviewItemsPage } from './items-page'

@@ -1,0 +1,20 @@
+/** Directory sync by LDAP (DESIGN.md §22). */
+export const DIRECTORY_MSG = {
+  urlInvalid: 'LDAP 地址不正确，应为 ldap:// 或 ldaps:// 开头',
+  bindDnRequired: '请输入绑定 DN',
+  baseDnRequired: '请输入基准 DN',
+  filterInvalid: (what: string) => `${what}不正确，应为括号包围的 LDAP 过滤条件，如 (objectClass=person)`,
+  attributeRequired: (what: string) => `请输入${what}对应的属性名`,
+  stationRequired: '请输入默认职位',
+  syncMinutesInvalid: '同步间隔应为 0 到 10080 之间的整数（分钟，0 表示不定时同步）',
+  notEnabled: '目录同步未启用，请先保存并启用 LDAP 设置',
+  notConfigured: '尚未配置 LDAP',
+  unreachable: (reason: string) => `无法连接 LDAP 服务器：${reason}`,
+  bindRefused: '绑定 DN 或密码不正确，LDAP 服务器拒绝绑定',
+  baseNotFound: '基准 DN 在目录中不存在',
+  searchFailed: (reason: string) => `目录查询失败：${reason}`,
+  directoryField: '该用户来自目录（LDAP），登录名、姓名、手机号和密码只能在目录中修改',
+  entryNoName: (attribute: string) => `条目缺少登录名属性 ${attribute}`,
+  nameTakenLocal: (name: string) => `登录名“${name}”已被本地用户使用`,
+  runNotFound: '同步记录不存在',
+} as const
