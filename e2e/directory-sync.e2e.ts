@@ -9,7 +9,7 @@ import { ldifOf, personDn, startSlapd, SUFFIX, type Slapd } from '../apps/server
 
 // DESIGN.md §22 in Chromium: the 目录同步 page against a real OpenLDAP on a server of its own — the
 // settings saved, 测试连接, 仅预览 then 立即同步 with the diff, the run in 最近同步, and the users in the
-// user list marked LDAP in 来源.
+// user list marked LDAP beside the name.
 
 const ADMIN_PASSWORD = 'Admin@123456'
 const READER_DN = `cn=reader,${SUFFIX}`
@@ -77,9 +77,15 @@ describe('目录同步', () => {
     await page.goto('/usermanage')
     const row = page.locator('tr', { hasText: 'e2e.zhang' })
     await row.waitFor()
-    await expect.poll(() => row.getByText('LDAP').count()).toBe(1)
+    // the directory's users are tagged beside their name; 来源 in 列设置 names every user's source
+    await expect.poll(() => row.getByTestId('user-source-tag').textContent()).toBe('LDAP')
+    expect(await page.locator('tr', { hasText: 'admin' }).first().getByTestId('user-source-tag').count()).toBe(0)
+    await page.getByRole('button', { name: /列设置/ }).click()
+    await page.locator('.ant-popover:not(.ant-popover-hidden)').getByText('来源', { exact: true }).click()
+    await page.keyboard.press('Escape')
+    await expect.poll(() => row.getByText('LDAP', { exact: true }).count()).toBe(2)
     await expect
-      .poll(() => page.locator('tr', { hasText: 'admin' }).first().getByText('本地').count())
+      .poll(() => page.locator('tr', { hasText: 'admin' }).first().getByText('本地', { exact: true }).count())
       .toBe(1)
     await screenshot(page, 'directory-sync-user-list')
   })

@@ -131,7 +131,7 @@ describe('the user list', () => {
     const headers = (await p.getByTestId('user-table').locator('.ant-table-thead th').allTextContents())
       .map((h) => h.trim())
       .filter(Boolean)
-    expect(headers).toEqual(['用户昵称', '姓名', '部门/岗位', '角色', '状态', '来源', '操作'])
+    expect(headers).toEqual(['用户昵称', '姓名', '部门/岗位', '角色', '状态', '操作'])
     expect(await pageFits(p)).toBe(true)
     const widths = await tableWidths(p)
     expect(widths.scroll).toBeLessThanOrEqual(widths.client)

@@ -121,7 +121,7 @@ describe('user list search and columns', () => {
     await tableRows(page).first().waitFor()
     const headers = (await page.locator('.ant-table-thead th').allTextContents()).map((h) => h.trim())
     // the columns that matter first; 手机号, 两步验证 and the times wait in 列设置
-    expect(headers.filter(Boolean)).toEqual(['用户昵称', '姓名', '部门/岗位', '角色', '状态', '来源', '操作'])
+    expect(headers.filter(Boolean)).toEqual(['用户昵称', '姓名', '部门/岗位', '角色', '状态', '操作'])
     await search(page, NAMES.a.realName)
     await poll(() => nickNames(page)).toEqual([NAMES.a.nickName])
     const row = rowOf(page, NAMES.a.nickName)

@@ -6,7 +6,7 @@ afterEach(() => window.localStorage.clear())
 describe('user list column settings', () => {
   it('shows the columns that matter first until the browser chose; the times wait in 列设置', () => {
     // 来源 (DESIGN.md §22) shows by default: whose fields are the directory's
-    expect(readUserColumns()).toEqual(['realName', 'positions', 'roles', 'source'])
+    expect(readUserColumns()).toEqual(['realName', 'positions', 'roles'])
   })
 
   it('remembers the choice, in the table order', () => {

@@ -9,8 +9,9 @@ export const OPTIONAL_USER_COLUMNS = [
   { key: 'mobile', title: '手机号', shown: false },
   { key: 'positions', title: '部门/岗位', shown: true },
   { key: 'roles', title: '角色', shown: true },
-  // DESIGN.md §22: where the user comes from (本地, LDAP, SCIM)
-  { key: 'source', title: '来源', shown: true, after: true },
+  // DESIGN.md §22: where the user comes from (本地, LDAP, SCIM); a directory's users are also tagged
+  // beside their name, so the column waits here and the default ones still fit 1280 px
+  { key: 'source', title: '来源', shown: false, after: true },
   { key: 'mfaEnabled', title: '两步验证', shown: false, after: true },
   { key: 'createTime', title: '创建时间', shown: false, after: true },
   { key: 'updateTime', title: '更新时间', shown: false, after: true },

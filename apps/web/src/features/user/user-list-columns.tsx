@@ -119,18 +119,27 @@ export function userColumns({
       dataIndex: 'nickName',
       width: narrow ? 96 : 120,
       ellipsis: narrow,
-      // a machine client's service account (DESIGN.md §16): no password, never signs in
-      render: (nickName: string, row) =>
-        row.serviceAccount ? (
+      // a machine client's service account (DESIGN.md §16): no password, never signs in; a directory's
+      // user (§22): its name and fields are changed there
+      render: (nickName: string, row) => {
+        const directory = row.source && row.source !== 'local' ? SOURCE_TEXT[row.source] ?? row.source : null
+        if (!row.serviceAccount && !directory) return nickName
+        return (
           <Space size={4} wrap>
             {nickName}
-            <Tag color="purple" style={{ marginInlineEnd: 0 }}>
-              服务账号
-            </Tag>
+            {row.serviceAccount && (
+              <Tag color="purple" style={{ marginInlineEnd: 0 }}>
+                服务账号
+              </Tag>
+            )}
+            {directory && (
+              <Tag color="blue" style={{ marginInlineEnd: 0 }} data-testid="user-source-tag">
+                {directory}
+              </Tag>
+            )}
           </Space>
-        ) : (
-          nickName
-        ),
+        )
+      },
     },
     ...pick(false),
     { title: '状态', dataIndex: 'status', width: narrow ? 64 : 80, render: (_: number, row) => status(row) },
