@@ -18,7 +18,7 @@ describe('user list column settings', () => {
 
   it('ignores what it cannot read', () => {
     window.localStorage.setItem(USER_COLUMNS_STORAGE_KEY, '{not json')
-    expect(readUserColumns()).toHaveLength(4)
+    expect(readUserColumns()).toHaveLength(3)
     window.localStorage.setItem(USER_COLUMNS_STORAGE_KEY, JSON.stringify(['password', 'mobile']))
     expect(readUserColumns()).toEqual(['mobile'])
   })
