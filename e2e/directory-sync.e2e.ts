@@ -79,7 +79,9 @@ describe('目录同步', () => {
     await row.waitFor()
     // the directory's users are tagged beside their name; 来源 in 列设置 names every user's source
     await expect.poll(() => row.getByTestId('user-source-tag').textContent()).toBe('LDAP')
-    expect(await page.locator('tr', { hasText: 'admin' }).first().getByTestId('user-source-tag').count()).toBe(0)
+    expect(
+      await page.locator('tr', { hasText: 'admin' }).first().getByTestId('user-source-tag').count(),
+    ).toBe(0)
     await page.getByRole('button', { name: /列设置/ }).click()
     await page.locator('.ant-popover:not(.ant-popover-hidden)').getByText('来源', { exact: true }).click()
     await page.keyboard.press('Escape')

@@ -122,7 +122,8 @@ export function userColumns({
       // a machine client's service account (DESIGN.md §16): no password, never signs in; a directory's
       // user (§22): its name and fields are changed there
       render: (nickName: string, row) => {
-        const directory = row.source && row.source !== 'local' ? SOURCE_TEXT[row.source] ?? row.source : null
+        const directory =
+          row.source && row.source !== 'local' ? (SOURCE_TEXT[row.source] ?? row.source) : null
         if (!row.serviceAccount && !directory) return nickName
         return (
           <Space size={4} wrap>
