@@ -132,6 +132,25 @@ describe('the user export writes each time-bound link with its expiry', () => {
   })
 })
 
+describe('the template', () => {
+  it('its 说明 tells the suffix, in the server’s zone', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/import/template',
+      headers: { 'x-auth-token': t.adminToken },
+    })
+    expect(res.statusCode).toBe(200)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(res.rawPayload as never)
+    const notes: string[] = []
+    book.getWorksheet('说明')!.eachRow((row) => notes.push(row.getCell(1).text))
+    const note = notes.find((n) => n.startsWith('限时关联'))
+    expect(note).toContain('（至 2026-12-31 18:00）')
+    expect(note).toContain(ZONE)
+    expect(notes.some((n) => n.includes('不会缩短'))).toBe(true)
+  })
+})
+
 describe('an import row’s expiry makes an expiring link', () => {
   // typed as an administrator would: no offset (the server's zone), ASCII parentheses, seconds
   const rowsOf = (prefix: string) => [
