@@ -45,3 +45,13 @@ export function parseExpiresAt(value: string | null | undefined): Date | null | 
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? 'invalid' : date
 }
+
+/**
+ * An import cell names a time-bound link as its name with `（至 2026-12-31 18:00）` after it (DESIGN.md
+ * §15, §20): the suffix's time cannot be read.
+ */
+export const importExpiryInvalid = (what: string, cell: string) =>
+  `${what}“${cell}”的到期时间格式不正确，应为“名称（至 2026-12-31 18:00）”`
+
+/** An import cell's expiry is not in the future: the link call's own message, naming the cell's link. */
+export const importExpiryPast = (what: string, name: string) => `${what}“${name}”的${LINK_EXPIRY_MSG.past}`

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 
 /** The element types queries send arrays of. */
-export type ArrayElementType = 'int' | 'smallint' | 'text'
+export type ArrayElementType = 'int' | 'smallint' | 'text' | 'timestamptz'
 
 type Element = string | number | null | undefined
 

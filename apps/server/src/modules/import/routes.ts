@@ -104,7 +104,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('cache-control', 'no-store')
 
   route(app, importApi.userTemplate, async (req, reply) => {
-    const body = await userTemplate(db, power, await callerOf(authz, req))
+    const body = await userTemplate(db, power, await callerOf(authz, req), config.timeZone)
     return sendWorkbook(reply as FastifyReply, 'user-import-template.xlsx', '用户导入模板.xlsx').send(body)
   })
 
@@ -130,7 +130,16 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const passwords = new JobPasswords(config.initialUserPassword)
       void jobs.run(job, originOf(req), async () => {
         const [names, settings] = [await readNameBook(database.db), await readSecuritySettings(database.db)]
-        const ctx = { power, caller, mode, names, compile, settings, allowSuperAdmin }
+        const ctx = {
+          power,
+          caller,
+          mode,
+          names,
+          compile,
+          settings,
+          allowSuperAdmin,
+          timeZone: config.timeZone,
+        }
         return userBatches(ctx, passwords, new NewUserChecks(power, caller, allowSuperAdmin))
       })
       return ok({ jobId: job.id })
@@ -177,7 +186,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply as FastifyReply,
       `users-${stamp(config.timeZone)}.xlsx`,
       `用户-${stamp(config.timeZone)}.xlsx`,
-    ).send(streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller)))
+    ).send(streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller, config.timeZone)))
   })
 
   route(

@@ -51,9 +51,15 @@ async function grantableNames(db: Db, power: PowerGuard, caller: Caller, book: N
 
 /**
  * GET /user/import/template: the columns, drop-down lists of what exists in the caller's reach
- * (positions in scope; roles and groups they could give), 说明.
+ * (positions in scope; roles and groups they could give), 说明 (with the time-bound links' suffix,
+ * link-cell.ts, in the server's zone `timeZone`).
  */
-export async function userTemplate(db: Db, power: PowerGuard, caller: Caller): Promise<Buffer> {
+export async function userTemplate(
+  db: Db,
+  power: PowerGuard,
+  caller: Caller,
+  timeZone: string,
+): Promise<Buffer> {
   const book = await readNameBook(db)
   const grantable = await grantableNames(db, power, caller, book)
   const positionNames = [...book.positionName.entries()]
@@ -79,8 +85,9 @@ export async function userTemplate(db: Db, power: PowerGuard, caller: Caller): P
       '状态：正常 或 冻结，空为正常。',
       '岗位：部门全称/职位，如“总公司/研发中心/后端组/工程师”；多个以英文或中文分号分隔。',
       '角色、用户组：按名称填写，多个以分号分隔。',
+      `限时关联：岗位、角色、用户组的名称后可加到期时间，如“总公司/研发中心/员工（至 2026-12-31 18:00）”，到期后自动失效；不加为永久。时间按服务器时区（${timeZone}）填写，可带秒，也可带时区偏移（如“（至 2026-12-31 18:00 +08:00）”，导出即如此写出），须晚于当前时间。`,
       '初始密码：选填，须符合密码规则；空则使用系统配置的初始密码。已存在的用户不修改密码。',
-      '导入方式：insert 只新建，登录名已存在的行失败；upsert 登录名已存在时修改为表中内容（岗位、角色、用户组与表中一致）。',
+      '导入方式：insert 只新建，登录名已存在的行失败；upsert 登录名已存在时修改为表中内容（岗位、角色、用户组与表中一致）。到期时间只会延长或改为永久，不会缩短：要缩短，请先在用户的关联中移除后再导入。',
       '每行与单个新建/修改用户同样校验，且只能授予自己权限与数据范围之内的角色、用户组和岗位；出错的行单独失败，其余照常导入。',
       '建议先勾选“仅校验”，确认结果后再正式导入。',
       LIMITS,

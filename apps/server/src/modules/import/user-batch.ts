@@ -20,6 +20,7 @@ import {
   type UserImportContext,
   type UserRowIntent,
 } from './user-rows'
+import type { RowLinkTarget } from './row-links'
 
 /**
  * A batch of a user import, set-wise (DESIGN.md §15): 100,000 rows must go in within a minute, so a
@@ -47,7 +48,7 @@ export function userBatches(
     const results: (RowResult | undefined)[] = new Array(rows.length)
     const intents: (UserRowIntent | undefined)[] = rows.map((row, i) => {
       try {
-        return readRow(row.cells, ctx.names)
+        return readRow(row.cells, ctx.names, ctx.timeZone)
       } catch (err) {
         results[i] = refusal(err)
         return undefined
@@ -152,25 +153,33 @@ async function insertAll(
         returning id, nick_name`,
     )
     const idOf = new Map(rowsIn.map((r) => [r.nick_name, Number(r.id)]))
-    const link = async (table: string, target: string, targetsOf: (intent: UserRowIntent) => number[]) => {
+    const link = async (
+      table: string,
+      target: string,
+      kind: RowLinkTarget,
+      targetsOf: (intent: UserRowIntent) => number[],
+    ) => {
       const userIds: number[] = []
       const targetIds: number[] = []
+      // each link's expiry (DESIGN.md §20), null for a permanent one
+      const expiries: (string | null)[] = []
       fresh.forEach(({ intent }, k) => {
         for (const id of targetsOf(intent)) {
           userIds.push(idOf.get(values[k].nickName)!)
           targetIds.push(id)
+          expiries.push(intent.expiries[kind].get(id)?.at.toISOString() ?? null)
         }
       })
       if (userIds.length)
         await sp.execute(
-          sql`insert into ${sql.identifier(table)} (user_id, ${sql.identifier(target)})
-            select * from unnest(${intArray(userIds)}, ${intArray(targetIds)})
+          sql`insert into ${sql.identifier(table)} (user_id, ${sql.identifier(target)}, expires_at)
+            select * from unnest(${intArray(userIds)}, ${intArray(targetIds)}, ${arrayParam(expiries, 'timestamptz')})
             on conflict do nothing`,
         )
     }
-    await link('position_users', 'position_id', (intent) => intent.positionIds)
-    await link('user_roles', 'role_id', (intent) => intent.roleIds)
-    await link('user_group_users', 'group_id', (intent) => intent.groupIds)
+    await link('position_users', 'position_id', 'position', (intent) => intent.positionIds)
+    await link('user_roles', 'role_id', 'role', (intent) => intent.roleIds)
+    await link('user_group_users', 'group_id', 'group', (intent) => intent.groupIds)
   })
 }
 

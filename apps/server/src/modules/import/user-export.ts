@@ -12,9 +12,11 @@ import {
   users,
 } from '../../db/schema'
 import { orgInScope, type Caller } from '../../auth/user-scope'
+import { liveLink } from '../../auth/reach'
 import { userListFilters } from '../user'
 import { STATUS_TEXT } from './user-rows'
 import { joinNames, orgPaths, PATH_SEPARATOR } from './names'
+import { formatLinkCell } from './link-cell'
 
 const BATCH = 1000
 
@@ -32,9 +34,15 @@ const groupBy = <R extends { userId: number }>(rows: R[], text: (r: R) => string
  * GET /user/export (DESIGN.md §15): the users the list shows for these filters and this caller, in
  * the import template's columns, read a thousand at a time by id, so export → import changes
  * nothing. Positions outside the caller's scope are left out, as the list leaves them out; the
- * initial password column stays empty.
+ * initial password column stays empty. A time-bound link is its name with its expiry in the server's
+ * zone, `名称（至 2026-12-31 18:00 +08:00）` (link-cell.ts), as the import reads it back.
  */
-export async function* exportUsers(db: Db, q: UserExportQuery, caller: Caller): AsyncGenerator<string[]> {
+export async function* exportUsers(
+  db: Db,
+  q: UserExportQuery,
+  caller: Caller,
+  timeZone: string,
+): AsyncGenerator<string[]> {
   const { filters } = userListFilters(q, caller)
   const paths = await orgPaths(db)
   let after = 0
@@ -57,35 +65,42 @@ export async function* exportUsers(db: Db, q: UserExportQuery, caller: Caller): 
     // list of 1,000 ids is planned as a scan of the whole table when the database has no statistics
     // (PGlite never analyzes), once a page. Filters may leave users of the range out of the page; their
     // links are read and skipped, and successive pages' ranges never overlap.
+    // A link past its expiry gives nothing from that instant (DESIGN.md §20) and is the sweeper's to
+    // remove: it is not written (an import would refuse its past time), and an import does not hold it.
     const first = ids[0]
     const last = ids[ids.length - 1]
     const [held, roleRows, groupRows] = await Promise.all([
       db
-        .select({ userId: positionUsers.userId, orgId: positions.orgId, stationName: stations.stationName })
+        .select({
+          userId: positionUsers.userId,
+          orgId: positions.orgId,
+          stationName: stations.stationName,
+          at: positionUsers.expiresAt,
+        })
         .from(positionUsers)
         .innerJoin(positions, eq(positions.id, positionUsers.positionId))
         .innerJoin(stations, eq(stations.id, positions.stationId))
-        .where(between(positionUsers.userId, first, last))
+        .where(and(between(positionUsers.userId, first, last), liveLink('position_users')))
         .orderBy(asc(positions.id)),
       db
-        .select({ userId: userRoles.userId, name: roles.roleName })
+        .select({ userId: userRoles.userId, name: roles.roleName, at: userRoles.expiresAt })
         .from(userRoles)
         .innerJoin(roles, eq(roles.id, userRoles.roleId))
-        .where(between(userRoles.userId, first, last))
+        .where(and(between(userRoles.userId, first, last), liveLink('user_roles')))
         .orderBy(asc(roles.id)),
       db
-        .select({ userId: userGroupUsers.userId, name: userGroups.groupName })
+        .select({ userId: userGroupUsers.userId, name: userGroups.groupName, at: userGroupUsers.expiresAt })
         .from(userGroupUsers)
         .innerJoin(userGroups, eq(userGroups.id, userGroupUsers.groupId))
-        .where(between(userGroupUsers.userId, first, last))
+        .where(and(between(userGroupUsers.userId, first, last), liveLink('user_group_users')))
         .orderBy(asc(userGroups.id)),
     ])
     const positionsOf = groupBy(
       held.filter((p) => orgInScope(caller, p.orgId)),
-      (p) => `${paths.get(p.orgId)}${PATH_SEPARATOR}${p.stationName}`,
+      (p) => formatLinkCell(`${paths.get(p.orgId)}${PATH_SEPARATOR}${p.stationName}`, p.at, timeZone),
     )
-    const rolesOf = groupBy(roleRows, (r) => r.name)
-    const groupsOf = groupBy(groupRows, (g) => g.name)
+    const rolesOf = groupBy(roleRows, (r) => formatLinkCell(r.name, r.at, timeZone))
+    const groupsOf = groupBy(groupRows, (g) => formatLinkCell(g.name, g.at, timeZone))
     for (const u of page)
       yield [
         u.nickName,

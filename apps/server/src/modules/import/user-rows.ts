@@ -3,7 +3,6 @@ import {
   MSG,
   UserInsertBody,
   UserUpdateBody,
-  importUnknownName,
   isBlank,
   normalizeMobile,
   normalizeName,
@@ -11,9 +10,9 @@ import {
   type SecuritySettings,
 } from '@amg/contract'
 import type { Tx } from '../../db/connection'
-import { positions, positionUsers, userGroupUsers, userRoles, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import type { PowerGuard } from '../../auth/power'
-import { orgInScope, type Caller } from '../../auth/user-scope'
+import type { Caller } from '../../auth/user-scope'
 import { badRequest } from '../../lib/errors'
 import { hashPassword } from '../../auth/password'
 import { requirePolicy } from '../../auth/password-rules'
@@ -22,6 +21,16 @@ import { checkNewUser, insertUser, updateUser, type PreparedPassword } from '../
 import { checkAsBody, type CompileBody } from './request-checks'
 import { requireSuperAdminAllowed } from './super-admin-rows'
 import { splitNames, type NameBook } from './names'
+import {
+  byExpiry,
+  diffLinks,
+  heldLinks,
+  requireFutureExpiries,
+  resolveLinks,
+  ROW_LINK_TARGETS,
+  type LinkDiff,
+  type RowExpiries,
+} from './row-links'
 
 /** The user template's columns, in order (DESIGN.md §15); '*' marks the one that must be filled. */
 export const USER_COLUMNS = [
@@ -51,6 +60,8 @@ export interface UserImportContext {
   settings: SecuritySettings
   /** 允许导入超级管理员: rows giving a super-admin role may go in (super-admin-rows.ts) */
   allowSuperAdmin: boolean
+  /** the server's zone: a cell's expiry without an offset is a wall time in it (link-cell.ts) */
+  timeZone: string
 }
 
 /** A row's cells, read: what the row asks for, names resolved to ids. */
@@ -63,22 +74,20 @@ export interface UserRowIntent {
   positionIds: number[]
   roleIds: number[]
   groupIds: number[]
+  /** the time-bound links among those ids (DESIGN.md §20); the others are permanent */
+  expiries: RowExpiries
 }
-
-const resolve = (names: readonly string[], book: Map<string, number>, what: string): number[] =>
-  names.map((name) => {
-    const id = book.get(name)
-    if (id === undefined) throw badRequest(importUnknownName(what, name))
-    return id
-  })
 
 /** The nickName a row names, as stored (the key of duplicates within the file). */
 export const rowNickName = (cells: readonly string[]) => normalizeName((cells[0] ?? '').trim())
 
-export function readRow(cells: readonly string[], names: NameBook): UserRowIntent {
+export function readRow(cells: readonly string[], names: NameBook, timeZone: string): UserRowIntent {
   const text = (i: number) => (cells[i] ?? '').trim()
   const status = STATUS_OF[text(3)]
   if (status === undefined) throw badRequest(MSG.importStatusInvalid)
+  const position = resolveLinks(splitNames(text(4)), names.positionByName, '岗位', timeZone)
+  const role = resolveLinks(splitNames(text(5)), names.roleByName, '角色', timeZone)
+  const group = resolveLinks(splitNames(text(6)), names.groupByName, '用户组', timeZone)
   return {
     nickName: text(0),
     realName: text(1) || null,
@@ -86,9 +95,10 @@ export function readRow(cells: readonly string[], names: NameBook): UserRowInten
     mobile: normalizeMobile(text(2)) || null,
     status,
     password: isBlank(cells[7]) ? null : cells[7],
-    positionIds: resolve(splitNames(text(4)), names.positionByName, '岗位'),
-    roleIds: resolve(splitNames(text(5)), names.roleByName, '角色'),
-    groupIds: resolve(splitNames(text(6)), names.groupByName, '用户组'),
+    positionIds: position.ids,
+    roleIds: role.ids,
+    groupIds: group.ids,
+    expiries: { position: position.expiries, role: role.expiries, group: group.expiries },
   }
 }
 
@@ -112,7 +122,10 @@ export class JobPasswords {
  * One row of a user import, in its own savepoint `tx`: the same checks and the same service calls
  * as POST /user/insert, PUT /user/update and the user's link calls, in that order; the first refusal
  * fails the row with its message. `upsert` changes an existing user to what the row says (its
- * initial password is not touched); a row equal to the user as stored changes nothing.
+ * initial password is not touched); a row equal to the user as stored changes nothing. Expiries
+ * (DESIGN.md §20) compare to the minute, and go through the link module's rule: linking again
+ * lengthens a link or makes it permanent, never shortens it, so an earlier expiry than the stored
+ * one leaves the stored one (row-links.ts `diffLinks`).
  */
 export async function importUserRow(
   tx: Tx,
@@ -120,7 +133,7 @@ export async function importUserRow(
   passwords: JobPasswords,
   cells: readonly string[],
 ): Promise<RowOutcome> {
-  const row = readRow(cells, ctx.names)
+  const row = readRow(cells, ctx.names, ctx.timeZone)
   const links = new Links(tx, ctx.power)
   const [existing] = await tx
     .select({ id: users.id, realName: users.realName, mobile: users.mobile, status: users.status })
@@ -130,9 +143,17 @@ export async function importUserRow(
 
   const body = newUserBody(ctx, row)
   await requireSuperAdminAllowed(tx, ctx.allowSuperAdmin, row)
-  const id = await insertUser(tx, ctx.power, await passwords.prepare(row.password), ctx.caller, body)
-  await linkAll(links, ctx.caller, id, 'role', row.roleIds)
-  await linkAll(links, ctx.caller, id, 'group', row.groupIds)
+  const positionExpiry = new Map([...row.expiries.position].map(([id, { at }]) => [id, at]))
+  const id = await insertUser(
+    tx,
+    ctx.power,
+    await passwords.prepare(row.password),
+    ctx.caller,
+    body,
+    positionExpiry,
+  )
+  await linkAll(links, ctx.caller, id, 'role', withExpiries(row.roleIds, row.expiries.role))
+  await linkAll(links, ctx.caller, id, 'group', withExpiries(row.groupIds, row.expiries.group))
   return 'inserted'
 }
 
@@ -152,20 +173,29 @@ export function newUserBody(ctx: UserImportContext, row: UserRowIntent): UserIns
   })
   const nickName = checkNewUser(body)
   if (row.password) requirePolicy(ctx.settings, row.password, nickName)
+  // then the link calls' own first check: an expiry lies ahead
+  requireFutureExpiries(row.expiries)
   return body
 }
 
-const linkAll = async (links: Links, caller: Caller, userId: number, target: LinkEntity, ids: number[]) => {
-  if (ids.length) await links.link({ owner: 'user', ownerId: userId, target, targetIds: ids, caller })
+/** The ids, each with its expiry from the row (null: permanent). */
+const withExpiries = (ids: readonly number[], expiries: RowExpiries[keyof RowExpiries]) =>
+  new Map(ids.map((id) => [id, expiries.get(id)?.at ?? null]))
+
+/** Links through the link module, one call per distinct expiry (a call takes one for all its ids). */
+const linkAll = async (
+  links: Links,
+  caller: Caller,
+  userId: number,
+  target: LinkEntity,
+  ids: ReadonlyMap<number, Date | null>,
+) => {
+  for (const [expiresAt, targetIds] of byExpiry(ids))
+    await links.link({ owner: 'user', ownerId: userId, target, targetIds, caller, expiresAt })
 }
 
 const unlinkAll = async (links: Links, caller: Caller, userId: number, target: LinkEntity, ids: number[]) => {
   if (ids.length) await links.unlink({ owner: 'user', ownerId: userId, target, targetIds: ids, caller })
-}
-
-const missingFrom = (want: readonly number[], have: readonly number[]) => {
-  const held = new Set(have)
-  return want.filter((id) => !held.has(id))
 }
 
 async function updateFromRow(
@@ -182,51 +212,34 @@ async function updateFromRow(
     realName: row.realName,
     mobile: row.mobile,
   })
-  // one after another: these run on the row's transaction, one connection
-  const held = await tx
-    .select({ id: positions.id, orgId: positions.orgId })
-    .from(positionUsers)
-    .innerJoin(positions, eq(positions.id, positionUsers.positionId))
-    .where(eq(positionUsers.userId, existing.id))
-  const roleRows = await tx
-    .select({ id: userRoles.roleId })
-    .from(userRoles)
-    .where(eq(userRoles.userId, existing.id))
-  const groupRows = await tx
-    .select({ id: userGroupUsers.groupId })
-    .from(userGroupUsers)
-    .where(eq(userGroupUsers.userId, existing.id))
-  // positions outside the caller's scope are neither shown in an export nor changed by an import
-  const heldPositions = held.filter((p) => orgInScope(ctx.caller, p.orgId)).map((p) => p.id)
-  const heldRoles = roleRows.map((r) => r.id)
-  const heldGroups = groupRows.map((g) => g.id)
+  const held = await heldLinks(tx, existing.id, ctx.caller)
+  requireFutureExpiries(row.expiries, held)
   // as the update stores them: a blank (the schema turns an empty cell's null into '') is null
   const stored = (value: string | null | undefined) => (isBlank(value) ? null : value!.trim())
   const fieldsChanged =
     stored(body.realName) !== existing.realName ||
     stored(body.mobile) !== existing.mobile ||
     body.status !== existing.status
-  const changes = {
-    position: [missingFrom(row.positionIds, heldPositions), missingFrom(heldPositions, row.positionIds)],
-    role: [missingFrom(row.roleIds, heldRoles), missingFrom(heldRoles, row.roleIds)],
-    group: [missingFrom(row.groupIds, heldGroups), missingFrom(heldGroups, row.groupIds)],
-  } as const
-  const linksChanged = Object.values(changes).some(([add, remove]) => add.length + remove.length > 0)
+  const changes: Record<(typeof ROW_LINK_TARGETS)[number], LinkDiff> = {
+    position: diffLinks(row.positionIds, row.expiries.position, held.position),
+    role: diffLinks(row.roleIds, row.expiries.role, held.role),
+    group: diffLinks(row.groupIds, row.expiries.group, held.group),
+  }
+  const linksChanged = Object.values(changes).some((d) => d.link.size + d.unlink.length > 0)
   if (!fieldsChanged && !linksChanged) return 'unchanged'
   // what the row adds: a super admin exported and imported again stays as they were
   await requireSuperAdminAllowed(tx, ctx.allowSuperAdmin, {
-    positionIds: changes.position[0],
-    roleIds: changes.role[0],
-    groupIds: changes.group[0],
+    positionIds: changes.position.added,
+    roleIds: changes.role.added,
+    groupIds: changes.group.added,
   })
   if (fieldsChanged) {
     checkNewUser({ nickName: body.nickName, mobile: body.mobile })
     await updateUser(tx, ctx.power, ctx.caller, body, undefined)
   }
-  for (const target of ['position', 'role', 'group'] as const) {
-    const [add, remove] = changes[target]
-    await linkAll(links, ctx.caller, existing.id, target, add)
-    await unlinkAll(links, ctx.caller, existing.id, target, remove)
+  for (const target of ROW_LINK_TARGETS) {
+    await linkAll(links, ctx.caller, existing.id, target, changes[target].link)
+    await unlinkAll(links, ctx.caller, existing.id, target, changes[target].unlink)
   }
   return 'updated'
 }

@@ -45,6 +45,8 @@ export async function insertUser(
   password: PreparedPassword,
   caller: Caller,
   body: UserInsertBody,
+  /** an import row's time-bound positions (DESIGN.md §20): until when each holds; the others are permanent */
+  positionExpiry?: ReadonlyMap<number, Date>,
 ): Promise<number> {
   const nickName = checkNewUser(body)
   const positionIds = [...new Set(body.positionIds ?? [])]
@@ -61,7 +63,13 @@ export async function insertUser(
     const write = async () => {
       const id = await insertUserRow(tx, nickName, password, caller.id, body)
       if (positionIds.length)
-        await tx.insert(positionUsers).values(positionIds.map((positionId) => ({ positionId, userId: id })))
+        await tx.insert(positionUsers).values(
+          positionIds.map((positionId) => ({
+            positionId,
+            userId: id,
+            expiresAt: positionExpiry?.get(positionId) ?? null,
+          })),
+        )
       return id
     }
     // the positions' roles reach the new user's departments: within the caller's reach (DESIGN.md §13)
