@@ -155,6 +155,7 @@ describe('access requests (DESIGN.md §20)', () => {
     await dialog.getByLabel('角色').fill(names.role)
     await admin.locator('.ant-select-item-option', { hasText: names.role }).click()
     await dialog.getByRole('radio', { name: '1 人' }).check()
+    await screenshot(admin, 'eligibility-new')
     await dialog.getByRole('button', { name: /确\s*定/ }).click()
     const row = admin.getByTestId('eligibility-table').locator('tr.ant-table-row', { hasText: names.user })
     await row.waitFor()

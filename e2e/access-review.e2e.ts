@@ -4,7 +4,7 @@ import { api, apiLogin, attemptStamp, launchBrowser, newPage, screenshot, signIn
 import { createdData } from './cleanup'
 
 /**
- * DESIGN.md §21 in Chromium: 权限复核 — the new-campaign form's checks, a campaign's items with the
+ * DESIGN.md §21 in Chromium: 权限复核 — the new-campaign form's checks and its pickers, a campaign's items with the
  * recommendation and its reason, a bulk 撤销, 关闭并执行 after a confirmation, and the server then
  * holding the link no more; the campaign listed with its progress and in the reviewer's inbox.
  */
@@ -69,6 +69,19 @@ describe('权限复核 (DESIGN.md §21)', () => {
     await expect
       .poll(() => dialog.locator('.ant-form-item-explain-error').allTextContents())
       .toEqual(expect.arrayContaining(['请输入复核名称', '请至少选择一个角色或部门', '请至少选择一位复核人']))
+    // the pickers ask the server as one types: the role by its name, the reviewer by theirs
+    await dialog.getByLabel('复核角色').fill(`复核角色_${stamp}`)
+    await page.locator('.ant-select-item-option', { hasText: `复核角色_${stamp}` }).click()
+    await dialog.getByLabel('复核人').fill('admin')
+    await page.locator('.ant-select-item-option', { hasText: /^admin$/ }).click()
+    await dialog.getByLabel('复核名称').click()
+    await expect
+      .poll(() => dialog.locator('.ant-form-item-explain-error').allTextContents())
+      .toEqual(['请输入复核名称', '请选择截止日期'])
+    expect(await dialog.locator('.ant-select-selection-item').allTextContents()).toEqual([
+      `复核角色_${stamp}`,
+      'admin',
+    ])
     await screenshot(page, 'access-review-new')
     await dialog.getByRole('button', { name: /取\s*消/ }).click()
 

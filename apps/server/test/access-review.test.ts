@@ -1,10 +1,11 @@
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { and, eq, sql } from 'drizzle-orm'
-import { MSG, REVIEW_MSG } from '@amg/contract'
+import { MSG, REVIEW_MSG, USER_STATUS } from '@amg/contract'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
 import {
+  oidcClients,
   permissionUsage,
   reviewCampaigns,
   reviewItems,
@@ -14,12 +15,14 @@ import {
   userGroupUsers,
   userGroups,
   userRoles,
+  users,
 } from '../src/db/schema'
+import { checkFastPathCount } from '../src/modules/authz/check-fast-path'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
 
 /**
  * DESIGN.md §21: usage is recorded for a user's own allowed calls (the API's hook, forward auth, and
- * check asked by a machine client or API key), flushed to permission_usage, and access reviews make
+ * check / check-batch asked by a machine client or API key), flushed to permission_usage, and access reviews make
  * items from it, decide them and close them through the ordinary link path.
  */
 let t: TestApp
@@ -131,6 +134,150 @@ describe('usage', () => {
     const codes = list.map((r: { nodeCode: string }) => r.nodeCode)
     expect(codes).toContain('station')
     expect(codes).not.toContain('role')
+  })
+
+  it('counts the allowed items of a check-batch asked with an API key as use, the denied ones not', async () => {
+    const w = await t.userWithCodes(['org:add', 'station:delete'])
+    const key = (await admin('POST', '/api/apikey/insert', { userId: w.id, name: 'batch' })).body.data
+      .key as string
+    const res = await t.call('POST', '/api/authz/check-batch', {
+      headers: { authorization: `Bearer ${key}` },
+      body: {
+        checks: [
+          { method: 'POST', path: '/org/insert' },
+          { method: 'PUT', path: '/user/update' },
+          { method: 'DELETE', path: '/station/delete' },
+        ],
+      },
+    })
+    expect(res.status, res.body.msg).toBe(200)
+    expect(res.body.data.results).toEqual([true, false, true])
+    // written by the flush (once a second here), and listed as stored
+    await vi.waitFor(async () => expect((await storedUsage(w.id)).size).toBe(2), {
+      timeout: 5000,
+      interval: 100,
+    })
+    expect([...(await storedUsage(w.id)).keys()].sort()).toEqual(['org:add', 'station:delete'])
+    const list = (await admin('GET', '/api/authz/usage', undefined, { userId: w.id })).body.data.list
+    expect(list.map((r: { nodeCode: string }) => r.nodeCode).sort()).toEqual(['org:add', 'station:delete'])
+  })
+
+  it("counts a machine client's check-batch about a user as that user's use, not the client's", async () => {
+    const made = await admin('POST', '/api/service/insert', { key: 'usage-batch', name: '机器 usage-batch' })
+    expect(made.status, made.body.msg).toBe(200)
+    const saved = await admin('PUT', '/api/service/oidc', {
+      serviceId: made.body.data,
+      type: 'machine',
+      redirectUris: [],
+    })
+    expect(saved.status, saved.body.msg).toBe(200)
+    const { clientId, clientSecret } = saved.body.data as { clientId: string; clientSecret: string }
+    const granted = await fetch(`${base}/oidc/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    })
+    expect(granted.status).toBe(200)
+    const token = ((await granted.json()) as { access_token: string }).access_token
+    // its service account may check others (authz:check); the user it serves holds org:add only
+    const [client] = await t.db
+      .select()
+      .from(oidcClients)
+      .where(eq(oidcClients.serviceId, made.body.data as number))
+    const serviceUserId = client.serviceUserId!
+    const checker = await makeRole(`checker_${serviceUserId}`, ['authz:check'])
+    await t.db.insert(userRoles).values({ userId: serviceUserId, roleId: checker })
+    await t.app.ctx.authz.invalidate()
+    const x = await t.userWithCodes(['org:add'])
+    const res = await t.call('POST', '/api/authz/check-batch', {
+      headers: { authorization: `Bearer ${token}` },
+      body: {
+        userId: x.id,
+        checks: [
+          { method: 'POST', path: '/org/insert' },
+          { method: 'DELETE', path: '/station/delete' },
+        ],
+      },
+    })
+    expect(res.status, res.body.msg).toBe(200)
+    expect(res.body.data.results).toEqual([true, false])
+    await vi.waitFor(async () => expect((await storedUsage(x.id)).has('org:add')).toBe(true), {
+      timeout: 5000,
+      interval: 100,
+    })
+    expect([...(await storedUsage(x.id)).keys()]).toEqual(['org:add'])
+    const list = (await admin('GET', '/api/authz/usage', undefined, { userId: x.id })).body.data.list
+    expect(list.map((r: { nodeCode: string }) => r.nodeCode)).toEqual(['org:add'])
+    // a frozen user's calls are all refused, though their nodes match: nothing is recorded for them
+    const z = await t.userWithCodes(['org:add'])
+    // asked from the console first (not use), so Z's access is held when the client asks
+    expect(
+      (await admin('POST', '/api/authz/check', { userId: z.id, method: 'POST', path: '/org/insert' })).body
+        .data.allowed,
+    ).toBe(true)
+    await t.db.update(users).set({ status: USER_STATUS.frozen }).where(eq(users.id, z.id))
+    const refused = await t.call('POST', '/api/authz/check-batch', {
+      headers: { authorization: `Bearer ${token}` },
+      body: { userId: z.id, checks: [{ method: 'POST', path: '/org/insert' }] },
+    })
+    expect(refused.body.data.results).toEqual([false])
+    await t.app.ctx.usage.flush()
+    expect((await storedUsage(z.id)).size).toBe(0)
+    // the client only asked: none of the checked nodes count as its own account's use
+    const own = (await admin('GET', '/api/authz/usage', undefined, { userId: serviceUserId })).body.data.list
+    expect(own.map((r: { nodeCode: string }) => r.nodeCode)).not.toContain('org:add')
+  })
+
+  it('does not count a check-batch asked from a console session (权限分析, or the user asking "may I?")', async () => {
+    const y = await t.userWithCodes(['org:add', 'station:delete'])
+    const checks = [
+      { method: 'POST', path: '/org/insert' },
+      { method: 'DELETE', path: '/station/delete' },
+    ]
+    const byAdmin = await admin('POST', '/api/authz/check-batch', { userId: y.id, checks })
+    expect(byAdmin.body.data.results).toEqual([true, true])
+    const bySelf = await t.call('POST', '/api/authz/check-batch', { token: y.token, body: { checks } })
+    expect(bySelf.body.data.results).toEqual([true, true])
+    // a flush, then both what is stored and what memory still holds (the list merges it) are empty
+    await t.app.ctx.usage.flush()
+    expect((await storedUsage(y.id)).size).toBe(0)
+    const list = (await admin('GET', '/api/authz/usage', undefined, { userId: y.id })).body.data.list
+    expect(list).toEqual([])
+  })
+
+  it('the check answered before Fastify tells a session from an API key as the hook does', async () => {
+    const w = await t.userWithCodes(['org:add', 'station:delete'])
+    const key = (await admin('POST', '/api/apikey/insert', { userId: w.id, name: 'fast' })).body.data
+      .key as string
+    // a session header blank to the hook (a no-break space: trimmed away) beside the key, written as
+    // raw latin-1 bytes (an HTTP client would encode it otherwise)
+    const { port } = new URL(base)
+    const ask = (method: string, path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const payload = JSON.stringify({ method, path })
+        const socket = net.connect(Number(port), '127.0.0.1')
+        let answer = ''
+        socket.on('data', (c: Buffer) => (answer += c.toString('latin1')))
+        socket.on('end', () => resolve(answer.split('\r\n')[0]))
+        socket.on('error', reject)
+        socket.write(
+          Buffer.from(
+            `POST /api/authz/check HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n` +
+              `x-auth-token: \u00a0\r\nAuthorization: Bearer ${key}\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+            'latin1',
+          ),
+        )
+      })
+    expect(await ask('DELETE', '/station/delete')).toBe('HTTP/1.1 200 OK') // the key and W's access now held in memory
+    const before = checkFastPathCount.answered
+    expect(await ask('POST', '/org/insert')).toBe('HTTP/1.1 200 OK')
+    expect(checkFastPathCount.answered).toBe(before + 1)
+    const list = (await admin('GET', '/api/authz/usage', undefined, { userId: w.id })).body.data.list
+    expect(list.map((r: { nodeCode: string }) => r.nodeCode).sort()).toEqual(['org:add', 'station:delete'])
   })
 
   it('answers usage only to callers who hold the call, and only about users in their reach', async () => {

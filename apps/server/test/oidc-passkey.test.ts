@@ -1,16 +1,12 @@
-import net from 'node:net'
-import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { desc, eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { eq } from 'drizzle-orm'
 import * as client from 'openid-client'
-import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { MSG, PASSKEY_MSG, SIGN_IN_MSG } from '@amg/contract'
-import { loginLogs } from '../src/db/audit-schema'
 import { mfaChallenges, passkeys, users } from '../src/db/schema'
 import { hashToken } from '../src/lib/tokens'
-import { createTestApp, type TestApp } from './helpers/app'
+import type { TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
-import { CookieBrowser } from './helpers/oidc-browser'
+import { oathtool, ssoProvider } from './helpers/sso-provider'
 import { SoftAuthenticator } from './helpers/soft-authenticator'
 
 /**
@@ -21,48 +17,21 @@ import { SoftAuthenticator } from './helpers/soft-authenticator'
  * password, where two-step sign-in is asked, the passkey serves as the second step.
  */
 type Json = any
+// the relying party from PUBLIC_URL, so the passkeys registered through the API and the sign-in
+// screen reached over HTTP agree on it
+const sso = ssoProvider({ publicUrlSet: true, loginFirstWaitSeconds: 600 })
+const { admin, lastLogin } = sso
 let t: TestApp
 let base: string
-const REDIRECT = 'http://localhost:9/callback'
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
-
-beforeAll(async () => {
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  // the relying party from PUBLIC_URL, so the passkeys registered through the API and the sign-in
-  // screen reached over HTTP agree on it
-  t = await createTestApp({ publicUrl: base, publicUrlSet: true, loginFirstWaitSeconds: 600 })
-  await t.app.listen({ port, host: '127.0.0.1' })
+beforeAll(() => {
+  t = sso.t
+  base = sso.base
 })
-afterAll(async () => t.close())
-
-const lastLogin = async () => (await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1))[0]
-const admin = (method: string, url: string, body?: unknown) =>
-  t.call(method, url, { token: t.adminToken, body })
 
 /** An application whose sign-on skips consent, and openid-client's configuration for it. */
 async function application(key: string) {
-  const made = await admin('POST', '/api/service/insert', { key, name: `应用 ${key}` })
-  expect(made.status).toBe(200)
-  const saved = await admin('PUT', '/api/service/oidc', {
-    serviceId: made.body.data as number,
-    type: 'web',
-    redirectUris: [REDIRECT],
-    requireConsent: false,
-  })
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-  const { clientId, clientSecret } = saved.body.data as { clientId: string; clientSecret: string }
-  const config = await client.discovery(new URL(`${base}/oidc`), clientId, clientSecret, undefined, {
-    execute: [client.allowInsecureRequests],
-  })
-  return { clientId, config }
+  const { clientId, clientSecret } = await sso.application(key, 'web', false)
+  return { clientId, config: await sso.discover(clientId, clientSecret) }
 }
 
 /** A user with a software passkey registered through the API (relying party: this server's host). */
@@ -86,21 +55,9 @@ async function withPasskey(codes: string[] = []) {
   }
 }
 
-/** An authorization request with PKCE, followed by the browser to the login interaction. */
+/** An authorization request with PKCE at the login interaction, and the screen's calls on it. */
 async function authorize(config: client.Configuration) {
-  const verifier = client.randomPKCECodeVerifier()
-  const state = client.randomState()
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: 'openid profile',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  })
-  const browser = new CookieBrowser(base)
-  const at = await browser.follow(url.href, REDIRECT)
-  const uid = /\/oidc-login\/([^/?#]+)/.exec(at)?.[1]
-  expect(uid, at).toBeTruthy()
+  const { browser, uid, finish } = await sso.authorization(config, 'openid profile')
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await browser.request(method, path, { body })
     return { status: res.status, body: (await res.json()) as Json }
@@ -117,23 +74,7 @@ async function authorize(config: client.Configuration) {
     }
   }
   const passkey = (body: Record<string, unknown>) => call('POST', `/oidc-login/${uid}/passkey`, body)
-  /** after a completed interaction: on to the callback, and the code exchanged for tokens */
-  const finish = async (redirectTo: string) => {
-    const back = await browser.follow(redirectTo, REDIRECT)
-    expect(back.startsWith(REDIRECT), back).toBe(true)
-    return client.authorizationCodeGrant(config, new URL(back), {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    })
-  }
-  return { uid: uid!, call, prompt, passkeyOptions, passkey, finish }
-}
-
-/** The ID token checked against the provider's keys: whose it is. */
-async function subjectOf(config: client.Configuration, clientId: string, idToken: string) {
-  const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!))
-  const { payload } = await jwtVerify(idToken, jwks, { issuer: `${base}/oidc`, audience: clientId })
-  return payload.sub
+  return { uid, call, prompt, passkeyOptions, passkey, finish }
 }
 
 const counterOf = async (passkeyId: number) =>
@@ -160,7 +101,7 @@ describe('a passkey alone on the single sign-on screen (DESIGN.md §23)', () => 
     expect(await counterOf(u.passkeyId)).toBe(1)
 
     const tokens = await flow.finish(res.body.data.redirectTo)
-    expect(await subjectOf(config, clientId, tokens.id_token!)).toBe(String(u.id))
+    expect(await sso.idTokenSubject(config, clientId, tokens.id_token!)).toBe(String(u.id))
     const info = await client.fetchUserInfo(config, tokens.access_token, String(u.id))
     expect(info).toMatchObject({ sub: String(u.id), preferred_username: u.nickName })
   })
@@ -241,7 +182,7 @@ describe('a passkey alone on the single sign-on screen (DESIGN.md §23)', () => 
     expect(passed.status, JSON.stringify(passed.body)).toBe(200)
     const counter = await counterOf(u.passkeyId)
     const tokens = await flow.finish(passed.body.data.redirectTo)
-    expect(await subjectOf(config, clientId, tokens.id_token!)).toBe(String(u.id))
+    expect(await sso.idTokenSubject(config, clientId, tokens.id_token!)).toBe(String(u.id))
 
     const again = await authorize(config)
     const replayed = await again.passkey({ challengeId: good.challengeId, response })
@@ -271,12 +212,6 @@ describe('a passkey alone on the single sign-on screen (DESIGN.md §23)', () => 
 })
 
 describe('a passkey as the second step on the single sign-on screen (DESIGN.md §14, §23)', () => {
-  /** A TOTP code from an independent implementation (Debian's oathtool), for the current step. */
-  const oathtool = (secret: string) =>
-    execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(Date.now() / 1000)}`], {
-      encoding: 'utf8',
-    }).trim()
-
   /** A user with a passkey and TOTP two-step sign-in bound through the API. */
   async function withTotpAndPasskey() {
     const u = await withPasskey()
@@ -363,7 +298,7 @@ describe('a passkey as the second step on the single sign-on screen (DESIGN.md �
         .where(eq(mfaChallenges.tokenHash, hashToken(mfaToken))),
     ).toHaveLength(0)
     const tokens = await flow.finish(res.body.data.redirectTo)
-    expect(await subjectOf(config, clientId, tokens.id_token!)).toBe(String(u.id))
+    expect(await sso.idTokenSubject(config, clientId, tokens.id_token!)).toBe(String(u.id))
   })
 
   it('a second step whose first step found a password to change is refused, as TOTP’s is', async () => {
@@ -433,7 +368,7 @@ describe('a passkey as the second step on the single sign-on screen (DESIGN.md �
       })
       expect(res.status, JSON.stringify(res.body)).toBe(200)
       const tokens = await flow.finish(res.body.data.redirectTo)
-      expect(await subjectOf(config, clientId, tokens.id_token!)).toBe(String(u.id))
+      expect(await sso.idTokenSubject(config, clientId, tokens.id_token!)).toBe(String(u.id))
     } finally {
       await admin('PUT', '/api/settings/security', settings)
     }

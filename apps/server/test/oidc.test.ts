@@ -1,14 +1,11 @@
-import net from 'node:net'
-import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { desc, eq } from 'drizzle-orm'
 import { loginLogs } from '../src/db/audit-schema'
 import * as client from 'openid-client'
-import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { MSG, SIGN_IN_MSG } from '@amg/contract'
 import { oidcClients, oidcKeys, roleAuths, services, userRoles, users } from '../src/db/schema'
-import { createTestApp, type TestApp } from './helpers/app'
-import { CookieBrowser } from './helpers/oidc-browser'
+import type { TestApp } from './helpers/app'
+import { oathtool, REDIRECT, ssoProvider } from './helpers/sso-provider'
 
 /**
  * DESIGN.md §16: a relying party we did not write (openid-client) signs a user in through the provider
@@ -17,55 +14,14 @@ import { CookieBrowser } from './helpers/oidc-browser'
  * calls the check API as its service account.
  */
 type Json = any
+const sso = ssoProvider({ loginFirstWaitSeconds: 600 })
+const { admin, lastLogin, application, discover, authorization } = sso
 let t: TestApp
 let base: string
-const REDIRECT = 'http://localhost:9/callback'
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
-
-beforeAll(async () => {
-  const port = await freePort()
-  base = `http://127.0.0.1:${port}`
-  t = await createTestApp({ publicUrl: base, loginFirstWaitSeconds: 600 })
-  await t.app.listen({ port, host: '127.0.0.1' })
+beforeAll(() => {
+  t = sso.t
+  base = sso.base
 })
-afterAll(async () => t.close())
-
-const lastLogin = async () => (await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1))[0]
-
-const admin = (method: string, url: string, body?: unknown, query?: Record<string, string | number>) =>
-  t.call(method, url, { token: t.adminToken, body, query })
-
-async function application(key: string, type: 'web' | 'spa' | 'machine', requireConsent = true) {
-  const made = await admin('POST', '/api/service/insert', { key, name: `应用 ${key}` })
-  expect(made.status).toBe(200)
-  const serviceId = made.body.data as number
-  const saved = await admin('PUT', '/api/service/oidc', {
-    serviceId,
-    type,
-    redirectUris: type === 'machine' ? [] : [REDIRECT],
-    requireConsent,
-  })
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-  return { serviceId, ...(saved.body.data as { clientId: string; clientSecret: string | null }) }
-}
-
-const discover = (clientId: string, secret?: string | null) =>
-  client.discovery(
-    new URL(`${base}/oidc`),
-    clientId,
-    secret ?? undefined,
-    secret ? undefined : client.None(),
-    {
-      execute: [client.allowInsecureRequests],
-    },
-  )
 
 /**
  * The whole browser part: authorize, our login (and its second step: `proof` answers the code or
@@ -78,17 +34,8 @@ async function signIn(
   scope: string,
   proof?: () => { code?: string; recoveryCode?: string },
 ) {
-  const verifier = client.randomPKCECodeVerifier()
-  const state = client.randomState()
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  })
-  const browser = new CookieBrowser(base)
-  let at = await browser.follow(url.href, REDIRECT)
+  const { browser, verifier, state, ...started } = await authorization(config, scope)
+  let at = started.at
   const steps: string[] = []
   while (!at.startsWith(REDIRECT)) {
     const uid = /\/oidc-login\/([^/?#]+)/.exec(at)?.[1]
@@ -138,12 +85,7 @@ describe('single sign-on with a relying party we did not write', () => {
       pkceCodeVerifier: verifier,
       expectedState: state,
     })
-    const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!))
-    const { payload } = await jwtVerify(tokens.id_token!, jwks, {
-      issuer: `${base}/oidc`,
-      audience: app.clientId,
-    })
-    expect(payload.sub).toBe(String(user.id))
+    expect(await sso.idTokenSubject(config, app.clientId, tokens.id_token!)).toBe(String(user.id))
 
     const info = await client.fetchUserInfo(config, tokens.access_token, String(user.id))
     expect(info).toMatchObject({
@@ -235,15 +177,7 @@ describe('single sign-on with a relying party we did not write', () => {
   it('a wrong password is refused with our message and the interaction stays open', async () => {
     const app = await application('hr', 'web')
     const config = await discover(app.clientId, app.clientSecret)
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    })
-    const browser = new CookieBrowser(base)
-    const at = await browser.follow(url.href, REDIRECT)
-    const uid = /\/oidc-login\/([^/?#]+)/.exec(at)![1]
+    const { browser, uid } = await authorization(config)
     const res = await browser.request('POST', `/oidc-login/${uid}/login`, {
       body: { nickName: 'admin', password: 'wrong' },
     })
@@ -269,14 +203,7 @@ describe('the single sign-on screen asks what the console’s sign-in asks (DESI
     const forced = await admin('PUT', '/api/settings/security', { ...settings, forceChangeInitial: true })
     expect(forced.status, forced.body.msg).toBe(200)
     try {
-      const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: REDIRECT,
-        scope: 'openid',
-        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      })
-      const browser = new CookieBrowser(base)
-      const uid = /\/oidc-login\/([^/?#]+)/.exec(await browser.follow(url.href, REDIRECT))![1]
+      const { browser, uid } = await authorization(config)
       const byPassword = await browser.request('POST', `/oidc-login/${uid}/login`, {
         body: { nickName: row.nickName, password: 'User@12345678' },
       })
@@ -304,12 +231,6 @@ describe('the single sign-on screen asks what the console’s sign-in asks (DESI
 })
 
 describe('two-step sign-in on the single sign-on screen (DESIGN.md §14, §16)', () => {
-  /** A code made by an independent TOTP implementation (Debian's oathtool), at a moment in ms. */
-  const oathtool = (secret: string, at: number) =>
-    execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-      encoding: 'utf8',
-    }).trim()
-
   /** A user with two-step sign-in bound through the API: name, id, secret and recovery codes. */
   async function enrolled() {
     const user = await t.userWithCodes([])
@@ -332,15 +253,7 @@ describe('two-step sign-in on the single sign-on screen (DESIGN.md §14, §16)',
 
   /** An authorization started in a fresh browser, up to the login screen's first answer. */
   async function passwordStep(clientId: string, secret: string | null, nickName: string) {
-    const config = await discover(clientId, secret)
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    })
-    const browser = new CookieBrowser(base)
-    const uid = /\/oidc-login\/([^/?#]+)/.exec(await browser.follow(url.href, REDIRECT))![1]
+    const { browser, uid } = await authorization(await discover(clientId, secret))
     const res = await browser.request('POST', `/oidc-login/${uid}/login`, {
       body: { nickName, password: 'User@12345678' },
     })

@@ -52,8 +52,11 @@ function bearerOf(header: string | undefined): string | undefined {
   return match?.[1]
 }
 
-/** The session token of `x-auth-token`, trimmed; null when none is given. */
-function tokenOf(headers: IncomingHttpHeaders): string | null {
+/**
+ * The session token of `x-auth-token`, trimmed; null when none is given. `req.token`, and what the
+ * check calls read to tell a console session from an API key or machine token (DESIGN.md §21).
+ */
+export function sessionTokenOf(headers: IncomingHttpHeaders): string | null {
   const header = headers[AUTH_HEADER]
   return typeof header === 'string' && header.trim() !== '' ? header.trim() : null
 }
@@ -173,7 +176,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
 
   /** Settles at once when the session and the user's access are held in memory (the usual case). */
   const authenticate = (req: FastifyRequest): Promise<void> | void => {
-    req.token = tokenOf(req.headers)
+    req.token = sessionTokenOf(req.headers)
     if (req.routeOptions.config.access === 'public') return
     const credential = credentialOf(req.token, req.headers.authorization)
     if (!credential || (credential.kind === 'machine' && credential.token === null))
@@ -193,7 +196,7 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
    * restricted session's rule).
    */
   const heldCaller = (headers: IncomingHttpHeaders): HeldCaller | undefined => {
-    const credential = credentialOf(tokenOf(headers), headers.authorization)
+    const credential = credentialOf(sessionTokenOf(headers), headers.authorization)
     const user = credential ? heldUserOf(credential) : undefined
     if (!credential || !user || user.restricted) return undefined
     return new Admitted(user, seenOf(credential), credential.key)

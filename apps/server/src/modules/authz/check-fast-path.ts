@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { API_PREFIX, AUTH_HEADER, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg/contract'
+import { API_PREFIX, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg/contract'
 import type { AppContext } from '../context'
-import type { HeldCaller } from '../../auth/hook'
+import { sessionTokenOf, type HeldCaller } from '../../auth/hook'
 import { logsAt } from '../../lib/request-log'
 import { ok } from '../../lib/reply'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
@@ -160,8 +160,10 @@ export class CheckFastPath {
   ) {
     let result
     try {
-      // no session token: an API key or a machine token asked, and an allowed answer is use (DESIGN.md §21)
-      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body, !req.headers[AUTH_HEADER])
+      // no session token (read as the hook reads it, as the route's `req.token`): an API key or a
+      // machine token asked, and an allowed answer is use (DESIGN.md §21)
+      const asUse = sessionTokenOf(req.headers) === null
+      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body, asUse)
     } catch {
       return fastify(req, res)
     }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/connection'
 import { userGroupUsers, userGroups, users } from '../../db/schema'
 import { visibleUser, type Caller } from '../../auth/user-scope'
@@ -6,6 +6,7 @@ import { attrOf, parseFilter } from './filter'
 import { filterSql, type FilterColumn } from './filter-sql'
 import { metaOf, SCIM_PREFIX, type Paging } from './http'
 import { ScimError, scimBad, SCIM_MSG } from './errors'
+import { scimPage } from './page'
 
 /**
  * A user group as SCIM's Group (RFC 7643 §4.2): displayName ↔ groupName, members ↔ the group's
@@ -68,18 +69,7 @@ const FILTERS: Record<string, FilterColumn> = {
 
 export async function listScimGroups(db: Db, filter: string | undefined, paging: Paging) {
   const where = filter ? filterSql(parseFilter(filter), FILTERS) : undefined
-  const [{ total }] = await db.select({ total: count() }).from(userGroups).where(where)
-  const rows =
-    paging.count === 0
-      ? []
-      : await db
-          .select(COLUMNS)
-          .from(userGroups)
-          .where(where)
-          .orderBy(asc(userGroups.id))
-          .limit(paging.count)
-          .offset(paging.startIndex - 1)
-  return { rows, total: Number(total) }
+  return scimPage(db, { table: userGroups, fields: COLUMNS, id: userGroups.id, where }, paging)
 }
 
 export async function readScimGroup(db: DbOrTx, id: number | null): Promise<GroupRow> {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../../db/connection'
 import { users } from '../../db/schema'
 import { visibleUser, type Caller } from '../../auth/user-scope'
@@ -6,6 +6,7 @@ import { attrOf, parseFilter } from './filter'
 import { filterSql, type FilterColumn } from './filter-sql'
 import { metaOf, type Paging } from './http'
 import { ScimError, scimBad, SCIM_MSG } from './errors'
+import { scimPage } from './page'
 
 /**
  * A user as SCIM's User (RFC 7643 §4.1), DESIGN.md §22's mapping: userName ↔ nickName,
@@ -71,18 +72,7 @@ const shown = (caller: Caller): SQL | undefined =>
 
 export async function listScimUsers(db: Db, caller: Caller, filter: string | undefined, paging: Paging) {
   const where = and(shown(caller), filter ? filterSql(parseFilter(filter), FILTERS) : undefined)
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where)
-  const rows =
-    paging.count === 0
-      ? []
-      : await db
-          .select(COLUMNS)
-          .from(users)
-          .where(where)
-          .orderBy(asc(users.id))
-          .limit(paging.count)
-          .offset(paging.startIndex - 1)
-  return { rows, total: Number(total) }
+  return scimPage(db, { table: users, fields: COLUMNS, id: users.id, where }, paging)
 }
 
 /** One user SCIM shows to this caller, or 404. */

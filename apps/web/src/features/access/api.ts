@@ -24,7 +24,3 @@ export const rejectRequest = (id: number, comment: string) =>
 export const listEligibilities = () => request(routes.eligibility.list, { body: { userId: null } })
 export const grantEligibility = (body: EligibilityInsertBody) => request(routes.eligibility.insert, { body })
 export const deleteEligibility = (id: number) => request(routes.eligibility.delete, { query: { id } })
-export const searchUsers = (nickName: string) =>
-  request(routes.user.nameList, { body: { nickName: nickName || undefined, pageNum: 1, pageSize: 20 } })
-export const searchRoles = (roleName: string) =>
-  request(routes.role.nameList, { body: { roleName: roleName || undefined } })

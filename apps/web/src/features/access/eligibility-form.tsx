@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query'
-import { Form, InputNumber, Radio, Select, Switch } from 'antd'
-import { useState } from 'react'
+import { Form, InputNumber, Radio, Switch } from 'antd'
 import { ACCESS_MINUTES, ACCESS_MSG, MSG } from '@amg/contract'
 import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { roleNameOptions, userNameOptions } from '../../components/name-search'
+import { SearchSelect } from '../../components/search-select'
 import { toastSuccess } from '../../lib/feedback'
-import { grantEligibility, searchRoles, searchUsers } from './api'
+import { grantEligibility } from './api'
 
 interface Values {
   userId?: number
@@ -14,40 +14,6 @@ interface Values {
   requireMfa: boolean
   approvals: 0 | 1 | 2
 }
-
-/** A select that asks the server as the user types (the user and role names, within the caller's reach). */
-function SearchSelect({
-  id,
-  label,
-  search,
-  value,
-  onChange,
-}: {
-  id: string
-  label: string
-  search: (typed: string) => Promise<{ value: number; label: string }[]>
-  value?: number
-  onChange?: (id: number) => void
-}) {
-  const [typed, setTyped] = useState('')
-  const options = useQuery({ queryKey: ['access', id, typed], queryFn: () => search(typed.trim()) })
-  return (
-    <Select
-      id={id}
-      aria-label={label}
-      showSearch={{ filterOption: false, onSearch: setTyped }}
-      value={value}
-      onChange={onChange}
-      options={options.data ?? []}
-      placeholder={`选择${label}`}
-    />
-  )
-}
-
-const userOptions = async (typed: string) =>
-  ((await searchUsers(typed)).list ?? []).map((u) => ({ value: u.id, label: u.nickName }))
-const roleOptions = async (typed: string) =>
-  (await searchRoles(typed)).map((r) => ({ value: r.id, label: r.roleName }))
 
 /**
  * 新建临时授权 (DESIGN.md §20): the user may later activate the role for at most `maxMinutes`, giving a
@@ -85,10 +51,10 @@ export function EligibilityFormDialog({
         initialValues={{ maxMinutes: 60, requireReason: true, requireMfa: false, approvals: 0 }}
       >
         <Form.Item label="用户" name="userId" rules={[{ required: true, message: '请选择用户' }]}>
-          <SearchSelect id="eligibility_user" label="用户" search={userOptions} />
+          <SearchSelect id="eligibility_user" label="用户" search={userNameOptions} />
         </Form.Item>
         <Form.Item label="角色" name="roleId" rules={[{ required: true, message: '请选择角色' }]}>
-          <SearchSelect id="eligibility_role" label="角色" search={roleOptions} />
+          <SearchSelect id="eligibility_role" label="角色" search={roleNameOptions} />
         </Form.Item>
         <Form.Item
           label="最长激活时长（分钟）"

@@ -28,9 +28,3 @@ export const decideItems = (itemIds: number[], decision: ReviewDecision, comment
   request(routes.review.decide, { body: { itemIds, decision, comment } })
 
 export const closeCampaign = (id: number) => request(routes.review.close, { body: { id } })
-
-/** The pickers of the form: roles and reviewers by name. */
-export const searchRoles = (roleName: string) =>
-  request(routes.role.nameList, { body: { roleName: roleName || undefined } })
-export const searchUsers = (nickName: string) =>
-  request(routes.user.nameList, { body: { nickName: nickName || undefined, pageNum: 1, pageSize: 20 } })

@@ -1,12 +1,12 @@
-import { useQuery } from '@tanstack/react-query'
 import { REVIEW_MSG } from '@amg/contract'
-import { Form, Input, Radio, Select, Switch } from 'antd'
-import { useState } from 'react'
+import { Form, Input, Radio, Switch } from 'antd'
 import { DatePicker } from '../../components/date-picker'
 import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { roleNameOptions, userNameOptions } from '../../components/name-search'
 import { OrgCheckTree } from '../../components/org-check-tree'
+import { SearchSelect } from '../../components/search-select'
 import dayjs from '../../lib/dayjs'
-import { insertCampaign, searchRoles, searchUsers } from './api'
+import { insertCampaign } from './api'
 
 interface Values {
   name?: string
@@ -20,40 +20,6 @@ interface Values {
 }
 
 const endOfDay = (day: string) => dayjs(day, 'YYYY-MM-DD').endOf('day').toISOString()
-
-function RoleSelect({ value, onChange }: { value?: number[]; onChange?: (ids: number[]) => void }) {
-  const [typed, setTyped] = useState('')
-  const roles = useQuery({ queryKey: ['review', 'roles', typed], queryFn: () => searchRoles(typed.trim()) })
-  return (
-    <Select
-      id="review_roles"
-      aria-label="复核角色"
-      mode="multiple"
-      showSearch={{ filterOption: false, onSearch: setTyped }}
-      value={value}
-      onChange={onChange}
-      options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.roleName }))}
-      placeholder="选择要复核的角色"
-    />
-  )
-}
-
-function ReviewerSelect({ value, onChange }: { value?: number[]; onChange?: (ids: number[]) => void }) {
-  const [typed, setTyped] = useState('')
-  const users = useQuery({ queryKey: ['review', 'users', typed], queryFn: () => searchUsers(typed.trim()) })
-  return (
-    <Select
-      id="review_reviewers"
-      aria-label="复核人"
-      mode="multiple"
-      showSearch={{ filterOption: false, onSearch: setTyped }}
-      value={value}
-      onChange={onChange}
-      options={(users.data?.list ?? []).map((u) => ({ value: u.id, label: u.nickName }))}
-      placeholder="选择复核人"
-    />
-  )
-}
 
 /**
  * 新建复核 (DESIGN.md §21): the roles and/or departments it covers, who reviews, the due day, and what
@@ -115,7 +81,13 @@ export function CampaignFormDialog({
             },
           ]}
         >
-          <RoleSelect />
+          <SearchSelect
+            id="review_roles"
+            label="复核角色"
+            placeholder="选择要复核的角色"
+            multiple
+            search={roleNameOptions}
+          />
         </Form.Item>
         <Form.Item
           name="orgIds"
@@ -129,7 +101,7 @@ export function CampaignFormDialog({
           label="复核人"
           rules={[{ required: true, message: REVIEW_MSG.reviewersRequired }]}
         >
-          <ReviewerSelect />
+          <SearchSelect id="review_reviewers" label="复核人" multiple search={userNameOptions} />
         </Form.Item>
         <Form.Item
           name="dueOn"
