@@ -4,9 +4,10 @@
 //
 // Each suite runs its files one after another (one worker: the fault, race and two-instance tests are
 // timed for it), so two lanes share the two cores. Lane one: the API suite on PGlite, then half of the
-// end-to-end files. Lane two: the units, the API suite on PostgreSQL, then the other half of the
-// end-to-end files. Each end-to-end half has its own server and browser; the console is built once,
-// before both. Lane one prints as it goes; lane two's suites are printed whole as each ends.
+// end-to-end files. Lane two: the units, the API suite's random call sequences on PGlite, the API suite on
+// PostgreSQL, then the other half of the end-to-end files. Each end-to-end half has its own server and
+// browser; the console is built once, before both. Lane one prints as it goes; lane two's suites are
+// printed whole as each ends.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -69,12 +70,28 @@ const withE2e = process.env.SKIP_E2E !== '1'
 const withPostgres = pgReachable && process.env.SKIP_POSTGRES !== '1'
 if (!pgReachable) console.log(`PostgreSQL not reachable at ${pgUrl}: the API suite runs on PGlite only.`)
 
+/**
+ * Of those, the random call sequences: run in lane two, on PGlite still, so that lane one (the whole API
+ * suite on PGlite, the longer of the two API suites) and lane two end near the same time.
+ */
+const IN_LANE_TWO = ['escalation-property', 'fuzz']
+const apiFile = (name) => `apps/server/test/${name}.test.ts`
+
 const laneOne = [
-  { name: 'api on PGlite', args: ['--project', 'server'], env: { TEST_DATABASE_URL: '' } },
+  {
+    name: 'api on PGlite',
+    args: ['--project', 'server', ...IN_LANE_TWO.flatMap((name) => ['--exclude', apiFile(name)])],
+    env: { TEST_DATABASE_URL: '' },
+  },
   ...(withE2e ? [e2e('1/2')] : []),
 ]
 const laneTwo = [
   { name: 'unit (contract, web)', args: ['--project', 'contract', '--project', 'web'], env: {} },
+  {
+    name: 'api on PGlite (random call sequences)',
+    args: ['--project', 'server', ...IN_LANE_TWO.map(apiFile)],
+    env: { TEST_DATABASE_URL: '' },
+  },
   ...(withPostgres
     ? [
         {
@@ -82,7 +99,7 @@ const laneTwo = [
           args: [
             '--project',
             'server',
-            ...ENGINE_INDEPENDENT.flatMap((file) => ['--exclude', `apps/server/test/${file}.test.ts`]),
+            ...ENGINE_INDEPENDENT.flatMap((name) => ['--exclude', apiFile(name)]),
           ],
           env: { TEST_DATABASE_URL: pgUrl },
         },
@@ -158,6 +175,16 @@ function count({ suite, out, status }) {
   skipped += report.numPendingTests + (report.numTodoTests ?? 0)
   if (status !== 0) broken = true
   for (const file of report.testResults ?? []) {
+    // a file whose setup failed has no failed test, only skipped ones: named here all the same
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
+      const why = String(file.message ?? '')
+        .split('\n')
+        .slice(0, 3)
+        .join(' | ')
+      failures.push(
+        `${suite.name}: ${path.relative(root, file.name)} failed outside its tests\n    ${why || 'its error is printed above (a hook or the file itself)'}`,
+      )
+    }
     for (const test of file.assertionResults ?? []) {
       if (test.status === 'passed' && test.failureMessages?.length) {
         retried.push(`${suite.name}: ${path.relative(root, file.name)} > ${test.fullName}`)

@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config'
 import { openDatabase, queryRows, type Database, type Db } from '../src/db/connection'
 import { flattenSeedTree, seedBase } from '../src/seed/base'
 import { SEED_AUTH_TREE } from '../src/db/seed-auth-tree'
-import { auths, roleAuths, services, userRoles, users } from '../src/db/schema'
+import { auths, roleAuths, services, users } from '../src/db/schema'
 import { configurePasswordHashing, hashPassword } from '../src/auth/password'
 import { withDatabase } from './global-setup'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
@@ -95,14 +95,17 @@ async function seedOldData(db: Db) {
   const superRole = await oldRole('超级管理员', 1)
   await db.insert(roleAuths).values(tree.map((r) => ({ roleId: superRole.id, authCode: r.code })))
   const admin = await oldUser('admin', TEST_ADMIN_PASSWORD)
-  await db.insert(userRoles).values({ userId: admin.id, roleId: superRole.id })
+  // the link as the table was then (expires_at came later)
+  const linkRole = (userId: number, roleId: number) =>
+    db.execute(sql`insert into user_roles (user_id, role_id) values (${userId}, ${roleId})`)
+  await linkRole(admin.id, superRole.id)
   const analystRole = await oldRole('分析员', 3)
   await db.insert(roleAuths).values([
     { roleId: analystRole.id, authCode: 'analysis' },
     { roleId: analystRole.id, authCode: 'authz' },
   ])
   const analyst = await oldUser('old_analyst', TEST_USER_PASSWORD)
-  await db.insert(userRoles).values({ userId: analyst.id, roleId: analystRole.id })
+  await linkRole(analyst.id, analystRole.id)
 }
 
 /** Opens an upgraded database: built at 0008 with the old data, then opened as the server opens it. */
