@@ -462,18 +462,23 @@ describe('console shell for a user with a limited role', () => {
     await page.waitForURL('**/userbaseinfo?*')
     expect(await page.getByRole('tab').allTextContents()).toEqual(['基本信息'])
 
-    // the session ends on the server: the next call answers 401 → back to / with the message
-    const token = await page.evaluate(() => localStorage.getItem('Authorization'))
-    const out = await api('POST', '/logout', { token: token!, body: {} })
-    expect(out.status).toBe(200)
     // the toast lasts three seconds, which a busy machine can outlast between two polls: the page
-    // itself notes, from its first moment, every text that appears, so what was shown is asked after
-    await page.addInitScript(() => {
+    // itself notes every text that appears, so what was shown is asked after. It watches the page open
+    // now as well as the one the reload makes: a call of the open page (the header's count of requests
+    // to approve, say) may meet the ended session before the reload does
+    const noteUnauthorized = () => {
       new MutationObserver(() => {
         if (document.body?.textContent?.includes('没有权限，请重新登录'))
           sessionStorage.setItem('e2e-unauthorized-shown', '1')
       }).observe(document, { childList: true, subtree: true, characterData: true })
-    })
+    }
+    await page.addInitScript(noteUnauthorized)
+    await page.evaluate(noteUnauthorized)
+
+    // the session ends on the server: the next call answers 401 → back to / with the message
+    const token = await page.evaluate(() => localStorage.getItem('Authorization'))
+    const out = await api('POST', '/logout', { token: token!, body: {} })
+    expect(out.status).toBe(200)
     await page.reload({ waitUntil: 'commit' })
     await page.waitForURL((u) => u.pathname === '/')
     await page.getByPlaceholder('用户昵称').waitFor()

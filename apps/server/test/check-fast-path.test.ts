@@ -157,14 +157,20 @@ describe('the check call over HTTP', () => {
     for (const [who, auth, id] of callers)
       for (const [what, body] of [...bodies, ...(id ? [['own id', { ...call, userId: id }] as const] : [])]) {
         for (const type of ['application/json', 'application/json; charset=utf-8']) {
-          // the first call of a caller reads them from the database (Fastify's); held from then on
-          await injected('/api/authz/check', { ...auth, 'content-type': type }, JSON.stringify(body))
-          const { fast, answer } = await same(
-            `${who}, ${what}`,
-            { ...auth, 'content-type': type },
-            JSON.stringify(body),
-          )
-          expect(answer.status, `${who}, ${what}: ${answer.body}`).toBe(200)
+          // the first call of a caller reads them from the database (Fastify's); held from then on. A
+          // change notification of the setup's writes may still arrive and drop what was held (on
+          // PostgreSQL, on a busy machine): then the call goes to Fastify, rightly, and is asked again
+          let fast = false
+          for (let attempt = 0; attempt < 3 && !fast; attempt++) {
+            await injected('/api/authz/check', { ...auth, 'content-type': type }, JSON.stringify(body))
+            const result = await same(
+              `${who}, ${what}`,
+              { ...auth, 'content-type': type },
+              JSON.stringify(body),
+            )
+            expect(result.answer.status, `${who}, ${what}: ${result.answer.body}`).toBe(200)
+            fast = result.fast
+          }
           expect(fast, `${who}, ${what}`).toBe(true)
         }
       }
