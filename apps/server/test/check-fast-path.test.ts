@@ -1,4 +1,3 @@
-import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { authzApi, DEFAULT_SECURITY_SETTINGS, MSG } from '@amg/contract'
@@ -8,6 +7,7 @@ import { checkFastPathCount } from '../src/modules/authz/check-fast-path'
 import { createTestApp, type TestApp } from './helpers/app'
 import { seedAuthzWorld, type AuthzWorld } from './helpers/authz-world'
 import { TEST_USER_PASSWORD } from './helpers/constants'
+import { freePort } from './helpers/processes'
 
 /**
  * Over HTTP the server answers `POST /api/authz/check` before Fastify when it can
@@ -23,14 +23,6 @@ let apiKey: string
 let machineToken: string
 let restrictedToken: string
 let frozenToken: string
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
 
 const admin = (method: string, url: string, body?: unknown) =>
   t.call(method, url, { token: t.adminToken, body })

@@ -1,4 +1,3 @@
-import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import * as client from 'openid-client'
@@ -7,6 +6,7 @@ import { services } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { CookieBrowser } from './helpers/oidc-browser'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
+import { freePort } from './helpers/processes'
 
 /**
  * `mfa: admins` asks administrators only (DESIGN.md §14): a super admin, or a user holding a write
@@ -16,14 +16,6 @@ import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
 let t: TestApp
 let base: string
 const REDIRECT = 'http://localhost:9/callback'
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
 
 const admin = (method: string, url: string, body?: unknown) =>
   t.call(method, url, { token: t.adminToken, body })

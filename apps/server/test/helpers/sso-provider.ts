@@ -1,4 +1,3 @@
-import net from 'node:net'
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { desc } from 'drizzle-orm'
@@ -8,6 +7,7 @@ import type { Config } from '../../src/config'
 import { loginLogs } from '../../src/db/audit-schema'
 import { createTestApp, type TestApp } from './app'
 import { CookieBrowser } from './oidc-browser'
+import { freePort } from './processes'
 
 /**
  * The single sign-on provider as the OIDC suites meet it (DESIGN.md §16): the app listening on a
@@ -24,14 +24,6 @@ export const oathtool = (secret: string, at = Date.now()) =>
   execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
     encoding: 'utf8',
   }).trim()
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((r) => server.close(r))
-  return port
-}
 
 /**
  * Starts the provider before the file's tests and closes it after (the hooks are the file's own);
