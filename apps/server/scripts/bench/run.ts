@@ -69,8 +69,8 @@ async function main() {
     out('### Throughput (20 connections, medians of 5 interleaved rounds)')
     out(
       table(
-        ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify'],
-        throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`]),
+        ['call', 'engine', 'req/s', 'p99 ms', 'of bare Fastify', 'server CPU µs/req'],
+        throughput.map((f) => [f.name, f.engine, f.reqPerSec, f.p99Ms, `${f.ofBare}%`, f.serverCpuUs ?? '—']),
       ),
     )
   }

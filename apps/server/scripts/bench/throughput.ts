@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon'
 import { machineLoads, prepareForwardUsers, serverLoads } from './throughput-loads'
-import { startAccessServer, startProcess, type Running } from './processes'
+import { cpuSecondsOf, startAccessServer, startProcess, type Running } from './processes'
 import { throwawayDatabaseUrl } from '../throwaway-database'
 
 export interface LoadFigure {
@@ -15,6 +15,8 @@ export interface LoadFigure {
   p99Ms: number
   /** req/s as a share of the bare hello-world's in the same run */
   ofBare: number
+  /** the server process's CPU time per request, µs: its own cost, whatever the load generator's */
+  serverCpuUs: number | undefined
 }
 
 export interface Load {
@@ -28,8 +30,10 @@ export interface Load {
   before?: () => Promise<void>
 }
 
-export async function fire(base: string, load: Load, seconds: number) {
+/** Fires `load` for `seconds`; with the server's `pid`, also what each request cost it in CPU. */
+export async function fire(base: string, load: Load, seconds: number, pid?: number) {
   await load.before?.()
+  const cpuBefore = pid === undefined ? undefined : cpuSecondsOf(pid)
   const result = await autocannon({
     url: base + load.path,
     method: load.method,
@@ -38,8 +42,13 @@ export async function fire(base: string, load: Load, seconds: number) {
     connections: 20,
     duration: seconds,
   })
+  const cpuAfter = pid === undefined ? undefined : cpuSecondsOf(pid)
   if (result.non2xx > 0) throw new Error(`${load.name}: ${result.non2xx} answers were not 2xx`)
-  return { reqPerSec: result.requests.average, p99Ms: result.latency.p99 }
+  const serverCpuUs =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      ? undefined
+      : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests.total)
+  return { reqPerSec: result.requests.average, p99Ms: result.latency.p99, serverCpuUs }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -82,11 +91,11 @@ const shareOfBare = (reqPerSec: number, bareReqPerSec: number) =>
  * and prints one row each: req/s, p99 and the share of the bare figure.
  */
 export async function printAgainstBare({ hello, server }: BareAndServer, loads: Load[], seconds: number) {
-  const bare = await fire(hello.url, BARE_LOAD, seconds)
+  const bare = await fire(hello.url, BARE_LOAD, seconds, hello.pid)
   const rows = [{ name: BARE_LOAD.name, ...bare, ofBare: 100 }]
   for (const load of loads) {
     await fire(server.url, load, 1)
-    const r = await fire(server.url, load, seconds)
+    const r = await fire(server.url, load, seconds, server.pid)
     rows.push({ name: load.name, ...r, ofBare: shareOfBare(r.reqPerSec, bare.reqPerSec) })
   }
   console.table(rows)
@@ -96,11 +105,12 @@ export async function printAgainstBare({ hello, server }: BareAndServer, loads: 
 async function serverTarget(
   kept: (loads: Load[]) => Load[],
   engine: 'pglite' | 'postgres',
-  server: { url: string; token: string },
+  server: { url: string; pid: number; token: string },
 ) {
   const forwardUsers = await prepareForwardUsers(server.url, server.token)
   return {
     base: server.url,
+    pid: server.pid,
     loads: kept([
       ...serverLoads(engine, server.token, forwardUsers),
       ...(await machineLoads(server.url, server.token, engine)),
@@ -122,9 +132,10 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
   try {
     const hello = await startProcess('scripts/bench/hello.ts', {}, '/')
     running.push(hello)
-    const targets: { base: string; loads: Load[] }[] = [
+    const targets: { base: string; pid: number; loads: Load[] }[] = [
       {
         base: hello.url,
+        pid: hello.pid,
         loads: [BARE_LOAD],
       },
     ]
@@ -139,16 +150,17 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
       running.push(postgres)
       targets.push(await serverTarget(kept, 'postgres', postgres))
     }
-    const all = targets.flatMap((t) => t.loads.map((load) => ({ base: t.base, load })))
+    const all = targets.flatMap((t) => t.loads.map((load) => ({ base: t.base, pid: t.pid, load })))
     // warm every path once (caches, JIT), then the measured rounds
     for (const { base, load } of all) await fire(base, load, 1)
-    const samples = new Map<Load, { reqPerSec: number[]; p99Ms: number[] }>()
+    const samples = new Map<Load, { reqPerSec: number[]; p99Ms: number[]; cpuUs: number[] }>()
     for (let round = 0; round < rounds; round++)
-      for (const { base, load } of all) {
-        const r = await fire(base, load, seconds)
-        const s = samples.get(load) ?? { reqPerSec: [], p99Ms: [] }
+      for (const { base, pid, load } of all) {
+        const r = await fire(base, load, seconds, pid)
+        const s = samples.get(load) ?? { reqPerSec: [], p99Ms: [], cpuUs: [] }
         s.reqPerSec.push(r.reqPerSec)
         s.p99Ms.push(r.p99Ms)
+        if (r.serverCpuUs !== undefined) s.cpuUs.push(r.serverCpuUs)
         samples.set(load, s)
       }
     const figures = all.map(({ load }) => ({
@@ -157,6 +169,7 @@ export async function measureThroughput(options: { seconds?: number; rounds?: nu
       reqPerSec: Math.round(median(samples.get(load)!.reqPerSec)),
       p99Ms: median(samples.get(load)!.p99Ms),
       ofBare: 0,
+      serverCpuUs: samples.get(load)!.cpuUs.length ? median(samples.get(load)!.cpuUs) : undefined,
     }))
     const bare = figures[0].reqPerSec
     for (const f of figures) f.ofBare = shareOfBare(f.reqPerSec, bare)

@@ -204,11 +204,15 @@ export function heldForwardAnswer(
 }
 
 /**
- * What a 200 tells the gateway about the user and the call's data scope. Header values must be
- * ASCII: the name travels percent-encoded; the scope is ASCII by construction (contract scope-header.ts).
+ * What a 200 tells the gateway about the user and the call's data scope, as names and values one
+ * after the other (as `writeHead` takes them). Header values must be ASCII: the name travels
+ * percent-encoded; the scope is ASCII by construction (contract scope-header.ts).
  */
-export const forwardUserHeaders = ({ user, scopeHeader }: ForwardAnswer): [string, string][] => [
-  ['X-Auth-User-Id', String(user.id)],
-  ['X-Auth-User-Name', encodeURIComponent(user.nickName)],
-  [DATA_SCOPE_HEADER, scopeHeader],
+export const forwardUserHeaders = ({ user, scopeHeader }: ForwardAnswer): string[] => [
+  'X-Auth-User-Id',
+  String(user.id),
+  'X-Auth-User-Name',
+  encodeURIComponent(user.nickName),
+  DATA_SCOPE_HEADER,
+  scopeHeader,
 ]

@@ -15,13 +15,17 @@ export const TREE_URL = `${API_PREFIX}${orgApi.tree.route.path}`
 /** How many whole trees this process answered here (tests tell the two paths apart by it). */
 export const treeFastPathCount = { answered: 0 }
 
-/** The headers of each encoding's answer, worked out once (the route sets them in this order). */
-const headersFor = (encoding: 'br' | 'gzip' | null): [string, string][] => [
-  ...Object.entries(API_SECURITY_HEADERS),
-  ['content-type', 'application/json; charset=utf-8'],
-  ['vary', 'accept-encoding'],
-  ...(encoding ? [['content-encoding', encoding] as [string, string]] : []),
-]
+/**
+ * The headers of each encoding's answer, worked out once (the route sets them in this order), as
+ * names and values one after the other, as `writeHead` takes them.
+ */
+const headersFor = (encoding: 'br' | 'gzip' | null): string[] =>
+  [
+    ...Object.entries(API_SECURITY_HEADERS),
+    ['content-type', 'application/json; charset=utf-8'],
+    ['vary', 'accept-encoding'],
+    ...(encoding ? [['content-encoding', encoding]] : []),
+  ].flat()
 const HEADERS = { br: headersFor('br'), gzip: headersFor('gzip'), none: headersFor(null) }
 
 /**
@@ -54,10 +58,7 @@ export class TreeFastPath implements FastRead {
     caller.touch(this.log)
     const encoding = acceptedEncoding(h['accept-encoding'])
     const body = encoding ? encoded(payload, encoding) : payload.json
-    res.writeHead(
-      200,
-      [...HEADERS[encoding ?? 'none'], ['content-length', String(Buffer.byteLength(body))]].flat(),
-    )
+    res.writeHead(200, [...HEADERS[encoding ?? 'none'], 'content-length', String(Buffer.byteLength(body))])
     res.end(body)
     treeFastPathCount.answered++
     return true
