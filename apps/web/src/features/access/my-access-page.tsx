@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Space, Table, Tag, type TableColumnsType } from 'antd'
-import { useState } from 'react'
+import { Alert, Button, Card, Space, Table, Tag, type TableColumnsType, type TableProps } from 'antd'
+import { useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { AccessRequestRow, EligibilityRow, MyRole, RequestableRole } from '@amg/contract'
 import { Screen } from '../../lib/ui/screen'
@@ -134,55 +134,45 @@ export function MyAccessPage() {
   return (
     <Screen title="我的权限">
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-        <Card title="我的角色" size="small">
-          <Table<MyRole>
-            rowKey={(r) => `${r.roleId}-${r.via}-${r.viaName ?? ''}`}
-            columns={roleColumns}
-            dataSource={roles.data ?? []}
-            loading={roles.isLoading}
-            pagination={false}
-            scroll={{ x: 600 }}
-            data-testid="my-roles"
-          />
-        </Card>
+        <SectionTable<MyRole>
+          title="我的角色"
+          testId="my-roles"
+          rowKey={(r) => `${r.roleId}-${r.via}-${r.viaName ?? ''}`}
+          columns={roleColumns}
+          rows={roles.data}
+          loading={roles.isLoading}
+          scrollX={600}
+        />
         {eligible.data?.length ? (
-          <Card title="可激活的角色" size="small">
-            <Table<EligibilityRow>
-              rowKey="id"
-              columns={eligibleColumns}
-              dataSource={eligible.data}
-              pagination={false}
-              scroll={{ x: 680 }}
-              data-testid="my-eligible"
-            />
-          </Card>
-        ) : null}
-        <Card title={path ? `可打开 ${path} 的可申请角色` : '可申请的角色'} size="small">
-          {path && askable.data && askable.data.length === 0 ? (
-            <Alert type="info" showIcon message="没有可申请的角色能打开该页面，请联系管理员授权。" />
-          ) : (
-            <Table<RequestableRole>
-              rowKey="id"
-              columns={askColumns}
-              dataSource={askable.data ?? []}
-              loading={askable.isLoading}
-              pagination={false}
-              scroll={{ x: 680 }}
-              data-testid="requestable-roles"
-            />
-          )}
-        </Card>
-        <Card title="我的申请" size="small">
-          <Table<AccessRequestRow>
-            rowKey="id"
-            columns={requestColumns}
-            dataSource={mine.data?.list ?? []}
-            loading={mine.isLoading}
-            pagination={false}
-            scroll={{ x: 1040 }}
-            data-testid="my-requests"
+          <SectionTable<EligibilityRow>
+            title="可激活的角色"
+            testId="my-eligible"
+            columns={eligibleColumns}
+            rows={eligible.data}
+            scrollX={680}
           />
-        </Card>
+        ) : null}
+        <SectionTable<RequestableRole>
+          title={path ? `可打开 ${path} 的可申请角色` : '可申请的角色'}
+          testId="requestable-roles"
+          columns={askColumns}
+          rows={askable.data}
+          loading={askable.isLoading}
+          scrollX={680}
+          instead={
+            path && askable.data && askable.data.length === 0 ? (
+              <Alert type="info" showIcon message="没有可申请的角色能打开该页面，请联系管理员授权。" />
+            ) : undefined
+          }
+        />
+        <SectionTable<AccessRequestRow>
+          title="我的申请"
+          testId="my-requests"
+          columns={requestColumns}
+          rows={mine.data?.list}
+          loading={mine.isLoading}
+          scrollX={1040}
+        />
       </Space>
       <ActivateDialog
         eligibility={activating}
@@ -201,5 +191,42 @@ export function MyAccessPage() {
         }}
       />
     </Screen>
+  )
+}
+
+/** One section of the page: a card with every row of its table (no pager), or `instead` a notice. */
+function SectionTable<T extends object>({
+  title,
+  testId,
+  rowKey = 'id',
+  columns,
+  rows,
+  loading,
+  scrollX,
+  instead,
+}: {
+  title: string
+  testId: string
+  rowKey?: TableProps<T>['rowKey']
+  columns: TableColumnsType<T>
+  rows: readonly T[] | undefined
+  loading?: boolean
+  scrollX: number
+  instead?: ReactNode
+}) {
+  return (
+    <Card title={title} size="small">
+      {instead ?? (
+        <Table<T>
+          rowKey={rowKey}
+          columns={columns}
+          dataSource={rows ?? []}
+          loading={loading}
+          pagination={false}
+          scroll={{ x: scrollX }}
+          data-testid={testId}
+        />
+      )}
+    </Card>
   )
 }
