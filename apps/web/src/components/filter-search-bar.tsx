@@ -17,10 +17,9 @@ type TextFilter<S extends Record<string, FilterKind>> = {
 export function FilterSearchBar<S extends Record<string, FilterKind>>({
   list,
   filter,
-  placeholder,
-  label,
   onAdd,
   children,
+  ...box
 }: {
   list: ListState<S>
   filter: TextFilter<S>
@@ -45,8 +44,7 @@ export function FilterSearchBar<S extends Record<string, FilterKind>>({
     ) : null
   return (
     <ListQueryBar
-      placeholder={placeholder}
-      label={label}
+      {...box}
       value={draft}
       onChange={setDraft}
       onSearch={(text) => list.setFilters({ [filter]: text } as Partial<ListFilters<S>>)}

@@ -2,7 +2,7 @@ import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { AMS_SERVICE_KEY, type AuthzWhoCanRow } from '@amg/contract'
 import { Button, Empty, Flex, Table, Typography, type TableColumnsType } from 'antd'
-import { Pagination } from '../../components/pagination'
+import { ListPager } from '../../components/list-pager'
 import { useKeepPageInRange, useListState } from '../../lib/list-state'
 import { AUTHZ_KEY, fetchWhoCan, type CallQuestion } from './api'
 import { CALL_HINT, CallForm } from './call-form'
@@ -95,14 +95,7 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
             pagination={false}
             locale={{ emptyText: '没有用户可以调用' }}
           />
-          <Flex justify="flex-end">
-            <Pagination
-              total={rows.data?.total ?? 0}
-              current={pageNum}
-              pageSize={pageSize}
-              onChange={(page, size) => list.setPage(page, size)}
-            />
-          </Flex>
+          <ListPager list={list} page={rows.data} marginTop={0} />
         </>
       ) : (
         <Empty description="输入请求方法和路径，查看哪些用户可以调用" />
