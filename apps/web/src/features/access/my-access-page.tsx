@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, Button, Card, Space, Table, Tag, type TableColumnsType, type TableProps } from 'antd'
-import { useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { AccessRequestRow, EligibilityRow, MyRole, RequestableRole } from '@amg/contract'
 import { Screen } from '../../lib/ui/screen'
 import { formatTime } from '../../components/list-columns'
 import { ConfirmLink } from '../../components/confirm-link'
 import { toastSuccess } from '../../lib/feedback'
+import { useDialogFor } from '../../lib/dialog-for'
 import { ACCESS_KEY, cancelRequest, listRequests, myEligibilities, myRoles, requestableRoles } from './api'
 import { ActivateDialog, AskDialog } from './ask-dialogs'
 import { lengthText, RequestStatus, Until } from './status'
@@ -32,9 +33,9 @@ export function MyAccessPage() {
     queryKey: [...ACCESS_KEY, 'mine'],
     queryFn: () => listRequests({ box: 'mine', pageNum: 1, pageSize: 50 }),
   })
-  const [activating, setActivating] = useState<EligibilityRow | null>(null)
-  const [asking, setAsking] = useState<RequestableRole | null>(null)
   const refresh = () => client.invalidateQueries({ queryKey: ACCESS_KEY })
+  const activating = useDialogFor<EligibilityRow>(refresh)
+  const asking = useDialogFor<RequestableRole>(refresh)
 
   const roleColumns: TableColumnsType<MyRole> = [
     { title: '角色', dataIndex: 'roleName', width: 200 },
@@ -66,7 +67,7 @@ export function MyAccessPage() {
       key: 'actions',
       width: 100,
       render: (_, e) => (
-        <Button type="link" onClick={() => setActivating(e)}>
+        <Button type="link" onClick={() => activating.open(e)}>
           激活
         </Button>
       ),
@@ -86,7 +87,7 @@ export function MyAccessPage() {
         ) : r.pending ? (
           <Tag color="processing">审批中</Tag>
         ) : (
-          <Button type="link" onClick={() => setAsking(r)}>
+          <Button type="link" onClick={() => asking.open(r)}>
             申请
           </Button>
         ),
@@ -175,21 +176,11 @@ export function MyAccessPage() {
         />
       </Space>
       <ActivateDialog
-        eligibility={activating}
-        onClose={() => setActivating(null)}
-        onDone={() => {
-          setActivating(null)
-          void refresh()
-        }}
+        eligibility={activating.target}
+        onClose={activating.onClose}
+        onDone={activating.onDone}
       />
-      <AskDialog
-        role={asking}
-        onClose={() => setAsking(null)}
-        onDone={() => {
-          setAsking(null)
-          void refresh()
-        }}
-      />
+      <AskDialog role={asking.target} onClose={asking.onClose} onDone={asking.onDone} />
     </Screen>
   )
 }
