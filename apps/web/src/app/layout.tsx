@@ -21,6 +21,7 @@ import { Breadcrumbs } from './breadcrumbs'
 import { MENU_COLLAPSED_DEFAULT } from './menu'
 import { PasswordDialogLoader } from './password-dialog-loader'
 import { SideMenu } from './side-menu'
+import { HeaderButton } from '../components/header-button'
 
 // Only a restricted session (DESIGN.md §14) needs the forced dialogs: loaded then.
 const RestrictedGate = lazy(async () => ({ default: (await import('./restricted-gate')).RestrictedGate }))
@@ -192,22 +193,18 @@ function SignedInLayout() {
             <Suspense fallback={null}>
               <HeaderAccessLinks compact={mobile} />
             </Suspense>
-            <Button
-              type="link"
+            <HeaderButton
               icon={<IdcardOutlined />}
-              aria-label="个人中心"
-              onClick={() => navigate('/personal')}
-            >
-              {mobile ? null : '个人中心'}
-            </Button>
-            <Button
-              type="link"
+              label="个人中心"
+              compact={mobile}
+              onClick={() => void navigate('/personal')}
+            />
+            <HeaderButton
               icon={<KeyOutlined />}
-              aria-label="修改密码"
+              label="修改密码"
+              compact={mobile}
               onClick={() => setChangingPassword(true)}
-            >
-              {mobile ? null : '修改密码'}
-            </Button>
+            />
             <SignOutButton compact={mobile} />
           </Space>
         </Layout.Header>
@@ -282,8 +279,11 @@ function SignOutButton({ compact }: { compact: boolean }) {
     navigate('/', { replace: true })
   }
   return (
-    <Button type="link" icon={<LogoutOutlined />} aria-label="退出登录" onClick={signOut}>
-      {compact ? null : '退出登录'}
-    </Button>
+    <HeaderButton
+      icon={<LogoutOutlined />}
+      label="退出登录"
+      compact={compact}
+      onClick={() => void signOut()}
+    />
   )
 }

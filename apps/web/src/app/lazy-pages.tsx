@@ -1,4 +1,4 @@
-import { lazyScreen } from './lazy-screen'
+import { lazyScreen, lazyScreens } from './lazy-screen'
 
 /**
  * The screens loaded apart from the first download (DESIGN.md §12: the sign-in page and the shell
@@ -15,85 +15,64 @@ export const NotFoundPage = lazyScreen(() => import('./not-found-page'), 'NotFou
 // so is the 403 screen's
 export const ForbiddenPage = lazyScreen(() => import('./forbidden-page'), 'ForbiddenPage')
 
-const adminRole = () => import('../features/admin-role/pages')
-export const AdminRoleAddPage = lazyScreen(adminRole, 'AdminRoleAddPage')
-export const AdminRoleInfoPage = lazyScreen(adminRole, 'AdminRoleInfoPage')
-export const AdminRoleListPage = lazyScreen(adminRole, 'AdminRoleListPage')
+export const { AdminRoleAddPage, AdminRoleInfoPage, AdminRoleListPage } = lazyScreens(
+  () => import('../features/admin-role/pages'),
+)
 
-const auth = () => import('../features/auth/pages')
-export const AuthAddFormPage = lazyScreen(auth, 'AuthAddFormPage')
-export const AuthEditFormPage = lazyScreen(auth, 'AuthEditFormPage')
-export const AuthManagePage = lazyScreen(auth, 'AuthManagePage')
+export const { AuthAddFormPage, AuthEditFormPage, AuthManagePage } = lazyScreens(
+  () => import('../features/auth/pages'),
+)
 
-const authzAnalysis = () => import('../features/authz-analysis/pages')
-export const AuthzAnalysisPage = lazyScreen(authzAnalysis, 'AuthzAnalysisPage')
+export const { AuthzAnalysisPage } = lazyScreens(() => import('../features/authz-analysis/pages'))
 
 // the home page's cards: the heading is in the first download, the cards come with their own chunk
-export const HomeOverview = lazyScreen(() => import('../features/home/pages'), 'HomeOverview')
+export const { HomeOverview } = lazyScreens(() => import('../features/home/pages'))
 
-const monitor = () => import('../features/monitor/pages')
-export const LoginLogPage = lazyScreen(monitor, 'LoginLogPage')
-export const OnlinePage = lazyScreen(monitor, 'OnlinePage')
-export const OperationLogPage = lazyScreen(monitor, 'OperationLogPage')
+export const { LoginLogPage, OnlinePage, OperationLogPage } = lazyScreens(
+  () => import('../features/monitor/pages'),
+)
 
-const org = () => import('../features/org/pages')
-export const OrgAddFormPage = lazyScreen(org, 'OrgAddFormPage')
-export const OrgBaseInfoTab = lazyScreen(org, 'OrgBaseInfoTab')
-export const OrgEditFormPage = lazyScreen(org, 'OrgEditFormPage')
-export const OrgManagePage = lazyScreen(org, 'OrgManagePage')
-export const OrgRelStationTab = lazyScreen(org, 'OrgRelStationTab')
+export const { OrgAddFormPage, OrgBaseInfoTab, OrgEditFormPage, OrgManagePage, OrgRelStationTab } =
+  lazyScreens(() => import('../features/org/pages'))
 
-const position = () => import('../features/position/pages')
-export const PositionInfoPage = lazyScreen(position, 'PositionInfoPage')
-export const PositionListPage = lazyScreen(position, 'PositionListPage')
-export const PositionRoleTab = lazyScreen(position, 'PositionRoleTab')
-export const PositionUserTab = lazyScreen(position, 'PositionUserTab')
+export const { PositionInfoPage, PositionListPage, PositionRoleTab, PositionUserTab } = lazyScreens(
+  () => import('../features/position/pages'),
+)
 
-const role = () => import('../features/role/pages')
-export const RoleAddPage = lazyScreen(role, 'RoleAddPage')
-export const RoleInfoPage = lazyScreen(role, 'RoleInfoPage')
-export const RoleListPage = lazyScreen(role, 'RoleListPage')
+export const { RoleAddPage, RoleInfoPage, RoleListPage } = lazyScreens(() => import('../features/role/pages'))
 
-const service = () => import('../features/service/pages')
-export const ServiceListPage = lazyScreen(service, 'ServiceListPage')
+export const { ServiceListPage } = lazyScreens(() => import('../features/service/pages'))
 
-const apiKey = () => import('../features/apikey/pages')
-export const ApiKeyListPage = lazyScreen(apiKey, 'ApiKeyListPage')
+export const { ApiKeyListPage } = lazyScreens(() => import('../features/apikey/pages'))
 
-const settings = () => import('../features/settings/pages')
-export const SecuritySettingsPage = lazyScreen(settings, 'SecuritySettingsPage')
+export const { SecuritySettingsPage } = lazyScreens(() => import('../features/settings/pages'))
 
-const webhook = () => import('../features/webhook/pages')
-export const WebhookListPage = lazyScreen(webhook, 'WebhookListPage')
+export const { WebhookListPage } = lazyScreens(() => import('../features/webhook/pages'))
 
-const station = () => import('../features/station/pages')
-export const StationAddPage = lazyScreen(station, 'StationAddPage')
-export const StationEditPage = lazyScreen(station, 'StationEditPage')
-export const StationListPage = lazyScreen(station, 'StationListPage')
-export const StationViewPage = lazyScreen(station, 'StationViewPage')
+export const { StationAddPage, StationEditPage, StationListPage, StationViewPage } = lazyScreens(
+  () => import('../features/station/pages'),
+)
 
-const userGroup = () => import('../features/user-group/pages')
-export const UserGroupAddPage = lazyScreen(userGroup, 'UserGroupAddPage')
-export const UserGroupInfoPage = lazyScreen(userGroup, 'UserGroupInfoPage')
-export const UserGroupListPage = lazyScreen(userGroup, 'UserGroupListPage')
+export const { UserGroupAddPage, UserGroupInfoPage, UserGroupListPage } = lazyScreens(
+  () => import('../features/user-group/pages'),
+)
 
-const user = () => import('../features/user/pages')
-export const UserAddPage = lazyScreen(user, 'UserAddPage')
-export const UserBaseInfoTab = lazyScreen(user, 'UserBaseInfoTab')
-export const UserGroupTab = lazyScreen(user, 'UserGroupTab')
-export const UserInfoPage = lazyScreen(user, 'UserInfoPage')
-export const UserListPage = lazyScreen(user, 'UserListPage')
-export const PersonalCenterPage = lazyScreen(user, 'PersonalCenterPage')
-export const UserPositionTab = lazyScreen(user, 'UserPositionTab')
-export const UserRoleTab = lazyScreen(user, 'UserRoleTab')
+export const {
+  UserAddPage,
+  UserBaseInfoTab,
+  UserGroupTab,
+  UserInfoPage,
+  UserListPage,
+  PersonalCenterPage,
+  UserPositionTab,
+  UserRoleTab,
+} = lazyScreens(() => import('../features/user/pages'))
 
-const review = () => import('../features/review/pages')
-export const ReviewListPage = lazyScreen(review, 'ReviewListPage')
-export const ReviewItemsPage = lazyScreen(review, 'ReviewItemsPage')
+export const { ReviewListPage, ReviewItemsPage } = lazyScreens(() => import('../features/review/pages'))
+
 // DESIGN.md §20: 我的权限 and 审批中心
-const access = () => import('../features/access/pages')
-export const MyAccessPage = lazyScreen(access, 'MyAccessPage')
-export const ApprovalCenterPage = lazyScreen(access, 'ApprovalCenterPage')
-export const EligibilityManagePage = lazyScreen(access, 'EligibilityManagePage')
-const directory = () => import('../features/directory/pages')
-export const DirectorySyncPage = lazyScreen(directory, 'DirectorySyncPage')
+export const { MyAccessPage, ApprovalCenterPage, EligibilityManagePage } = lazyScreens(
+  () => import('../features/access/pages'),
+)
+
+export const { DirectorySyncPage } = lazyScreens(() => import('../features/directory/pages'))

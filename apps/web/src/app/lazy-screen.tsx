@@ -4,7 +4,7 @@ import type { RouteObject } from 'react-router'
 
 /**
  * Screens whose code loads apart from the first download (DESIGN.md §12): how one is declared
- * (lazyScreen), fetched in the background (preloadScreensWhenIdle) and fetched by the router before
+ * (lazyScreen, lazyScreens), fetched in the background (preloadScreensWhenIdle) and fetched by the router before
  * it is shown (loadScreensFirst). The screens themselves are listed in lazy-pages.tsx.
  */
 
@@ -43,6 +43,27 @@ export function lazyScreen<M extends Record<string, unknown>>(
   LazyPage.displayName = name
   LazyPage.preload = loadPage
   return LazyPage
+}
+
+type LazyScreen = ReturnType<typeof lazyScreen>
+
+/**
+ * The screens of one feature module, all loaded with it: the route table takes the ones it shows by
+ * name, `const { ListPage, InfoPage } = lazyScreens(() => import('…/pages'))`. Each name read becomes
+ * that export's lazyScreen (made once), so the module lists its screens only where it exports them.
+ */
+export function lazyScreens<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+): Readonly<Record<keyof M & string, LazyScreen>> {
+  const made = new Map<string, LazyScreen>()
+  return new Proxy({} as Record<keyof M & string, LazyScreen>, {
+    get(_, name) {
+      if (typeof name !== 'string') return undefined
+      let screen = made.get(name)
+      if (!screen) made.set(name, (screen = lazyScreen(load, name)))
+      return screen
+    },
+  })
 }
 
 /** Loads every screen now (what the idle preload does; the route tests render with them in place). */

@@ -1,5 +1,6 @@
 import { Button, Modal } from 'antd'
 import type { CurrentUser } from '@amg/contract'
+import type { ReactNode } from 'react'
 import { useSession } from '../lib/session-store'
 import { ChangePasswordDialog } from '../features/user/change-password-dialog'
 import { MfaEnrolment } from '../features/user/mfa-enrolment'
@@ -30,32 +31,33 @@ export function RestrictedGate({ user }: { user: CurrentUser }) {
         <ChangePasswordDialog open forced onClose={() => undefined} />
       ) : user.restricted === 'passkey_enroll' ? (
         // DESIGN.md §23: mfa admins-passkey, an administrator without a passkey
-        <Modal
-          title={PASSKEY_ENROL_TITLE}
-          open
-          closable={false}
-          keyboard={false}
-          footer={null}
-          mask={{ closable: false }}
-          width={620}
-        >
+        <EnrolDialog title={PASSKEY_ENROL_TITLE} width={620}>
           <p>系统要求管理员使用通行密钥登录，添加后才能继续使用系统。</p>
           <PasskeyList onAdded={() => void loadCurrentUser()} />
-        </Modal>
+        </EnrolDialog>
       ) : (
-        <Modal
-          title={MFA_ENROL_TITLE}
-          open
-          closable={false}
-          keyboard={false}
-          footer={null}
-          mask={{ closable: false }}
-          width={520}
-        >
+        <EnrolDialog title={MFA_ENROL_TITLE} width={520}>
           <p>系统要求您的账号使用两步验证，绑定后才能继续使用系统。</p>
           <MfaEnrolment onDone={() => void loadCurrentUser()} />
-        </Modal>
+        </EnrolDialog>
       )}
     </div>
+  )
+}
+
+/** A dialog of the gate: it stays open until what it asks for is done. */
+function EnrolDialog({ title, width, children }: { title: string; width: number; children: ReactNode }) {
+  return (
+    <Modal
+      title={title}
+      open
+      closable={false}
+      keyboard={false}
+      footer={null}
+      mask={{ closable: false }}
+      width={width}
+    >
+      {children}
+    </Modal>
   )
 }

@@ -74,28 +74,29 @@ const ADMIN_ROLE: Crumb = { title: '内置角色管理', path: '/adminrolemanage
 const SERVICE: Crumb = { title: '应用管理', path: '/servicemanage' }
 const MONITOR: Crumb = { title: '系统监控' }
 
+/** A route of a screen: always at a path. */
+type ScreenRoute = NonIndexRouteObject & { path: string }
+
 /** A screen at `path` with its breadcrumb trail. */
-const page = (path: string, Page: ComponentType, ...trail: Crumb[]): NonIndexRouteObject => ({
+const page = (path: string, Page: ComponentType, ...trail: Crumb[]): ScreenRoute => ({
   path,
   element: <Page />,
   handle: crumbs(...trail),
 })
 /** A record's screen, whose last crumb is the record's name (its `title` parameter) or `fallback`. */
-const recordPage = (
-  path: string,
-  Page: ComponentType,
-  parent: Crumb,
-  fallback: string,
-): NonIndexRouteObject => ({
+const recordPage = (path: string, Page: ComponentType, parent: Crumb, fallback: string): ScreenRoute => ({
   path,
   element: <Page />,
   handle: { crumbs: withTitle(parent, fallback) },
 })
-/** A tabbed screen's tabs under `base`: the bare address opens the first, keeping the query. */
-const tabs = (base: string, ...list: [path: string, Tab: ComponentType][]): RouteObject[] => [
-  { index: true, element: <RedirectKeepQuery to={`${base}/${list[0][0]}`} /> },
-  ...list.map(([path, Tab]) => ({ path, element: <Tab /> })),
-]
+/** A screen with tabs below its address: the bare address opens the first tab, keeping the query. */
+const withTabs = (screen: ScreenRoute, ...list: [path: string, Tab: ComponentType][]): ScreenRoute => ({
+  ...screen,
+  children: [
+    { index: true, element: <RedirectKeepQuery to={`${screen.path}/${list[0][0]}`} /> },
+    ...list.map(([path, Tab]) => ({ path, element: <Tab /> })),
+  ],
+})
 
 /**
  * The route table of SPEC.md §2. Every screen below the layout requires a session: the (auth)
@@ -111,16 +112,13 @@ export const routes: RouteObject[] = [
       page('/body', WelcomePage),
 
       page('/usermanage', UserListPage, USER),
-      {
-        ...recordPage('/usermanage/userinfo', UserInfoPage, USER, '用户信息'),
-        children: tabs(
-          '/usermanage/userinfo',
-          ['userbaseinfo', UserBaseInfoTab],
-          ['roleformbyuser', UserRoleTab],
-          ['usergroupformbyuser', UserGroupTab],
-          ['positionformbyuser', UserPositionTab],
-        ),
-      },
+      withTabs(
+        recordPage('/usermanage/userinfo', UserInfoPage, USER, '用户信息'),
+        ['userbaseinfo', UserBaseInfoTab],
+        ['roleformbyuser', UserRoleTab],
+        ['usergroupformbyuser', UserGroupTab],
+        ['positionformbyuser', UserPositionTab],
+      ),
       page('/usermanage/adduser', UserAddPage, USER, { title: '新建用户' }),
 
       {
@@ -151,14 +149,11 @@ export const routes: RouteObject[] = [
             // its own trail too, so that no sub-screen shows the list's crumb as plain text, even for a moment
             handle: crumbs(ORG, { title: '修改部门' }),
           },
-          {
-            ...page('editform', OrgEditFormPage, ORG, { title: '修改部门' }),
-            children: tabs(
-              '/orgmanage/editform',
-              ['orgbaseinfo', OrgBaseInfoTab],
-              ['orgrelstation', OrgRelStationTab],
-            ),
-          },
+          withTabs(
+            page('/orgmanage/editform', OrgEditFormPage, ORG, { title: '修改部门' }),
+            ['orgbaseinfo', OrgBaseInfoTab],
+            ['orgrelstation', OrgRelStationTab],
+          ),
         ],
       },
 
@@ -169,14 +164,11 @@ export const routes: RouteObject[] = [
       page('/stationmanage/viewstation', StationViewPage, STATION, { title: '新建职位' }),
 
       page('/positionmanage', PositionListPage, POSITION),
-      {
-        ...page('/positionmanage/positioninfo', PositionInfoPage, POSITION, { title: '岗位关联' }),
-        children: tabs(
-          '/positionmanage/positioninfo',
-          ['roleform', PositionRoleTab],
-          ['userform', PositionUserTab],
-        ),
-      },
+      withTabs(
+        page('/positionmanage/positioninfo', PositionInfoPage, POSITION, { title: '岗位关联' }),
+        ['roleform', PositionRoleTab],
+        ['userform', PositionUserTab],
+      ),
 
       page('/adminrolemanage', AdminRoleListPage, ADMIN_ROLE),
       page('/adminrolemanage/adminroleadd', AdminRoleAddPage, ADMIN_ROLE, { title: '新建内置角色' }),

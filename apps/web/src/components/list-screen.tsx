@@ -12,7 +12,7 @@ import {
 } from '../lib/list-state'
 import { useCanCall, type CallDescription } from '../lib/can-call'
 import { PAGE_SIZES } from '../lib/page-sizes'
-import { Pagination } from './pagination'
+import { ListPager } from './list-pager'
 import { ConfirmLink } from './confirm-link'
 
 /**
@@ -134,16 +134,7 @@ export function ListTable<Row extends object>({
         pagination={false}
         scroll={{ x: scrollX }}
       />
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={page?.total ?? 0}
-          estimated={page?.totalIsEstimate}
-          current={list.pageNum}
-          pageSize={list.pageSize}
-          pageSizes={pageSizes}
-          onChange={(pageNum, pageSize) => list.setPage(pageNum, pageSize)}
-        />
-      </div>
+      <ListPager list={list} page={page} pageSizes={pageSizes} />
     </>
   )
 }

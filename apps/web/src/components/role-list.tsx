@@ -7,7 +7,7 @@ import { request } from '../lib/route-call'
 import { useDraft, useKeepPageInRange, useListState } from '../lib/list-state'
 import { useSession } from '../lib/session-store'
 import { ListQueryBar } from './list-screen'
-import { Pagination } from './pagination'
+import { ListPager } from './list-pager'
 import {
   RoleRowActionsContext,
   useRoleColumns,
@@ -142,14 +142,7 @@ export function RoleList(props: RoleListProps) {
           scroll={{ x: 1000 }}
         />
       </RoleRowActionsContext.Provider>
-      <div style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
-        <Pagination
-          total={roles.data?.total ?? 0}
-          current={pageNum}
-          pageSize={pageSize}
-          onChange={(page, size) => list.setPage(page, size)}
-        />
-      </div>
+      <ListPager list={list} page={roles.data} />
     </div>
   )
 }

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { Badge, Button } from 'antd'
+import { Badge } from 'antd'
 import { AuditOutlined, SafetyCertificateOutlined } from '@ant-design/icons'
 import { useNavigate } from 'react-router'
 import { routes } from '@amg/contract'
 import { useCanCall } from '../../lib/can-call'
+import { HeaderButton } from '../../components/header-button'
 import { ACCESS_KEY, listRequests } from './api'
 
 /** The header's 审批中心 with how many requests wait for this user (DESIGN.md §20); only for approvers. */
@@ -19,14 +20,12 @@ export function ApprovalBadge({ compact }: { compact?: boolean }) {
   if (!canApprove) return null
   return (
     <Badge count={waiting.data?.total ?? 0} size="small" offset={[-6, 4]} data-testid="approval-count">
-      <Button
-        type="link"
+      <HeaderButton
         icon={<AuditOutlined />}
-        aria-label="审批中心"
-        onClick={() => navigate('/approvalcenter')}
-      >
-        {compact ? null : '审批中心'}
-      </Button>
+        label="审批中心"
+        compact={compact}
+        onClick={() => void navigate('/approvalcenter')}
+      />
     </Badge>
   )
 }
@@ -35,14 +34,12 @@ export function ApprovalBadge({ compact }: { compact?: boolean }) {
 export function MyAccessLink({ compact }: { compact?: boolean }) {
   const navigate = useNavigate()
   return (
-    <Button
-      type="link"
+    <HeaderButton
       icon={<SafetyCertificateOutlined />}
-      aria-label="我的权限"
-      onClick={() => navigate('/myaccess')}
-    >
-      {compact ? null : '我的权限'}
-    </Button>
+      label="我的权限"
+      compact={compact}
+      onClick={() => void navigate('/myaccess')}
+    />
   )
 }
 

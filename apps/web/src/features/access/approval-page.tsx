@@ -7,6 +7,7 @@ import { formatTime } from '../../components/list-columns'
 import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
+import { useDialogFor } from '../../lib/dialog-for'
 import { ACCESS_KEY, approveRequest, listRequests, rejectRequest } from './api'
 import { lengthText, RequestStatus } from './status'
 
@@ -80,7 +81,7 @@ export function ApprovalCenterPage() {
         pageSize: 10,
       }),
   })
-  const [decision, setDecision] = useState<Decision | null>(null)
+  const deciding = useDialogFor<Decision>(() => client.invalidateQueries({ queryKey: ACCESS_KEY }))
 
   const columns: TableColumnsType<AccessRequestRow> = [
     { title: '申请人', dataIndex: 'requesterName', width: 120 },
@@ -103,10 +104,10 @@ export function ApprovalCenterPage() {
       render: (_, r) =>
         canDecide && r.status === 'pending' ? (
           <Space size={0}>
-            <Button type="link" onClick={() => setDecision({ row: r, approve: true })}>
+            <Button type="link" onClick={() => deciding.open({ row: r, approve: true })}>
               批准
             </Button>
-            <Button type="link" danger onClick={() => setDecision({ row: r, approve: false })}>
+            <Button type="link" danger onClick={() => deciding.open({ row: r, approve: false })}>
               驳回
             </Button>
           </Space>
@@ -137,14 +138,7 @@ export function ApprovalCenterPage() {
         scroll={{ x: 1180 }}
         data-testid="approval-table"
       />
-      <DecideDialog
-        decision={decision}
-        onClose={() => setDecision(null)}
-        onDone={() => {
-          setDecision(null)
-          void client.invalidateQueries({ queryKey: ACCESS_KEY })
-        }}
-      />
+      <DecideDialog decision={deciding.target} onClose={deciding.onClose} onDone={deciding.onDone} />
     </Screen>
   )
 }

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button, Table, type TableColumnsType } from 'antd'
-import { useState } from 'react'
+import { useDialogFor } from '../../lib/dialog-for'
 import { MSG, routes, type EligibilityRow } from '@amg/contract'
 import { Screen } from '../../lib/ui/screen'
 import { formatTime } from '../../components/list-columns'
@@ -20,10 +20,10 @@ const yesNo = (v: boolean) => (v ? '是' : '否')
  */
 export function EligibilityManagePage() {
   const client = useQueryClient()
-  const [adding, setAdding] = useState(false)
   const canAdd = useCanCall(routes.eligibility.insert)
   const list = useQuery({ queryKey: [...ACCESS_KEY, 'eligibility', 'all'], queryFn: listEligibilities })
   const refresh = () => void client.invalidateQueries({ queryKey: ACCESS_KEY })
+  const adding = useDialogFor(refresh)
 
   const columns: TableColumnsType<EligibilityRow> = [
     { title: '用户', dataIndex: 'nickName', width: 140 },
@@ -60,7 +60,7 @@ export function EligibilityManagePage() {
   return (
     <Screen title="临时授权管理">
       {canAdd && (
-        <Button type="primary" onClick={() => setAdding(true)} style={{ marginBottom: 12 }}>
+        <Button type="primary" onClick={() => adding.open(true)} style={{ marginBottom: 12 }}>
           新建
         </Button>
       )}
@@ -73,14 +73,7 @@ export function EligibilityManagePage() {
         scroll={{ x: 1090 }}
         data-testid="eligibility-table"
       />
-      <EligibilityFormDialog
-        open={adding}
-        onClose={() => setAdding(false)}
-        onDone={() => {
-          setAdding(false)
-          refresh()
-        }}
-      />
+      <EligibilityFormDialog open={adding.isOpen} onClose={adding.onClose} onDone={adding.onDone} />
     </Screen>
   )
 }

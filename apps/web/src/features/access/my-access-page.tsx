@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, Button, Card, Space, Table, Tag, type TableColumnsType } from 'antd'
-import { useState } from 'react'
+import { Alert, Button, Card, Space, Table, Tag, type TableColumnsType, type TableProps } from 'antd'
+import type { ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import type { AccessRequestRow, EligibilityRow, MyRole, RequestableRole } from '@amg/contract'
 import { Screen } from '../../lib/ui/screen'
 import { formatTime } from '../../components/list-columns'
 import { ConfirmLink } from '../../components/confirm-link'
 import { toastSuccess } from '../../lib/feedback'
+import { useDialogFor } from '../../lib/dialog-for'
 import { ACCESS_KEY, cancelRequest, listRequests, myEligibilities, myRoles, requestableRoles } from './api'
 import { ActivateDialog, AskDialog } from './ask-dialogs'
 import { lengthText, RequestStatus, Until } from './status'
@@ -32,9 +33,9 @@ export function MyAccessPage() {
     queryKey: [...ACCESS_KEY, 'mine'],
     queryFn: () => listRequests({ box: 'mine', pageNum: 1, pageSize: 50 }),
   })
-  const [activating, setActivating] = useState<EligibilityRow | null>(null)
-  const [asking, setAsking] = useState<RequestableRole | null>(null)
   const refresh = () => client.invalidateQueries({ queryKey: ACCESS_KEY })
+  const activating = useDialogFor<EligibilityRow>(refresh)
+  const asking = useDialogFor<RequestableRole>(refresh)
 
   const roleColumns: TableColumnsType<MyRole> = [
     { title: '角色', dataIndex: 'roleName', width: 200 },
@@ -66,7 +67,7 @@ export function MyAccessPage() {
       key: 'actions',
       width: 100,
       render: (_, e) => (
-        <Button type="link" onClick={() => setActivating(e)}>
+        <Button type="link" onClick={() => activating.open(e)}>
           激活
         </Button>
       ),
@@ -86,7 +87,7 @@ export function MyAccessPage() {
         ) : r.pending ? (
           <Tag color="processing">审批中</Tag>
         ) : (
-          <Button type="link" onClick={() => setAsking(r)}>
+          <Button type="link" onClick={() => asking.open(r)}>
             申请
           </Button>
         ),
@@ -134,72 +135,89 @@ export function MyAccessPage() {
   return (
     <Screen title="我的权限">
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-        <Card title="我的角色" size="small">
-          <Table<MyRole>
-            rowKey={(r) => `${r.roleId}-${r.via}-${r.viaName ?? ''}`}
-            columns={roleColumns}
-            dataSource={roles.data ?? []}
-            loading={roles.isLoading}
-            pagination={false}
-            scroll={{ x: 600 }}
-            data-testid="my-roles"
-          />
-        </Card>
+        <SectionTable<MyRole>
+          title="我的角色"
+          testId="my-roles"
+          rowKey={(r) => `${r.roleId}-${r.via}-${r.viaName ?? ''}`}
+          columns={roleColumns}
+          rows={roles.data}
+          loading={roles.isLoading}
+          scrollX={600}
+        />
         {eligible.data?.length ? (
-          <Card title="可激活的角色" size="small">
-            <Table<EligibilityRow>
-              rowKey="id"
-              columns={eligibleColumns}
-              dataSource={eligible.data}
-              pagination={false}
-              scroll={{ x: 680 }}
-              data-testid="my-eligible"
-            />
-          </Card>
-        ) : null}
-        <Card title={path ? `可打开 ${path} 的可申请角色` : '可申请的角色'} size="small">
-          {path && askable.data && askable.data.length === 0 ? (
-            <Alert type="info" showIcon message="没有可申请的角色能打开该页面，请联系管理员授权。" />
-          ) : (
-            <Table<RequestableRole>
-              rowKey="id"
-              columns={askColumns}
-              dataSource={askable.data ?? []}
-              loading={askable.isLoading}
-              pagination={false}
-              scroll={{ x: 680 }}
-              data-testid="requestable-roles"
-            />
-          )}
-        </Card>
-        <Card title="我的申请" size="small">
-          <Table<AccessRequestRow>
-            rowKey="id"
-            columns={requestColumns}
-            dataSource={mine.data?.list ?? []}
-            loading={mine.isLoading}
-            pagination={false}
-            scroll={{ x: 1040 }}
-            data-testid="my-requests"
+          <SectionTable<EligibilityRow>
+            title="可激活的角色"
+            testId="my-eligible"
+            columns={eligibleColumns}
+            rows={eligible.data}
+            scrollX={680}
           />
-        </Card>
+        ) : null}
+        <SectionTable<RequestableRole>
+          title={path ? `可打开 ${path} 的可申请角色` : '可申请的角色'}
+          testId="requestable-roles"
+          columns={askColumns}
+          rows={askable.data}
+          loading={askable.isLoading}
+          scrollX={680}
+          instead={
+            path && askable.data && askable.data.length === 0 ? (
+              <Alert type="info" showIcon message="没有可申请的角色能打开该页面，请联系管理员授权。" />
+            ) : undefined
+          }
+        />
+        <SectionTable<AccessRequestRow>
+          title="我的申请"
+          testId="my-requests"
+          columns={requestColumns}
+          rows={mine.data?.list}
+          loading={mine.isLoading}
+          scrollX={1040}
+        />
       </Space>
       <ActivateDialog
-        eligibility={activating}
-        onClose={() => setActivating(null)}
-        onDone={() => {
-          setActivating(null)
-          void refresh()
-        }}
+        eligibility={activating.target}
+        onClose={activating.onClose}
+        onDone={activating.onDone}
       />
-      <AskDialog
-        role={asking}
-        onClose={() => setAsking(null)}
-        onDone={() => {
-          setAsking(null)
-          void refresh()
-        }}
-      />
+      <AskDialog role={asking.target} onClose={asking.onClose} onDone={asking.onDone} />
     </Screen>
+  )
+}
+
+/** One section of the page: a card with every row of its table (no pager), or `instead` a notice. */
+function SectionTable<T extends object>({
+  title,
+  testId,
+  rowKey = 'id',
+  columns,
+  rows,
+  loading,
+  scrollX,
+  instead,
+}: {
+  title: string
+  testId: string
+  rowKey?: TableProps<T>['rowKey']
+  columns: TableColumnsType<T>
+  rows: readonly T[] | undefined
+  loading?: boolean
+  scrollX: number
+  instead?: ReactNode
+}) {
+  return (
+    <Card title={title} size="small">
+      {instead ?? (
+        <Table<T>
+          rowKey={rowKey}
+          columns={columns}
+          dataSource={rows ?? []}
+          loading={loading}
+          pagination={false}
+          scroll={{ x: scrollX }}
+          data-testid={testId}
+        />
+      )}
+    </Card>
   )
 }

@@ -1,10 +1,11 @@
 import { routes, type ApiKeyRow } from '@amg/contract'
-import { Button, Tag, Typography, type TableColumnsType } from 'antd'
+import { Tag, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { ListTable } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
+import { useKeywordListScreen } from '../../components/keyword-list-screen'
 import { useCanCall } from '../../lib/can-call'
 import dayjs from '../../lib/dayjs'
-import { useDraft } from '../../lib/list-state'
 import { useSession } from '../../lib/session-store'
 import { Screen } from '../../lib/ui/screen'
 import { API_KEY_LIST_KEY, listApiKeys, revokeApiKey } from './api'
@@ -12,8 +13,6 @@ import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { ApiKeyFormDialog } from './key-form'
 import { ConfirmLink } from '../../components/confirm-link'
 import { formatTime } from '../../components/list-columns'
-
-const FILTERS = { keyword: 'text' } as const
 
 /** 已过期 once the expiry has passed; the server refuses the key from then on. */
 function Expiry({ at }: { at: string | null }) {
@@ -34,15 +33,12 @@ function Expiry({ at }: { at: string | null }) {
  * administrator finds the keys of every service account in one place (docs/decisions.md).
  */
 export function ApiKeyListPage() {
-  const screen = useListScreen({
-    filters: FILTERS,
+  const screen = useKeywordListScreen({
     queryKey: API_KEY_LIST_KEY,
     refreshKey: ['apikey'],
-    fetch: ({ filters, pageNum, pageSize }) =>
-      listApiKeys({ keyword: filters.keyword || undefined, pageNum, pageSize }),
+    fetch: listApiKeys,
   })
   const { list, refresh, removeRow } = screen
-  const [keyword, setKeyword] = useDraft(list.filters.keyword)
   const me = useSession((s) => s.user)
   const canAdd = useCanCall(routes.apiKey.insert)
   const canRevoke = useCanCall(routes.apiKey.revoke)
@@ -95,18 +91,12 @@ export function ApiKeyListPage() {
         无法使用 OAuth 的服务用 API 密钥调用接口（Authorization: Bearer ak_…），以所属用户的身份和权限。
         密钥只在创建时显示一次，本系统只保存其摘要。
       </Typography.Paragraph>
-      <ListQueryBar
+      <FilterSearchBar
+        list={list}
+        filter="keyword"
         placeholder="按密钥名称或所属用户搜索"
-        value={keyword}
-        onChange={setKeyword}
-        onSearch={(text) => list.setFilters({ keyword: text })}
-      >
-        {canAdd ? (
-          <Button type="primary" onClick={() => setAdding(true)}>
-            新建
-          </Button>
-        ) : null}
-      </ListQueryBar>
+        onAdd={canAdd ? () => setAdding(true) : undefined}
+      />
       <ListTable<ApiKeyRow> screen={screen} columns={columns} scrollX={1100} data-testid="apikey-table" />
       {me ? (
         <ApiKeyFormDialog

@@ -1,5 +1,6 @@
 import { ROLE_TYPE, roleTypeLabel, type AuthzEffectiveRole } from '@amg/contract'
-import { Table, Tag, type TableColumnsType } from 'antd'
+import { Table, type TableColumnsType } from 'antd'
+import { NameWithTag } from './name-with-tag'
 import { ViaTags } from './via-tag'
 
 /** Super-admin and built-in roles are tagged; ordinary ones are not. */
@@ -11,14 +12,12 @@ const columns: TableColumnsType<AuthzEffectiveRole> = [
     dataIndex: 'roleName',
     width: 220,
     render: (name: string, role) => (
-      <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 6, alignItems: 'center' }}>
-        <span>{name}</span>
-        {TYPE_COLOR[role.type] ? (
-          <Tag color={TYPE_COLOR[role.type]} style={{ marginInlineEnd: 0 }}>
-            {roleTypeLabel(role.type)}
-          </Tag>
-        ) : null}
-      </span>
+      <NameWithTag
+        name={name}
+        tag={
+          TYPE_COLOR[role.type] ? { color: TYPE_COLOR[role.type], text: roleTypeLabel(role.type) } : undefined
+        }
+      />
     ),
   },
   { title: '来源', key: 'via', render: (_, role) => <ViaTags via={role.via} /> },

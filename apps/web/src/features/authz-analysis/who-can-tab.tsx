@@ -1,13 +1,14 @@
 import { SearchOutlined } from '@ant-design/icons'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { AMS_SERVICE_KEY, type AuthzWhoCanRow } from '@amg/contract'
-import { Button, Empty, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd'
-import { Pagination } from '../../components/pagination'
+import { Button, Empty, Flex, Table, Typography, type TableColumnsType } from 'antd'
+import { ListPager } from '../../components/list-pager'
 import { useKeepPageInRange, useListState } from '../../lib/list-state'
 import { AUTHZ_KEY, fetchWhoCan, type CallQuestion } from './api'
 import { CALL_HINT, CallForm } from './call-form'
 import type { PickedUser } from './user-picker'
 import { ViaTags } from './via-tag'
+import { NameWithTag } from './name-with-tag'
 
 /** The question and the page live in the URL like every list's search (lib/list-state.ts). */
 const WHO_CAN_FILTERS = { service: 'text', method: 'text', path: 'text' } as const
@@ -47,14 +48,7 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
       dataIndex: 'nickName',
       width: 200,
       render: (name: string, row) => (
-        <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 6, alignItems: 'center' }}>
-          <span>{name}</span>
-          {row.superAdmin ? (
-            <Tag color="gold" style={{ marginInlineEnd: 0 }}>
-              超级管理员
-            </Tag>
-          ) : null}
-        </span>
+        <NameWithTag name={name} tag={row.superAdmin ? { color: 'gold', text: '超级管理员' } : undefined} />
       ),
     },
     { title: '来源', key: 'via', render: (_, row) => <ViaTags via={row.via} namingRole /> },
@@ -101,14 +95,7 @@ export function WhoCanTab({ onAnalyse }: { onAnalyse(user: PickedUser): void }) 
             pagination={false}
             locale={{ emptyText: '没有用户可以调用' }}
           />
-          <Flex justify="flex-end">
-            <Pagination
-              total={rows.data?.total ?? 0}
-              current={pageNum}
-              pageSize={pageSize}
-              onChange={(page, size) => list.setPage(page, size)}
-            />
-          </Flex>
+          <ListPager list={list} page={rows.data} marginTop={0} />
         </>
       ) : (
         <Empty description="输入请求方法和路径，查看哪些用户可以调用" />

@@ -1,4 +1,4 @@
-import { Table, Typography, type TableColumnsType } from 'antd'
+import { Table, Typography, type TableColumnType, type TableColumnsType } from 'antd'
 import { RECORD_TYPE_LABELS, STATUS_LABEL, USER_STATUS_LABEL } from '@amg/contract'
 import { mergeRowSpans } from '../../lib/row-span'
 
@@ -121,6 +121,26 @@ function LinkItems({ items, sign }: { items: ChangeRef[]; sign: '+' | '-' }) {
   )
 }
 
+/** 修改前 and 修改后: a field's value before and after; the links removed ("-") and added ("+"). */
+const SIDES = {
+  before: { title: '修改前', links: 'removed', sign: '-' },
+  after: { title: '修改后', links: 'added', sign: '+' },
+} as const
+
+function sideColumn(side: keyof typeof SIDES): TableColumnType<Row> {
+  const { title, links, sign } = SIDES[side]
+  return {
+    title,
+    key: side,
+    render: (_, row) =>
+      row.kind === 'links' ? (
+        <LinkItems items={row[links]} sign={sign} />
+      ) : (
+        <FieldValue row={row} value={row[side]} />
+      ),
+  }
+}
+
 /**
  * The changes of one operation (DESIGN.md §9) as 字段 / 修改前 / 修改后: a field's before and after
  * (a password only as 已修改), and for links the removed items ("- 名称") before and the added
@@ -147,26 +167,8 @@ export function ChangesTable({ changes }: { changes: readonly Record<string, unk
       width: 140,
       render: (_, row) => <span title={row.kind === 'field' ? row.field : 'links'}>{fieldLabel(row)}</span>,
     },
-    {
-      title: '修改前',
-      key: 'before',
-      render: (_, row) =>
-        row.kind === 'links' ? (
-          <LinkItems items={row.removed} sign="-" />
-        ) : (
-          <FieldValue row={row} value={row.before} />
-        ),
-    },
-    {
-      title: '修改后',
-      key: 'after',
-      render: (_, row) =>
-        row.kind === 'links' ? (
-          <LinkItems items={row.added} sign="+" />
-        ) : (
-          <FieldValue row={row} value={row.after} />
-        ),
-    },
+    sideColumn('before'),
+    sideColumn('after'),
   ]
   return (
     <Table<Row>

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { routes, type OnlineSessionRow } from '@amg/contract'
 import { Space, Tag, type TableColumnsType } from 'antd'
-import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { ListTable, useListScreen } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
 import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
-import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { LOGIN_LOG_KEY, ONLINE_KEY, listOnlineSessions, revokeSession } from './api'
 import { LOG_TIME_WIDTH, UserAgent, formatLogTime } from './common'
@@ -26,7 +26,6 @@ export function OnlinePage() {
       listOnlineSessions({ nickName: filters.nickName, pageNum, pageSize }),
   })
   const { list } = screen
-  const [keyword, setKeyword] = useDraft(list.filters.nickName)
   const canRevoke = useCanCall(routes.monitor.revoke)
 
   const revoke = useMutation({
@@ -84,13 +83,7 @@ export function OnlinePage() {
 
   return (
     <Screen title="在线用户">
-      <ListQueryBar
-        placeholder="请输入用户昵称"
-        label="用户昵称"
-        value={keyword}
-        onChange={setKeyword}
-        onSearch={(nickName) => list.setFilters({ nickName })}
-      />
+      <FilterSearchBar list={list} filter="nickName" placeholder="请输入用户昵称" label="用户昵称" />
       <ListTable<OnlineSessionRow>
         screen={screen}
         columns={columns}

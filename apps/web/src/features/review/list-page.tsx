@@ -1,11 +1,11 @@
 import { routes, type ReviewCampaignRow } from '@amg/contract'
-import { Button, Progress, Segmented, Tag, Typography, type TableColumnsType } from 'antd'
+import { Progress, Segmented, Tag, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { ListTable, useListScreen } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
 import { formatTime } from '../../components/list-columns'
 import { useCanCall } from '../../lib/can-call'
-import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { REVIEW_KEY, listCampaigns, listInbox } from './api'
 import { CampaignFormDialog } from './campaign-form'
@@ -38,7 +38,6 @@ export function ReviewListPage() {
         : listCampaigns({ name: filters.name || undefined, pageNum, pageSize }),
   })
   const { list, refresh } = screen
-  const [name, setName] = useDraft(list.filters.name)
   const canAdd = useCanCall(routes.review.insert)
   const [adding, setAdding] = useState(false)
   const navigate = useNavigate()
@@ -94,18 +93,12 @@ export function ReviewListPage() {
           { value: 'mine', label: '我的复核' },
         ]}
       />
-      <ListQueryBar
+      <FilterSearchBar
+        list={list}
+        filter="name"
         placeholder="按复核名称搜索"
-        value={name}
-        onChange={setName}
-        onSearch={(text) => list.setFilters({ name: text })}
-      >
-        {canAdd ? (
-          <Button type="primary" onClick={() => setAdding(true)}>
-            新建
-          </Button>
-        ) : null}
-      </ListQueryBar>
+        onAdd={canAdd ? () => setAdding(true) : undefined}
+      />
       <ListTable<ReviewCampaignRow>
         screen={screen}
         columns={columns}

@@ -1,32 +1,28 @@
 import { MSG, confirmDeleteService, routes, type ServiceRow } from '@amg/contract'
 import { Button, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListTable } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
+import { useKeywordListScreen } from '../../components/keyword-list-screen'
 import { useCanCall } from '../../lib/can-call'
-import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import { SERVICE_LIST_KEY, deleteService, listServices } from './api'
 import { ServiceFormDialog } from './service-form'
 import { OidcDialog } from './oidc-dialog'
 import { actionsColumn, formatTime } from '../../components/list-columns'
 
-const FILTERS = { keyword: 'text' } as const
-
 /**
  * 应用管理 (DESIGN.md §10a, §16): the services behind gateways, each owning the permission subtree of its
  * root; the built-in ams (this server) owns the rest and cannot be deleted.
  */
 export function ServiceListPage() {
-  const screen = useListScreen({
-    filters: FILTERS,
+  const screen = useKeywordListScreen({
     queryKey: SERVICE_LIST_KEY,
     // a change of a service also changes the roots the form offers: all of 'service' is fetched again
     refreshKey: ['service'],
-    fetch: ({ filters, pageNum, pageSize }) =>
-      listServices({ keyword: filters.keyword || undefined, pageNum, pageSize }),
+    fetch: listServices,
   })
   const { list, refresh, removeRow } = screen
-  const [draft, setDraft] = useDraft(list.filters.keyword)
   const [dialog, setDialog] = useState<{ editing?: ServiceRow } | null>(null)
   const canAdd = useCanCall(routes.service.insert)
   const canEdit = useCanCall(routes.service.update)
@@ -101,18 +97,12 @@ export function ServiceListPage() {
         每个服务只认可其根权限之下的权限：网关询问 /api/authz/forward/&lt;服务标识&gt;
         时，只有该服务的权限参与判断。本系统自己的接口属于内置服务 ams。
       </Typography.Paragraph>
-      <ListQueryBar
+      <FilterSearchBar
+        list={list}
+        filter="keyword"
         placeholder="按服务标识或名称搜索"
-        value={draft}
-        onChange={setDraft}
-        onSearch={(keyword) => list.setFilters({ keyword })}
-      >
-        {canAdd ? (
-          <Button type="primary" onClick={() => setDialog({})}>
-            新建
-          </Button>
-        ) : null}
-      </ListQueryBar>
+        onAdd={canAdd ? () => setDialog({}) : undefined}
+      />
       <ListTable<ServiceRow> screen={screen} columns={columns} scrollX={900} data-testid="service-table" />
       {oidcOf ? <OidcDialog service={oidcOf} onClose={() => setOidcOf(null)} /> : null}
       <ServiceFormDialog

@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button, type TableColumnsType } from 'antd'
 import { useNavigate } from 'react-router'
 import { routes } from '@amg/contract'
-import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListTable, useListScreen } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
 import { useCanCall } from '../../lib/can-call'
-import { useDraft } from '../../lib/list-state'
 import { useStationStore, type Station } from '../../lib/stores/station-store'
 import { Screen } from '../../lib/ui/screen'
 import { LIST_PATH, STATION_LIST_KEY, STATION_TYPE_OPTIONS, stationDetailKey } from './common'
@@ -29,7 +29,6 @@ export function StationListPage() {
         .fetchList({ stationName: filters.stationName || undefined, pageNum, pageSize }),
   })
   const { list, removeRow } = screen
-  const [keyword, setKeyword] = useDraft(list.filters.stationName)
   const canView = useCanCall(routes.station.detail)
   const canAdd = useCanCall(routes.station.insert)
   const canEdit = useCanCall(routes.station.detail, routes.station.update)
@@ -77,23 +76,18 @@ export function StationListPage() {
       title="职位管理"
       description="职位是公司的职务名称（如 前端工程师）；把职位关联到部门后，就成为该部门的岗位。"
     >
-      <ListQueryBar
+      <FilterSearchBar
+        list={list}
+        filter="stationName"
         placeholder="按职位名称搜索"
-        value={keyword}
-        onChange={setKeyword}
-        onSearch={(stationName) => list.setFilters({ stationName })}
+        onAdd={canAdd ? () => void navigate(`${LIST_PATH}/addstation`) : undefined}
       >
-        {canAdd && (
-          <Button type="primary" onClick={() => navigate(`${LIST_PATH}/addstation`)}>
-            新建
-          </Button>
-        )}
         <ExportButton
           route={routes.stationExport.stationExport}
           params={{ stationName: list.filters.stationName }}
           fallbackName="职位.xlsx"
         />
-      </ListQueryBar>
+      </FilterSearchBar>
       <ListTable<Station> screen={screen} columns={columns} scrollX={880} />
     </Screen>
   )

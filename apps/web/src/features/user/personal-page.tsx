@@ -2,6 +2,7 @@ import { Button, Card, Descriptions, Form, Input, Modal, Space, Tag } from 'antd
 import { useState } from 'react'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
+import { useDialogFor } from '../../lib/dialog-for'
 import { Screen } from '../../lib/ui/screen'
 import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import { mfaDisable } from './api'
@@ -19,8 +20,8 @@ export function PersonalCenterPage() {
   const user = useSession((s) => s.user)!
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const [changing, setChanging] = useState(false)
-  const [binding, setBinding] = useState(false)
-  const [unbinding, setUnbinding] = useState(false)
+  const binding = useDialogFor(loadCurrentUser)
+  const unbinding = useDialogFor(loadCurrentUser)
   return (
     <Screen title="个人中心">
       <Space orientation="vertical" size="large" style={{ width: '100%' }}>
@@ -44,11 +45,11 @@ export function PersonalCenterPage() {
           </p>
           <p>登录时除密码外，还需输入身份验证器应用显示的 6 位验证码；手机丢失时可用恢复码登录。</p>
           {user.mfaEnabled ? (
-            <Button danger onClick={() => setUnbinding(true)}>
+            <Button danger onClick={() => unbinding.open(true)}>
               解绑
             </Button>
           ) : (
-            <Button type="primary" onClick={() => setBinding(true)}>
+            <Button type="primary" onClick={() => binding.open(true)}>
               绑定
             </Button>
           )}
@@ -62,28 +63,16 @@ export function PersonalCenterPage() {
       <ChangePasswordDialog open={changing} onClose={() => setChanging(false)} />
       <Modal
         title="绑定两步验证"
-        open={binding}
+        open={binding.isOpen}
         footer={null}
         destroyOnHidden
         mask={{ closable: false }}
-        onCancel={() => setBinding(false)}
+        onCancel={binding.onClose}
         width={520}
       >
-        <MfaEnrolment
-          onDone={() => {
-            setBinding(false)
-            void loadCurrentUser()
-          }}
-        />
+        <MfaEnrolment onDone={binding.onDone} />
       </Modal>
-      <UnbindDialog
-        open={unbinding}
-        onClose={() => setUnbinding(false)}
-        onDone={() => {
-          setUnbinding(false)
-          void loadCurrentUser()
-        }}
-      />
+      <UnbindDialog open={unbinding.isOpen} onClose={unbinding.onClose} onDone={unbinding.onDone} />
     </Screen>
   )
 }

@@ -9,11 +9,12 @@ import {
 } from '@amg/contract'
 import { Button, Drawer, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import { useState } from 'react'
-import { DeleteLink, ListQueryBar, ListTable, useListScreen } from '../../components/list-screen'
+import { DeleteLink, ListTable } from '../../components/list-screen'
+import { FilterSearchBar } from '../../components/filter-search-bar'
+import { useKeywordListScreen } from '../../components/keyword-list-screen'
 import { SecretOnceDialog } from '../../components/secret-once-dialog'
 import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
-import { useDraft } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
 import {
   WEBHOOK_LIST_KEY,
@@ -28,8 +29,6 @@ import { WebhookFormDialog } from './webhook-form'
 import { actionsColumn, formatTime } from '../../components/list-columns'
 
 type Row = Json<WebhookRow>
-
-const FILTERS = { keyword: 'text' } as const
 type Delivery = Json<DeliveryRow>
 
 const DELIVERY_STATUS: Record<string, { color: string; label: string }> = {
@@ -119,14 +118,8 @@ function DeliveriesDrawer({ endpoint, onClose }: { endpoint: Row | null; onClose
  * pings, and each endpoint's delivery log with 重新投递.
  */
 export function WebhookListPage() {
-  const screen = useListScreen({
-    filters: FILTERS,
-    queryKey: WEBHOOK_LIST_KEY,
-    fetch: ({ filters, pageNum, pageSize }) =>
-      listWebhooks({ keyword: filters.keyword || undefined, pageNum, pageSize }),
-  })
+  const screen = useKeywordListScreen({ queryKey: WEBHOOK_LIST_KEY, fetch: listWebhooks })
   const { list, refresh, removeRow } = screen
-  const [keyword, setKeyword] = useDraft(list.filters.keyword)
   const [dialog, setDialog] = useState<{ editing?: Row } | null>(null)
   const [secret, setSecret] = useState<string | null>(null)
   const [deliveriesOf, setDeliveriesOf] = useState<Row | null>(null)
@@ -237,18 +230,12 @@ export function WebhookListPage() {
         用户、角色、权限、组织和会话发生变化时，向这些地址推送按 Standard Webhooks
         签名的事件；失败会在一天内多次重试。
       </Typography.Paragraph>
-      <ListQueryBar
+      <FilterSearchBar
+        list={list}
+        filter="keyword"
         placeholder="按名称或地址搜索"
-        value={keyword}
-        onChange={setKeyword}
-        onSearch={(text) => list.setFilters({ keyword: text })}
-      >
-        {canAdd ? (
-          <Button type="primary" onClick={() => setDialog({})}>
-            新建
-          </Button>
-        ) : null}
-      </ListQueryBar>
+        onAdd={canAdd ? () => setDialog({}) : undefined}
+      />
       <ListTable<Row> screen={screen} columns={columns} scrollX={1100} data-testid="webhook-table" />
       <WebhookFormDialog
         key={dialog?.editing?.id ?? 'new'}
