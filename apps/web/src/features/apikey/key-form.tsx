@@ -1,11 +1,11 @@
-import { useQuery } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
-import { Alert, Form, Input, Select } from 'antd'
-import { useEffect, useState } from 'react'
+import { Alert, Form, Input } from 'antd'
 import { DatePicker } from '../../components/date-picker'
 import { FormDialog, useFormSubmit } from '../../components/form-dialog'
 import dayjs from '../../lib/dayjs'
-import { insertApiKey, searchKeyUsers } from './api'
+import { SearchSelect } from '../../components/search-select'
+import { userNameOptions } from '../../components/name-search'
+import { insertApiKey } from './api'
 
 interface Values {
   userId?: number
@@ -17,9 +17,6 @@ interface Values {
 /** The key's last moment: the end of the chosen day where the console runs. */
 export const expiryOfDay = (day: string) => dayjs(day, 'YYYY-MM-DD').endOf('day').toISOString()
 
-/** Typing is answered once it pauses, not with one call per key. */
-const SEARCH_DELAY_MS = 300
-
 /** The user a key acts as: searched by name, the signed-in administrator offered first. */
 function KeyUserSelect({
   value,
@@ -30,27 +27,14 @@ function KeyUserSelect({
   onChange?: (id: number) => void
   self: { id: number; nickName: string }
 }) {
-  const [typed, setTyped] = useState('')
-  const [search, setSearch] = useState('')
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [typed])
-  const users = useQuery({ queryKey: ['apikey', 'users', search], queryFn: () => searchKeyUsers(search) })
-  const found = users.data?.list ?? []
-  const options = [self, ...found.filter((u) => u.id !== self.id)].map((u) => ({
-    value: u.id,
-    label: u.nickName,
-  }))
   return (
-    <Select
+    <SearchSelect
       id="apikey_user"
-      aria-label="所属用户"
-      showSearch={{ filterOption: false, onSearch: setTyped }}
+      label="所属用户"
+      search={userNameOptions}
+      first={{ value: self.id, label: self.nickName }}
       value={value}
       onChange={onChange}
-      options={options}
-      loading={users.isFetching}
     />
   )
 }
