@@ -69,10 +69,8 @@ export function ServiceFormDialog({
   onClose(): void
   onSaved(): Promise<void> | void
 }) {
-  const [form] = Form.useForm<ServiceFormValues>()
   return (
     <DialogForm<ServiceFormValues>
-      form={form}
       what="服务"
       save={async (values) => {
         if (editing) {

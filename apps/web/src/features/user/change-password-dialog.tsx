@@ -35,14 +35,12 @@ export function ChangePasswordDialog({
   onClose: () => void
   forced?: boolean
 }) {
-  const [form] = Form.useForm<PasswordValues>()
   const layout = useFormLayout(100)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const nickName = useSession((s) => s.user?.nickName)
   const policy = usePasswordPolicy()
   return (
     <DialogForm<PasswordValues>
-      form={form}
       what="修改密码"
       save={async (values) => {
         await changeOwnPassword(values.oldPassword, values.newPassword)

@@ -40,10 +40,8 @@ export function WebhookFormDialog({
   onClose(): void
   onSaved(secret?: string): Promise<void> | void
 }) {
-  const [form] = Form.useForm<WebhookFormValues>()
   return (
     <DialogForm<WebhookFormValues>
-      form={form}
       what="Webhook"
       save={async (values) => {
         const body = { ...values, name: values.name.trim(), url: values.url.trim() }
