@@ -10,6 +10,34 @@ import { downloadFile } from '../lib/download'
 /** How often the progress is asked for while a job runs. */
 const POLL_MS = 500
 
+/** What can be imported: the dialog's title, the template to fill and where it is sent. */
+export const IMPORTS: Record<
+  'user' | 'org',
+  {
+    title: string
+    template: Route
+    upload: Route
+    templateName: string
+    /** offer 允许导入超级管理员 (the user import: rows giving 超级管理员 fail without it) */
+    superAdminOption: boolean
+  }
+> = {
+  user: {
+    title: '导入用户',
+    template: routes.import.userTemplate,
+    upload: routes.import.userImport,
+    templateName: '用户导入模板.xlsx',
+    superAdminOption: true,
+  },
+  org: {
+    title: '导入部门',
+    template: routes.import.orgTemplate,
+    upload: routes.import.orgImport,
+    templateName: '部门导入模板.xlsx',
+    superAdminOption: false,
+  },
+}
+
 /**
  * 导入 (DESIGN.md §15): the template, the file, the mode, 仅校验 (checked the first time: a dry run
  * first), a progress bar, then the summary and 下载结果. Used by the user list and the department tree.
@@ -17,24 +45,16 @@ const POLL_MS = 500
 export function ImportDialog({
   open,
   onClose,
-  title,
-  template,
-  upload,
-  templateName,
-  superAdminOption = false,
+  what,
   onImported,
 }: {
   open: boolean
   onClose: () => void
-  title: string
-  template: Route
-  upload: Route
-  templateName: string
-  /** offer 允许导入超级管理员 (the user import: rows giving 超级管理员 fail without it) */
-  superAdminOption?: boolean
+  what: keyof typeof IMPORTS
   /** after a real (not dry) run: the list reloads */
   onImported: () => void
 }) {
+  const { title, template, upload, templateName, superAdminOption } = IMPORTS[what]
   const [file, setFile] = useState<File | null>(null)
   const [mode, setMode] = useState<'insert' | 'upsert'>('insert')
   const [dryRun, setDryRun] = useState(true)

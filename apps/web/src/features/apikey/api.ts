@@ -15,7 +15,3 @@ export const listApiKeys = (query: {
 export const insertApiKey = (body: ApiKeyInsertBody) => request(routes.apiKey.insert, { body })
 
 export const revokeApiKey = (id: number) => request(routes.apiKey.revoke, { query: { id } })
-
-/** The users a key may be made for, by name (the 新建 button's own call, POST /user/namelist). */
-export const searchKeyUsers = (nickName: string) =>
-  request(routes.user.nameList, { body: { nickName: nickName || undefined, pageNum: 1, pageSize: 20 } })

@@ -1,11 +1,11 @@
-import { useQuery } from '@tanstack/react-query'
 import { MSG } from '@amg/contract'
-import { Alert, Form, Input, Select } from 'antd'
-import { useEffect, useState } from 'react'
+import { Alert, Form, Input } from 'antd'
 import { DatePicker } from '../../components/date-picker'
-import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { DialogForm } from '../../components/dialog-form'
 import dayjs from '../../lib/dayjs'
-import { insertApiKey, searchKeyUsers } from './api'
+import { SearchSelect } from '../../components/search-select'
+import { userNameOptions } from '../../components/name-search'
+import { insertApiKey } from './api'
 
 interface Values {
   userId?: number
@@ -17,9 +17,6 @@ interface Values {
 /** The key's last moment: the end of the chosen day where the console runs. */
 export const expiryOfDay = (day: string) => dayjs(day, 'YYYY-MM-DD').endOf('day').toISOString()
 
-/** Typing is answered once it pauses, not with one call per key. */
-const SEARCH_DELAY_MS = 300
-
 /** The user a key acts as: searched by name, the signed-in administrator offered first. */
 function KeyUserSelect({
   value,
@@ -30,27 +27,14 @@ function KeyUserSelect({
   onChange?: (id: number) => void
   self: { id: number; nickName: string }
 }) {
-  const [typed, setTyped] = useState('')
-  const [search, setSearch] = useState('')
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [typed])
-  const users = useQuery({ queryKey: ['apikey', 'users', search], queryFn: () => searchKeyUsers(search) })
-  const found = users.data?.list ?? []
-  const options = [self, ...found.filter((u) => u.id !== self.id)].map((u) => ({
-    value: u.id,
-    label: u.nickName,
-  }))
   return (
-    <Select
+    <SearchSelect
       id="apikey_user"
-      aria-label="所属用户"
-      showSearch={{ filterOption: false, onSearch: setTyped }}
+      label="所属用户"
+      search={userNameOptions}
+      first={{ value: self.id, label: self.nickName }}
       value={value}
       onChange={onChange}
-      options={options}
-      loading={users.isFetching}
     />
   )
 }
@@ -71,66 +55,60 @@ export function ApiKeyFormDialog({
   onClose(): void
   onCreated(key: string): void
 }) {
-  const [form] = Form.useForm<Values>()
-  const { saving, submit } = useFormSubmit(form, 'API 密钥', async (values) => {
-    const { key } = await insertApiKey({
-      userId: values.userId!,
-      name: values.name!.trim(),
-      expiresAt: values.expiresOn ? expiryOfDay(values.expiresOn) : null,
-    })
-    form.resetFields()
-    onCreated(key)
-  })
-
   return (
     // a click beside this dialog closes it, as it always has
-    <FormDialog
+    <DialogForm<Values>
+      what="API 密钥"
+      save={async (values, form) => {
+        const { key } = await insertApiKey({
+          userId: values.userId!,
+          name: values.name!.trim(),
+          expiresAt: values.expiresOn ? expiryOfDay(values.expiresOn) : null,
+        })
+        form.resetFields()
+        onCreated(key)
+      }}
       title="新建 API 密钥"
       open={open}
-      saving={saving}
-      onOk={submit}
       onClose={onClose}
       mask={undefined}
+      intro={
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="密钥以所属用户的身份和全部权限调用接口，请只为需要的账号（如应用的服务账号）创建。"
+        />
+      }
+      fields={{ layout: 'vertical', initialValues: { userId: self.id } }}
     >
-      <Alert
-        type="info"
-        showIcon
-        style={{ marginBottom: 16 }}
-        title="密钥以所属用户的身份和全部权限调用接口，请只为需要的账号（如应用的服务账号）创建。"
-      />
-      <Form form={form} layout="vertical" initialValues={{ userId: self.id }} preserve={false}>
-        <Form.Item
-          name="userId"
-          label="所属用户"
-          rules={[{ required: true, message: MSG.apiKeyUserRequired }]}
-        >
-          <KeyUserSelect self={self} />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label="名称"
-          rules={[
-            { required: true, whitespace: true, message: MSG.apiKeyNameRequired },
-            { max: 64, message: '名称最多 64 个字符' },
-          ]}
-        >
-          <Input id="apikey_name" aria-label="名称" placeholder="如 报表同步" maxLength={64} autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="expiresOn"
-          label="有效期至"
-          extra="不填则永不过期；密钥在所选日期结束时失效"
-          rules={[
-            {
-              validator: async (_, day?: string | null) => {
-                if (day && dayjs(expiryOfDay(day)).isBefore(dayjs())) throw new Error(MSG.apiKeyExpiryPast)
-              },
+      <Form.Item name="userId" label="所属用户" rules={[{ required: true, message: MSG.apiKeyUserRequired }]}>
+        <KeyUserSelect self={self} />
+      </Form.Item>
+      <Form.Item
+        name="name"
+        label="名称"
+        rules={[
+          { required: true, whitespace: true, message: MSG.apiKeyNameRequired },
+          { max: 64, message: '名称最多 64 个字符' },
+        ]}
+      >
+        <Input id="apikey_name" aria-label="名称" placeholder="如 报表同步" maxLength={64} autoFocus />
+      </Form.Item>
+      <Form.Item
+        name="expiresOn"
+        label="有效期至"
+        extra="不填则永不过期；密钥在所选日期结束时失效"
+        rules={[
+          {
+            validator: async (_, day?: string | null) => {
+              if (day && dayjs(expiryOfDay(day)).isBefore(dayjs())) throw new Error(MSG.apiKeyExpiryPast)
             },
-          ]}
-        >
-          <DatePicker id="apikey_expiry" placeholder="永不过期" />
-        </Form.Item>
-      </Form>
-    </FormDialog>
+          },
+        ]}
+      >
+        <DatePicker id="apikey_expiry" placeholder="永不过期" />
+      </Form.Item>
+    </DialogForm>
   )
 }

@@ -7,9 +7,7 @@ import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY } from './api'
-import { EDIT_PATH, OrgFields, numberParam, useOrgRoots, type OrgFormValues } from './common'
-import { useFormLayout } from '../../lib/ui/form-layout'
-import { logInvalidForm } from '../../lib/validation'
+import { EDIT_PATH, OrgForm, numberParam, useOrgRoots, type OrgFormValues } from './common'
 import { FormActions } from '../../components/form-actions'
 
 /**
@@ -22,7 +20,6 @@ export function OrgAddFormPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const [form] = Form.useForm<OrgFormValues>()
-  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   // a root outside the caller's scope (a greyed ancestor, DESIGN.md §13) is no default parent: they
   // choose 新增下级 on a department of theirs
@@ -67,21 +64,20 @@ export function OrgAddFormPage() {
       }
       size="small"
     >
-      <Form<OrgFormValues>
+      <OrgForm
         form={form}
-        {...layout}
+        what="新增部门"
         onFinish={submit}
-        onFinishFailed={logInvalidForm('新增部门')}
-        style={{ maxWidth: 640 }}
+        lead={
+          <Form.Item label="上级部门">
+            <span data-testid="org-parent-name">{parentName || '—'}</span>
+          </Form.Item>
+        }
       >
-        <Form.Item label="上级部门">
-          <span data-testid="org-parent-name">{parentName || '—'}</span>
-        </Form.Item>
-        <OrgFields />
         <FormActions submit="创建" saving={saving} submitDisabled={parent === undefined}>
           <Button onClick={() => form.resetFields()}>重置</Button>
         </FormActions>
-      </Form>
+      </OrgForm>
     </Card>
   )
 }

@@ -1,6 +1,7 @@
-import { routes, type OrgLevelNode, type OrgSearchHit, type RouteData } from '@amg/contract'
+import { MSG, routes, type OrgLevelNode, type OrgSearchHit, type RouteData } from '@amg/contract'
 import { request } from '../../lib/route-call'
-import { useStationStore } from '../../lib/stores/station-store'
+import { useStationStore, type StationSimple } from '../../lib/stores/station-store'
+import type { OwnerLinks } from '../../lib/owner-links'
 
 /** A department of the screen's tree: what its node actions need. */
 export type { OrgNode } from '../../components/org-levels'
@@ -8,8 +9,6 @@ export type { OrgLevelNode, OrgSearchHit }
 
 /** One department–job title link (a position) of the department-position tab. */
 export type OrgPositionRow = RouteData<typeof routes.position.listForOrg>['list'][number]
-
-export type { StationSimple as StationCandidate } from '../../lib/stores/station-store'
 
 export const orgDetailKey = (id: number) => ['org', 'detail', id] as const
 
@@ -26,26 +25,26 @@ export {
   type OrgLevelOf,
 } from '../../lib/org-parts'
 
-export const fetchOrgPositions = (params: {
-  orgId: number
-  pageNum: number
-  pageSize: number
-  stationName: string
-}) =>
-  request(routes.position.listForOrg, {
-    body: { ...params, stationName: params.stationName || undefined },
-  })
-
-/** The job titles not yet linked to the department (the station store's list-only fetch). */
-export async function fetchUnlinkedStations(orgId: number, stationName: string) {
-  const list = await useStationStore
-    .getState()
-    .fetchSimpleList({ orgId, stationName: stationName || undefined })
-  return { list, total: list.length }
+/** The department's job titles: each link is a position, removed by deleting it (SPEC.md §2). */
+export const orgStationLinks: OwnerLinks<OrgPositionRow, StationSimple> = {
+  kind: {
+    unlinkConfirm: MSG.confirmUnlinkStation,
+    linkButtonText: '关联职位',
+    candidatesCall: routes.station.simpleList,
+  },
+  list: (orgId, { pageNum, pageSize, keyword }) =>
+    request(routes.position.listForOrg, {
+      body: { orgId, pageNum, pageSize, stationName: keyword || undefined },
+    }),
+  /** the job titles not yet linked to the department (the station store's list-only fetch) */
+  candidates: async (orgId, stationName) => {
+    const list = await useStationStore
+      .getState()
+      .fetchSimpleList({ orgId, stationName: stationName || undefined })
+    return { list, total: list.length }
+  },
+  link: (orgId, stationIds) => request(routes.position.batchInsert, { body: { orgId, stationIds } }),
+  unlink: (_orgId, positionIds) =>
+    request(routes.position.delete, { query: { positionIds: positionIds.join(',') } }),
+  calls: { link: routes.position.batchInsert, unlink: routes.position.delete },
 }
-
-export const linkStations = (orgId: number, stationIds: number[]) =>
-  request(routes.position.batchInsert, { body: { orgId, stationIds } })
-
-export const removePositions = (positionIds: number[]) =>
-  request(routes.position.delete, { query: { positionIds: positionIds.join(',') } })

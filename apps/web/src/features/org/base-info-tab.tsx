@@ -7,9 +7,7 @@ import { useCanCall } from '../../lib/can-call'
 import { toastSuccess } from '../../lib/feedback'
 import { useOrgStore } from '../../lib/stores/org-store'
 import { ORG_TREE_KEY, orgDetailKey } from './api'
-import { OrgFields, numberParam, useOrgDetail, type OrgFormValues } from './common'
-import { useFormLayout } from '../../lib/ui/form-layout'
-import { logInvalidForm } from '../../lib/validation'
+import { OrgForm, numberParam, useOrgDetail, type OrgFormValues } from './common'
 import { FormActions } from '../../components/form-actions'
 
 /** Base info: name and description; 修改 saves, 重置 restores the loaded values. */
@@ -18,7 +16,6 @@ export function OrgBaseInfoTab() {
   const id = numberParam(params.get('id'))
   const queryClient = useQueryClient()
   const [form] = Form.useForm<OrgFormValues>()
-  const layout = useFormLayout(100)
   const [saving, setSaving] = useState(false)
   const detail = useOrgDetail(id)
   // one who may not save reads the department as it is
@@ -61,21 +58,13 @@ export function OrgBaseInfoTab() {
       <Typography.Title level={5} style={{ marginTop: 0 }}>
         部门基本信息
       </Typography.Title>
-      <Form<OrgFormValues>
-        form={form}
-        {...layout}
-        onFinish={submit}
-        onFinishFailed={logInvalidForm('部门')}
-        style={{ maxWidth: 640 }}
-        disabled={!loaded || !canSave}
-      >
-        <OrgFields />
+      <OrgForm form={form} what="部门" onFinish={submit} disabled={!loaded || !canSave}>
         {canSave && (
           <FormActions submit="修改" saving={saving}>
             <Button onClick={reset}>重置</Button>
           </FormActions>
         )}
-      </Form>
+      </OrgForm>
     </Spin>
   )
 }

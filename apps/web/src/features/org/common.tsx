@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
-import { Form, Input } from 'antd'
+import { Form, Input, type FormInstance } from 'antd'
+import type { ReactNode } from 'react'
 import { useOrgStore } from '../../lib/stores/org-store'
-import { antdRules } from '../../lib/validation'
+import { useFormLayout } from '../../lib/ui/form-layout'
+import { antdRules, logInvalidForm } from '../../lib/validation'
 import { fetchOrgLevel, orgDetailKey, orgLevelKey } from './api'
 
 /** What the department screens share: their paths, the query id, the tree, one department, the fields. */
@@ -40,7 +42,7 @@ export interface OrgFormValues {
   description?: string | null
 }
 
-export function OrgFields() {
+function OrgFields() {
   return (
     <>
       <Form.Item
@@ -60,5 +62,35 @@ export function OrgFields() {
         />
       </Form.Item>
     </>
+  )
+}
+
+/**
+ * The department form of the add page and the base-info tab: its fields in the screens' layout, the
+ * page's own items before them (`lead`) and its actions after.
+ */
+export function OrgForm(props: {
+  form: FormInstance<OrgFormValues>
+  /** names the form in the console log when its fields do not pass */
+  what: string
+  onFinish: (values: OrgFormValues) => void
+  disabled?: boolean
+  lead?: ReactNode
+  children: ReactNode
+}) {
+  const layout = useFormLayout(100)
+  return (
+    <Form<OrgFormValues>
+      form={props.form}
+      {...layout}
+      onFinish={props.onFinish}
+      onFinishFailed={logInvalidForm(props.what)}
+      style={{ maxWidth: 640 }}
+      disabled={props.disabled}
+    >
+      {props.lead}
+      <OrgFields />
+      {props.children}
+    </Form>
   )
 }

@@ -1,11 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { Button, Modal } from 'antd'
-import { UploadOutlined } from '@ant-design/icons'
-import { useCallback, useState } from 'react'
+import { Modal } from 'antd'
+import { useCallback } from 'react'
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router'
-import { MSG, routes } from '@amg/contract'
-import { ImportDialog } from '../../components/import-dialog'
-import { useCanCall } from '../../lib/can-call'
+import { MSG } from '@amg/contract'
+import { ImportButton } from '../../components/import-button'
 import { SplitView } from '../../components/split-view'
 import { TreeActionsHint } from '../../components/tree-actions'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
@@ -55,8 +53,6 @@ export function OrgManagePage() {
       },
     })
 
-  const canImport = useCanCall(routes.import.orgTemplate, routes.import.orgImport, routes.import.job)
-  const [importing, setImporting] = useState(false)
   const onImported = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: ORG_TREE_KEY }),
     [queryClient],
@@ -81,24 +77,7 @@ export function OrgManagePage() {
         mainKey={location.pathname + location.search}
         side={
           <>
-            {canImport && (
-              <Button
-                icon={<UploadOutlined />}
-                style={{ marginBottom: 8 }}
-                onClick={() => setImporting(true)}
-              >
-                导入
-              </Button>
-            )}
-            <ImportDialog
-              open={importing}
-              onClose={() => setImporting(false)}
-              title="导入部门"
-              template={routes.import.orgTemplate}
-              upload={routes.import.orgImport}
-              templateName="部门导入模板.xlsx"
-              onImported={onImported}
-            />
+            <ImportButton what="org" style={{ marginBottom: 8 }} onImported={onImported} />
             <TreeActionsHint actions={ORG_TREE_ACTIONS} />
             <OrgTree
               selectedId={selectedId}

@@ -1,6 +1,7 @@
-import { routes, type RouteData } from '@amg/contract'
+import { routes, type RoleSimple, type RouteData, type UserSimple } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
 import { request } from '../../lib/route-call'
+import { ROLE_LINKS, USER_LINKS, type OwnerLinks } from '../../lib/owner-links'
 import { fetchUserCandidates as userCandidates } from '../../lib/user-candidates'
 import { usePositionStore, type Position, type PositionQuery } from '../../lib/stores/position-store'
 
@@ -26,45 +27,38 @@ export type LinkedRole = RouteData<typeof routes.position.roleList>['list'][numb
 /** A user holding the position, as its users tab lists it. */
 export type LinkedUser = RouteData<typeof routes.position.userList>['list'][number]
 
-export type { UserSimple as UserCandidate } from '@amg/contract'
-
-export const fetchPositionRoles = (
-  positionId: number,
-  q: { pageNum: number; pageSize: number; keyword: string },
-) =>
-  request(routes.position.roleList, {
-    query: { positionId, pageNum: q.pageNum, pageSize: q.pageSize, roleName: q.keyword || undefined },
-  })
-
-/**
- * POST /role/namelist {roleName, positionId}: the roles not yet linked to the position, each marked
- * grantable or not for the caller; the super-admin role is left out for a caller who is not a super
- * admin (DESIGN.md §6a).
- */
-export const fetchRoleCandidates = async (positionId: number, roleName: string) => {
-  const all = await request(routes.role.nameList, { body: { roleName: roleName || undefined, positionId } })
-  const list = offeredRolesForCaller(all)
-  return { list, total: list.length }
+/** The position's roles (SPEC.md §2: as for groups). */
+export const positionRoleLinks: OwnerLinks<LinkedRole, RoleSimple> = {
+  kind: ROLE_LINKS,
+  list: (positionId, q) =>
+    request(routes.position.roleList, {
+      query: { positionId, pageNum: q.pageNum, pageSize: q.pageSize, roleName: q.keyword || undefined },
+    }),
+  /**
+   * POST /role/namelist {roleName, positionId}: the roles not yet linked to the position, each marked
+   * grantable or not for the caller; the super-admin role is left out for a caller who is not a super
+   * admin (DESIGN.md §6a).
+   */
+  candidates: async (positionId, roleName) => {
+    const all = await request(routes.role.nameList, { body: { roleName: roleName || undefined, positionId } })
+    const list = offeredRolesForCaller(all)
+    return { list, total: list.length }
+  },
+  link: (positionId, roleIds) => request(routes.position.linkRoles, { body: { positionId, roleIds } }),
+  unlink: (positionId, roleIds) => request(routes.position.unlinkRoles, { body: { positionId, roleIds } }),
+  calls: { link: routes.position.linkRoles, unlink: routes.position.unlinkRoles },
 }
 
-export const linkRoles = (positionId: number, roleIds: number[]) =>
-  request(routes.position.linkRoles, { body: { positionId, roleIds } })
-export const unlinkRoles = (positionId: number, roleIds: number[]) =>
-  request(routes.position.unlinkRoles, { body: { positionId, roleIds } })
-
-export const fetchPositionUsers = (
-  positionId: number,
-  q: { pageNum: number; pageSize: number; keyword: string },
-) =>
-  request(routes.position.userList, {
-    query: { id: positionId, pagenum: q.pageNum, pagesize: q.pageSize, nickName: q.keyword || undefined },
-  })
-
-/** The users not yet holding the position, one page of the "link users" popover at a time. */
-export const fetchUserCandidates = (positionId: number, nickName: string, pageNum: number) =>
-  userCandidates({ positionId }, nickName, pageNum)
-
-export const linkUsers = (positionId: number, userIds: number[], expiresAt: string | null = null) =>
-  request(routes.position.linkUsers, { body: { positionId, userIds, expiresAt } })
-export const unlinkUsers = (positionId: number, userIds: number[]) =>
-  request(routes.position.unlinkUsers, { body: { positionId, userIds } })
+/** The users holding the position; the candidates are those not yet holding it, a page at a time. */
+export const positionUserLinks: OwnerLinks<LinkedUser, UserSimple> = {
+  kind: USER_LINKS,
+  list: (positionId, q) =>
+    request(routes.position.userList, {
+      query: { id: positionId, pagenum: q.pageNum, pagesize: q.pageSize, nickName: q.keyword || undefined },
+    }),
+  candidates: (positionId, nickName, pageNum) => userCandidates({ positionId }, nickName, pageNum),
+  link: (positionId, userIds, expiresAt = null) =>
+    request(routes.position.linkUsers, { body: { positionId, userIds, expiresAt } }),
+  unlink: (positionId, userIds) => request(routes.position.unlinkUsers, { body: { positionId, userIds } }),
+  calls: { link: routes.position.linkUsers, unlink: routes.position.unlinkUsers },
+}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { AMS_SERVICE_KEY, MSG, checkServiceKey, isBlank, type ServiceRow } from '@amg/contract'
 import { Form, Input, Select, Typography } from 'antd'
-import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { DialogForm } from '../../components/dialog-form'
 import { toastSuccess } from '../../lib/feedback'
 import { antdRules } from '../../lib/validation'
 import { fetchTopLevelNodes, insertService, listServices, updateService } from './api'
@@ -69,74 +69,68 @@ export function ServiceFormDialog({
   onClose(): void
   onSaved(): Promise<void> | void
 }) {
-  const [form] = Form.useForm<ServiceFormValues>()
-  const { saving, submit } = useFormSubmit(form, '服务', async (values) => {
-    if (editing) {
-      await updateService({ id: editing.id, name: values.name.trim() })
-      toastSuccess(MSG.updated)
-    } else {
-      await insertService({
-        key: values.key.trim(),
-        name: values.name.trim(),
-        rootCode: values.rootCode ?? null,
-      })
-      toastSuccess(MSG.created)
-    }
-    await onSaved()
-  })
-
   return (
-    <FormDialog
+    <DialogForm<ServiceFormValues>
+      what="服务"
+      save={async (values) => {
+        if (editing) {
+          await updateService({ id: editing.id, name: values.name.trim() })
+          toastSuccess(MSG.updated)
+        } else {
+          await insertService({
+            key: values.key.trim(),
+            name: values.name.trim(),
+            rootCode: values.rootCode ?? null,
+          })
+          toastSuccess(MSG.created)
+        }
+        await onSaved()
+      }}
       title={editing ? '修改服务' : '新建服务'}
       open={open}
-      saving={saving}
-      onOk={submit}
       onClose={onClose}
+      fields={{
+        layout: 'vertical',
+        initialValues: editing ? { key: editing.key, name: editing.name } : { key: '', name: '' },
+      }}
+      submitOnEnter
     >
-      <Form<ServiceFormValues>
-        form={form}
-        preserve={false}
-        layout="vertical"
-        initialValues={editing ? { key: editing.key, name: editing.name } : { key: '', name: '' }}
-        onFinish={() => void submit()}
+      <Form.Item
+        name="key"
+        label="服务标识"
+        rules={editing ? undefined : keyRules}
+        extra={
+          editing
+            ? '服务标识创建后不能修改'
+            : '小写字母、数字和 -，网关按它询问：/api/authz/forward/<服务标识>'
+        }
       >
+        <Input
+          aria-label="服务标识"
+          placeholder="如 orders"
+          maxLength={32}
+          disabled={!!editing}
+          autoFocus={!editing}
+        />
+      </Form.Item>
+      <Form.Item name="name" label="服务名称" rules={antdRules.serviceName}>
+        <Input aria-label="服务名称" placeholder="如 订单服务" maxLength={64} autoFocus={!!editing} />
+      </Form.Item>
+      {editing ? (
+        editing.key === AMS_SERVICE_KEY ? (
+          <Typography.Text type="secondary">
+            内置服务：本系统自己的接口，拥有不属于其他服务的全部权限。
+          </Typography.Text>
+        ) : null
+      ) : (
         <Form.Item
-          name="key"
-          label="服务标识"
-          rules={editing ? undefined : keyRules}
-          extra={
-            editing
-              ? '服务标识创建后不能修改'
-              : '小写字母、数字和 -，网关按它询问：/api/authz/forward/<服务标识>'
-          }
+          name="rootCode"
+          label="根权限"
+          extra="服务只认可根权限之下的权限。选一个尚无服务的顶级权限时，它下面的权限从此只对该服务生效，不再对本系统生效"
         >
-          <Input
-            aria-label="服务标识"
-            placeholder="如 orders"
-            maxLength={32}
-            disabled={!!editing}
-            autoFocus={!editing}
-          />
+          <RootSelect />
         </Form.Item>
-        <Form.Item name="name" label="服务名称" rules={antdRules.serviceName}>
-          <Input aria-label="服务名称" placeholder="如 订单服务" maxLength={64} autoFocus={!!editing} />
-        </Form.Item>
-        {editing ? (
-          editing.key === AMS_SERVICE_KEY ? (
-            <Typography.Text type="secondary">
-              内置服务：本系统自己的接口，拥有不属于其他服务的全部权限。
-            </Typography.Text>
-          ) : null
-        ) : (
-          <Form.Item
-            name="rootCode"
-            label="根权限"
-            extra="服务只认可根权限之下的权限。选一个尚无服务的顶级权限时，它下面的权限从此只对该服务生效，不再对本系统生效"
-          >
-            <RootSelect />
-          </Form.Item>
-        )}
-      </Form>
-    </FormDialog>
+      )}
+    </DialogForm>
   )
 }

@@ -16,6 +16,16 @@ import { Screen } from '../../lib/ui/screen'
 const KEY = ['settings', 'security']
 export const SETTINGS_SAVED = '安全设置已保存'
 
+/** A whole-number setting, held within the contract's bounds for it. */
+function LimitItem(props: { name: keyof typeof SECURITY_LIMITS; label: string; extra: string }) {
+  const { min, max } = SECURITY_LIMITS[props.name]
+  return (
+    <Form.Item label={props.label} name={props.name} extra={props.extra}>
+      <InputNumber min={min} max={max} precision={0} />
+    </Form.Item>
+  )
+}
+
 /**
  * 安全设置 (DESIGN.md §14): the password policy and who must use two-step sign-in. Read with the page's
  * permission, saved with settings:security; the bounds are the contract's, checked here and again by
@@ -44,11 +54,6 @@ export function SecuritySettingsPage() {
     }
   }
 
-  const range = (key: keyof typeof SECURITY_LIMITS) => ({
-    min: SECURITY_LIMITS[key].min,
-    max: SECURITY_LIMITS[key].max,
-    precision: 0,
-  })
   return (
     <Screen title="安全设置">
       {settings.data ? (
@@ -60,21 +65,13 @@ export function SecuritySettingsPage() {
           disabled={!mayEdit}
           style={{ maxWidth: 640 }}
         >
-          <Form.Item label="密码最短长度" name="minLength" extra="不低于 12 位">
-            <InputNumber {...range('minLength')} />
-          </Form.Item>
-          <Form.Item label="至少包含字符类别" name="minClasses" extra="大写字母、小写字母、数字、特殊符号">
-            <InputNumber {...range('minClasses')} />
-          </Form.Item>
+          <LimitItem name="minLength" label="密码最短长度" extra="不低于 12 位" />
+          <LimitItem name="minClasses" label="至少包含字符类别" extra="大写字母、小写字母、数字、特殊符号" />
           <Form.Item label="禁止包含用户名" name="notUsername" valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item label="不得重复最近密码个数" name="historyCount" extra="0 表示不限制">
-            <InputNumber {...range('historyCount')} />
-          </Form.Item>
-          <Form.Item label="密码有效天数" name="expireDays" extra="0 表示永不过期">
-            <InputNumber {...range('expireDays')} />
-          </Form.Item>
+          <LimitItem name="historyCount" label="不得重复最近密码个数" extra="0 表示不限制" />
+          <LimitItem name="expireDays" label="密码有效天数" extra="0 表示永不过期" />
           <Form.Item
             label="他人设置的密码须修改"
             name="forceChangeInitial"

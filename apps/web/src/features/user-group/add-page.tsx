@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react'
-import { Button, Collapse, Form, Space } from 'antd'
+import { Button, Collapse, Form, Space, type TableColumnsType } from 'antd'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { MSG, routes, type PageResult, type RoleSimple, type UserRow } from '@amg/contract'
 import { LinkPanel } from '../../components'
+import { ROLE_LINKS, USER_LINKS, type LinkKind } from '../../lib/owner-links'
 import { toastInfo, toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { Screen } from '../../lib/ui/screen'
@@ -20,6 +21,7 @@ function useLocalChoice<C extends { id: number }>(
   name: 'users' | 'roles',
   fetch: (keyword: string, pageNum: number) => Promise<PageResult<C>>,
   matches: (row: C, keyword: string) => boolean,
+  kind: LinkKind,
 ) {
   const chosen = useRef(new Map<number, C>())
   const seen = useRef(new Map<number, C>())
@@ -29,6 +31,10 @@ function useLocalChoice<C extends { id: number }>(
     ids,
     panel: {
       queryKey: ['user-group-add', name] as const,
+      unlinkConfirm: kind.unlinkConfirm,
+      linkButtonText: kind.linkButtonText,
+      // chosen here, linked by the create call itself
+      calls: { link: [kind.candidatesCall], unlink: [] },
       fetchLinked: async ({
         pageNum,
         pageSize,
@@ -61,6 +67,24 @@ function useLocalChoice<C extends { id: number }>(
   }
 }
 
+/** A section's panel: chosen and candidates share columns and placeholder; no toast, nothing is saved yet. */
+function ChoicePanel<C extends { id: number }>(props: {
+  panel: ReturnType<typeof useLocalChoice<C>>['panel']
+  columns: TableColumnsType<C>
+  placeholder: string
+}) {
+  return (
+    <LinkPanel<C, C>
+      {...props.panel}
+      columns={props.columns}
+      searchPlaceholder={props.placeholder}
+      successToast={false}
+      candidateColumns={props.columns}
+      candidatePlaceholder={props.placeholder}
+    />
+  )
+}
+
 /** /usergroupmanage/addusergroup: basic info, linked users and linked roles in collapsible sections. */
 export function GroupAddScreen() {
   const backToList = useBackToList(GROUP_LIST_PATH)
@@ -68,11 +92,15 @@ export function GroupAddScreen() {
   const [form] = Form.useForm<GroupFieldValues>()
   const layout = useFormLayout(110, true)
   const [open, setOpen] = useState<string[]>(['base', 'users', 'roles'])
-  const users = useLocalChoice<UserRow>('users', userCandidates, (u, k) => u.nickName.includes(k))
+  const users = useLocalChoice<UserRow>('users', userCandidates, (u, k) => u.nickName.includes(k), {
+    ...USER_LINKS,
+    candidatesCall: routes.user.list,
+  })
   const roles = useLocalChoice<RoleSimple>(
     'roles',
     (k) => roleCandidates(k),
     (r, k) => r.roleName.includes(k),
+    ROLE_LINKS,
   )
 
   const create = useMutation({
@@ -124,37 +152,12 @@ export function GroupAddScreen() {
           {
             key: 'users',
             label: `关联用户（已选 ${users.ids.length} 个）`,
-            children: (
-              <LinkPanel<UserRow, UserRow>
-                {...users.panel}
-                columns={userColumns}
-                searchPlaceholder="按用户昵称搜索"
-                successToast={false}
-                unlinkConfirm={MSG.confirmUnlinkUser}
-                linkButtonText="关联用户"
-                // chosen here, linked by the create call itself
-                calls={{ link: [routes.user.list], unlink: [] }}
-                candidateColumns={userColumns}
-                candidatePlaceholder="按用户昵称搜索"
-              />
-            ),
+            children: <ChoicePanel panel={users.panel} columns={userColumns} placeholder="按用户昵称搜索" />,
           },
           {
             key: 'roles',
             label: `关联角色（已选 ${roles.ids.length} 个）`,
-            children: (
-              <LinkPanel<RoleSimple, RoleSimple>
-                {...roles.panel}
-                columns={roleColumns}
-                searchPlaceholder="按角色名称搜索"
-                successToast={false}
-                unlinkConfirm={MSG.confirmUnlinkRole}
-                linkButtonText="关联角色"
-                calls={{ link: [routes.role.nameList], unlink: [] }}
-                candidateColumns={roleColumns}
-                candidatePlaceholder="按角色名称搜索"
-              />
-            ),
+            children: <ChoicePanel panel={roles.panel} columns={roleColumns} placeholder="按角色名称搜索" />,
           },
         ]}
       />

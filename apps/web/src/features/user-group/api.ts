@@ -4,9 +4,11 @@ import {
   type RoleSimple,
   type RouteData,
   type UserGroupListRow,
+  type UserSimple,
 } from '@amg/contract'
 import { offeredRolesForCaller } from '../../lib/grantable'
 import { request, requestEnvelope } from '../../lib/route-call'
+import { ROLE_LINKS, USER_LINKS, type OwnerLinks } from '../../lib/owner-links'
 import { fetchUserCandidates, USER_CANDIDATE_PAGE_SIZE } from '../../lib/user-candidates'
 
 /** The user-group calls of SPEC.md §7. */
@@ -72,28 +74,35 @@ export const deleteGroup = (id: number) => request(routes.userGroup.delete, { qu
 
 // ---- links ----
 
-export const groupRoles = (userGroupId: number, pageNum: number, pageSize: number, roleName: string) =>
-  request(routes.userGroup.roleList, {
-    query: { userGroupId, pageNum, pageSize, ...(roleName ? { roleName } : {}) },
-  })
+/** The group's roles; the candidates are the roles not yet linked to it. */
+export const groupRoleLinks: OwnerLinks<LinkedRole, RoleSimple> = {
+  kind: ROLE_LINKS,
+  list: (userGroupId, { pageNum, pageSize, keyword: roleName }) =>
+    request(routes.userGroup.roleList, {
+      query: { userGroupId, pageNum, pageSize, ...(roleName ? { roleName } : {}) },
+    }),
+  candidates: (userGroupId, roleName) => roleCandidates(roleName, userGroupId),
+  link: (userGroupsId, roleIds) =>
+    request(routes.userGroup.linkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } }),
+  unlink: (userGroupsId, roleIds) =>
+    request(routes.userGroup.unlinkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } }),
+  calls: { link: routes.userGroup.linkRoles, unlink: routes.userGroup.unlinkRoles },
+}
 
-/** SPEC.md §7 spells this list's paging pagenum/pagesize. */
-export const groupUsers = (id: number, pagenum: number, pagesize: number, nickName: string) =>
-  request(routes.userGroup.userList, {
-    query: { id, pagenum, pagesize, ...(nickName ? { nickName } : {}) },
-  })
-
-export const linkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
-  request(routes.userGroup.linkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
-export const unlinkRoles = (userGroupsId: number, roleIds: readonly number[]) =>
-  request(routes.userGroup.unlinkRoles, { body: { userGroupsId, roleIds: joinIds(roleIds) } })
-export const linkUsers = (
-  userGroupsId: number,
-  userIds: readonly number[],
-  expiresAt: string | null = null,
-) => request(routes.userGroup.linkUsers, { body: { userGroupsId, userIds: joinIds(userIds), expiresAt } })
-export const unlinkUsers = (userGroupsId: number, userIds: readonly number[]) =>
-  request(routes.userGroup.unlinkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } })
+/** The group's users (SPEC.md §7 spells this list's paging pagenum/pagesize); the candidates are the users not yet in it, a page at a time. */
+export const groupUserLinks: OwnerLinks<LinkedUser, UserSimple> = {
+  kind: USER_LINKS,
+  list: (id, { pageNum: pagenum, pageSize: pagesize, keyword: nickName }) =>
+    request(routes.userGroup.userList, {
+      query: { id, pagenum, pagesize, ...(nickName ? { nickName } : {}) },
+    }),
+  candidates: (userGroupId, nickName, pageNum) => fetchUserCandidates({ userGroupId }, nickName, pageNum),
+  link: (userGroupsId, userIds, expiresAt = null) =>
+    request(routes.userGroup.linkUsers, { body: { userGroupsId, userIds: joinIds(userIds), expiresAt } }),
+  unlink: (userGroupsId, userIds) =>
+    request(routes.userGroup.unlinkUsers, { body: { userGroupsId, userIds: joinIds(userIds) } }),
+  calls: { link: routes.userGroup.linkUsers, unlink: routes.userGroup.unlinkUsers },
+}
 
 // ---- candidates ----
 
@@ -113,10 +122,6 @@ export const roleCandidates = async (
 }
 
 export const CANDIDATE_PAGE_SIZE = USER_CANDIDATE_PAGE_SIZE
-
-/** The users not yet in the group, one page at a time ("load more" in the picker). */
-export const groupUserCandidates = (userGroupId: number, nickName: string, pageNum: number) =>
-  fetchUserCandidates({ userGroupId }, nickName, pageNum)
 
 /** Every user by nickName, for the add page's picker (no group exists yet, so none is linked). */
 export const userCandidates = (nickName: string, pageNum: number) =>

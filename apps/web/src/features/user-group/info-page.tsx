@@ -1,27 +1,20 @@
 import { useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { Alert, Button, Form, Spin, Tabs } from 'antd'
+import { Alert, Button, Form, Spin, Tabs, type TableColumnsType } from 'antd'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MSG, SUCCESS_CODE, routes, type RoleSimple, type UserSimple } from '@amg/contract'
-import { LinkPanel } from '../../components'
+import { MSG, SUCCESS_CODE, routes } from '@amg/contract'
+import { OwnerLinkPanel } from '../../components/owner-link-panel'
+import type { OwnerLinks } from '../../lib/owner-links'
 import { toastSuccess } from '../../lib/feedback'
 import { useBackToList } from '../../lib/list-state'
 import { useCanCall } from '../../lib/can-call'
 import { Screen } from '../../lib/ui/screen'
 import {
   groupDetail,
-  groupRoles,
-  groupUsers,
-  linkRoles,
-  linkUsers,
-  roleCandidates,
-  unlinkRoles,
-  unlinkUsers,
+  groupRoleLinks,
+  groupUserLinks,
   updateGroup,
-  groupUserCandidates,
   type GroupFields as GroupFieldValues,
-  type LinkedRole,
-  type LinkedUser,
 } from './api'
 import { GroupFields, roleColumns, userColumns } from './group-fields'
 import { GROUP_LIST_PATH, GROUPS_KEY } from './list-page'
@@ -70,12 +63,12 @@ export function GroupInfoScreen() {
             {
               key: 'usergrouprolerel',
               label: '关联角色',
-              children: <GroupRoleLinks id={id} readOnly={isDisable} />,
+              children: <GroupLinks id={id} what="roles" readOnly={isDisable} />,
             },
             {
               key: 'usergroupuserrel',
               label: '关联用户',
-              children: <GroupUserLinks id={id} readOnly={isDisable} />,
+              children: <GroupLinks id={id} what="users" readOnly={isDisable} />,
             },
           ]}
         />
@@ -84,6 +77,15 @@ export function GroupInfoScreen() {
       )}
     </Screen>
   )
+}
+
+type Row = { id: number }
+
+/** A link tab of the group: what it links, its columns (its candidates' too) and its search placeholder. */
+interface GroupLinkTab {
+  links: OwnerLinks<Row, Row>
+  columns: TableColumnsType<Row>
+  placeholder: string
 }
 
 const detailKey = (id: number) => [...GROUPS_KEY, 'detail', id] as const
@@ -143,48 +145,21 @@ function GroupBaseInfo(props: { id: number; isDisable: boolean; isShow: boolean 
   )
 }
 
-function GroupRoleLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
-  return (
-    <LinkPanel<LinkedRole, RoleSimple>
-      queryKey={[...GROUPS_KEY, 'roles', id]}
-      columns={roleColumns}
-      searchPlaceholder="按角色名称搜索"
-      fetchLinked={({ pageNum, pageSize, keyword }) => groupRoles(id, pageNum, pageSize, keyword)}
-      unlink={(row) => unlinkRoles(id, [row.id])}
-      unlinkConfirm={MSG.confirmUnlinkRole}
-      linkButtonText="关联角色"
-      candidateColumns={roleColumns}
-      candidatePlaceholder="按角色名称搜索"
-      fetchCandidates={(keyword) => roleCandidates(keyword, id)}
-      link={(ids) => linkRoles(id, ids)}
-      calls={{
-        link: [routes.role.nameList, routes.userGroup.linkRoles],
-        unlink: [routes.userGroup.unlinkRoles],
-      }}
-      disabled={readOnly}
-    />
-  )
+const LINK_TABS: Record<'roles' | 'users', GroupLinkTab> = {
+  roles: { links: groupRoleLinks, columns: roleColumns, placeholder: '按角色名称搜索' },
+  users: { links: groupUserLinks, columns: userColumns, placeholder: '按用户昵称搜索' },
 }
 
-function GroupUserLinks({ id, readOnly }: { id: number; readOnly: boolean }) {
+function GroupLinks({ id, what, readOnly }: { id: number; what: keyof typeof LINK_TABS; readOnly: boolean }) {
+  const { links, columns, placeholder } = LINK_TABS[what]
   return (
-    <LinkPanel<LinkedUser, UserSimple>
-      queryKey={[...GROUPS_KEY, 'users', id]}
-      columns={userColumns}
-      searchPlaceholder="按用户昵称搜索"
-      fetchLinked={({ pageNum, pageSize, keyword }) => groupUsers(id, pageNum, pageSize, keyword)}
-      unlink={(row) => unlinkUsers(id, [row.id])}
-      unlinkConfirm={MSG.confirmUnlinkUser}
-      linkButtonText="关联用户"
-      candidateColumns={userColumns}
-      candidatePlaceholder="按用户昵称搜索"
-      fetchCandidates={(keyword, pageNum) => groupUserCandidates(id, keyword, pageNum)}
-      link={(ids, expiresAt) => linkUsers(id, ids, expiresAt)}
-      expiry
-      calls={{
-        link: [routes.user.nameList, routes.userGroup.linkUsers],
-        unlink: [routes.userGroup.unlinkUsers],
-      }}
+    <OwnerLinkPanel
+      owner={id}
+      links={links}
+      queryKey={[...GROUPS_KEY, what, id]}
+      columns={columns}
+      candidateColumns={columns}
+      placeholder={placeholder}
       disabled={readOnly}
     />
   )

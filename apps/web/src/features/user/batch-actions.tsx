@@ -16,6 +16,15 @@ const BATCH_TITLE: Record<BatchKind, string> = {
   roles: '批量分配角色',
 }
 
+interface BatchButton {
+  kind: BatchKind
+  text: string
+  /** the signed-in user may take the action */
+  allowed: boolean
+  onClick: () => void
+  danger?: boolean
+}
+
 /** At most this many names in a confirmation; the rest are counted. */
 const NAMES_SHOWN = 10
 
@@ -75,6 +84,7 @@ export function BatchActions({
       cancelText: '取消',
       onOk: () => void run('freeze', (u) => setUserStatus(u.id, 2, silent)),
     })
+  const enable = () => void run('enable', (u) => setUserStatus(u.id, 1, silent))
   const remove = () =>
     modal.confirm({
       title: confirmBatchText('删除', selected),
@@ -90,42 +100,33 @@ export function BatchActions({
         ),
     })
 
+  /** the bar's buttons, each shown to a user who may take its action */
+  const actions: BatchButton[] = [
+    { kind: 'freeze', text: '冻结', allowed: may.edit, onClick: freeze },
+    { kind: 'enable', text: '启用', allowed: may.edit, onClick: enable },
+    { kind: 'delete', text: '删除', allowed: may.delete, onClick: remove, danger: true },
+    { kind: 'roles', text: '分配角色', allowed: may.assignRoles, onClick: () => setPickingRoles(true) },
+  ]
   const busy = running !== null
   return (
     <>
       {modalHolder}
       <Space wrap data-testid="user-batch-bar" style={{ marginBottom: 12 }}>
         <Typography.Text>已选择 {selected.length} 个用户</Typography.Text>
-        {may.edit && (
-          <Button size="small" loading={running === 'freeze'} disabled={busy} onClick={freeze}>
-            冻结
-          </Button>
-        )}
-        {may.edit && (
-          <Button
-            size="small"
-            loading={running === 'enable'}
-            disabled={busy}
-            onClick={() => void run('enable', (u) => setUserStatus(u.id, 1, silent))}
-          >
-            启用
-          </Button>
-        )}
-        {may.delete && (
-          <Button size="small" danger loading={running === 'delete'} disabled={busy} onClick={remove}>
-            删除
-          </Button>
-        )}
-        {may.assignRoles && (
-          <Button
-            size="small"
-            loading={running === 'roles'}
-            disabled={busy}
-            onClick={() => setPickingRoles(true)}
-          >
-            分配角色
-          </Button>
-        )}
+        {actions
+          .filter((action) => action.allowed)
+          .map((action) => (
+            <Button
+              key={action.kind}
+              size="small"
+              danger={action.danger}
+              loading={running === action.kind}
+              disabled={busy}
+              onClick={action.onClick}
+            >
+              {action.text}
+            </Button>
+          ))}
         <Button size="small" type="link" disabled={busy} onClick={onClear}>
           取消选择
         </Button>

@@ -1,5 +1,5 @@
 import { Form, Input } from 'antd'
-import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { DialogForm } from '../../components/dialog-form'
 import { toastSuccess } from '../../lib/feedback'
 import { useSession } from '../../lib/session-store'
 import { policyHint, policyRule, usePasswordPolicy } from '../../lib/password-policy'
@@ -35,62 +35,58 @@ export function ChangePasswordDialog({
   onClose: () => void
   forced?: boolean
 }) {
-  const [form] = Form.useForm<PasswordValues>()
   const layout = useFormLayout(100)
   const loadCurrentUser = useSession((s) => s.loadCurrentUser)
   const nickName = useSession((s) => s.user?.nickName)
   const policy = usePasswordPolicy()
-  const { saving, submit } = useFormSubmit(form, '修改密码', async (values) => {
-    await changeOwnPassword(values.oldPassword, values.newPassword)
-    toastSuccess(PASSWORD_CHANGED)
-    onClose()
-    await loadCurrentUser()
-  })
-
   return (
-    <FormDialog
+    <DialogForm<PasswordValues>
+      what="修改密码"
+      save={async (values) => {
+        await changeOwnPassword(values.oldPassword, values.newPassword)
+        toastSuccess(PASSWORD_CHANGED)
+        onClose()
+        await loadCurrentUser()
+      }}
       title={forced ? '请先修改密码' : '修改密码'}
       open={open}
-      saving={saving}
-      onOk={submit}
       onClose={forced ? undefined : onClose}
       closable={!forced}
       keyboard={!forced}
       cancelButtonProps={forced ? { style: { display: 'none' } } : undefined}
+      intro={forced ? <p>{FORCED_CHANGE_NOTE}</p> : null}
+      fields={layout}
     >
-      {forced ? <p>{FORCED_CHANGE_NOTE}</p> : null}
-      <Form<PasswordValues> form={form} preserve={false} {...layout}>
-        <Form.Item
-          label="原密码"
-          name="oldPassword"
-          rules={[{ required: true, message: OLD_PASSWORD_REQUIRED }]}
-        >
-          <Input.Password autoComplete="current-password" placeholder="请输入原密码" />
-        </Form.Item>
-        <Form.Item
-          label="新密码"
-          name="newPassword"
-          extra={policyHint(policy)}
-          rules={[{ required: true, message: NEW_PASSWORD_REQUIRED }, policyRule(policy, () => nickName)]}
-        >
-          <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
-        </Form.Item>
-        <Form.Item
-          label="确认新密码"
-          name="confirmPassword"
-          dependencies={['newPassword']}
-          rules={[
-            { required: true, message: CONFIRM_PASSWORD_REQUIRED },
-            ({ getFieldValue }) => ({
-              validator: async (_rule, value) => {
-                if (value && value !== getFieldValue('newPassword')) throw new Error(PASSWORDS_DIFFER)
-              },
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" placeholder="请再次输入新密码" />
-        </Form.Item>
-      </Form>
-    </FormDialog>
+      <Form.Item
+        label="原密码"
+        name="oldPassword"
+        rules={[{ required: true, message: OLD_PASSWORD_REQUIRED }]}
+      >
+        <Input.Password autoComplete="current-password" placeholder="请输入原密码" />
+      </Form.Item>
+      <Form.Item
+        label="新密码"
+        name="newPassword"
+        extra={policyHint(policy)}
+        rules={[{ required: true, message: NEW_PASSWORD_REQUIRED }, policyRule(policy, () => nickName)]}
+      >
+        <Input.Password autoComplete="new-password" placeholder="请输入新密码" />
+      </Form.Item>
+      <Form.Item
+        label="确认新密码"
+        name="confirmPassword"
+        dependencies={['newPassword']}
+        rules={[
+          { required: true, message: CONFIRM_PASSWORD_REQUIRED },
+          ({ getFieldValue }) => ({
+            validator: async (_rule, value) => {
+              if (value && value !== getFieldValue('newPassword')) throw new Error(PASSWORDS_DIFFER)
+            },
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" placeholder="请再次输入新密码" />
+      </Form.Item>
+    </DialogForm>
   )
 }

@@ -1,10 +1,10 @@
-import { PlusOutlined, UploadOutlined } from '@ant-design/icons'
+import { PlusOutlined } from '@ant-design/icons'
 import { routes } from '@amg/contract'
 import { Button } from 'antd'
-import { useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { ExportButton } from '../../components/export-button'
-import { ImportDialog } from '../../components/import-dialog'
+import { ImportButton } from '../../components/import-button'
 import { ListQueryBar } from '../../components/list-screen'
 import { useCanCall } from '../../lib/can-call'
 import { useDraft, type ListFilters } from '../../lib/list-state'
@@ -36,8 +36,6 @@ export function UserListToolbar({
   const navigate = useNavigate()
   const [keyword, setKeyword] = useDraft(filters.keyword || filters.nickName)
   const canAdd = useCanCall(routes.user.insert)
-  const canImport = useCanCall(routes.import.userTemplate, routes.import.userImport, routes.import.job)
-  const [importing, setImporting] = useState(false)
   return (
     <>
       <ListQueryBar
@@ -57,11 +55,7 @@ export function UserListToolbar({
             <Button onClick={() => navigate('/usermanage/adduser')}>新建（填写详细信息）</Button>
           </>
         )}
-        {canImport && (
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
-            导入
-          </Button>
-        )}
+        <ImportButton what="user" onImported={onImported} />
         <ExportButton
           route={routes.import.userExport}
           params={exportParams(filters)}
@@ -69,16 +63,6 @@ export function UserListToolbar({
         />
         {columns}
       </ListQueryBar>
-      <ImportDialog
-        open={importing}
-        onClose={() => setImporting(false)}
-        title="导入用户"
-        template={routes.import.userTemplate}
-        upload={routes.import.userImport}
-        templateName="用户导入模板.xlsx"
-        superAdminOption
-        onImported={onImported}
-      />
     </>
   )
 }

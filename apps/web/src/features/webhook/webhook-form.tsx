@@ -1,6 +1,6 @@
 import { ALL_EVENTS, EVENT_TYPES, MSG, WEBHOOK_MSG, type WebhookRow } from '@amg/contract'
 import { Form, Input, Select, Switch } from 'antd'
-import { FormDialog, useFormSubmit } from '../../components/form-dialog'
+import { DialogForm } from '../../components/dialog-form'
 import { toastSuccess } from '../../lib/feedback'
 import { insertWebhook, updateWebhook } from './api'
 
@@ -40,74 +40,61 @@ export function WebhookFormDialog({
   onClose(): void
   onSaved(secret?: string): Promise<void> | void
 }) {
-  const [form] = Form.useForm<WebhookFormValues>()
-  const { saving, submit } = useFormSubmit(form, 'Webhook', async (values) => {
-    const body = { ...values, name: values.name.trim(), url: values.url.trim() }
-    if (editing) {
-      await updateWebhook({ id: editing.id, ...body })
-      toastSuccess(MSG.updated)
-      await onSaved()
-    } else {
-      const created = await insertWebhook(body)
-      toastSuccess(MSG.created)
-      await onSaved(created.secret)
-    }
-  })
-
   return (
-    <FormDialog
+    <DialogForm<WebhookFormValues>
+      what="Webhook"
+      save={async (values) => {
+        const body = { ...values, name: values.name.trim(), url: values.url.trim() }
+        if (editing) {
+          await updateWebhook({ id: editing.id, ...body })
+          toastSuccess(MSG.updated)
+          await onSaved()
+        } else {
+          const created = await insertWebhook(body)
+          toastSuccess(MSG.created)
+          await onSaved(created.secret)
+        }
+      }}
       title={editing ? '修改 Webhook' : '新建 Webhook'}
       open={open}
-      saving={saving}
-      onOk={submit}
       onClose={onClose}
+      fields={{
+        layout: 'vertical',
+        initialValues: editing
+          ? { name: editing.name, url: editing.url, eventTypes: editing.eventTypes, enabled: editing.enabled }
+          : { name: '', url: '', eventTypes: [], enabled: true },
+      }}
     >
-      <Form<WebhookFormValues>
-        form={form}
-        preserve={false}
-        layout="vertical"
-        initialValues={
-          editing
-            ? {
-                name: editing.name,
-                url: editing.url,
-                eventTypes: editing.eventTypes,
-                enabled: editing.enabled,
-              }
-            : { name: '', url: '', eventTypes: [], enabled: true }
-        }
+      <Form.Item
+        name="name"
+        label="名称"
+        rules={[{ required: true, whitespace: true, message: WEBHOOK_MSG.nameRequired }]}
       >
-        <Form.Item
-          name="name"
-          label="名称"
-          rules={[{ required: true, whitespace: true, message: WEBHOOK_MSG.nameRequired }]}
-        >
-          <Input aria-label="名称" maxLength={64} autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="url"
-          label="地址"
-          rules={[{ required: true, whitespace: true, message: WEBHOOK_MSG.urlRequired }]}
-          extra={webhookUrlHelp(allowPrivate)}
-        >
-          <Input aria-label="地址" placeholder="https://example.com/hooks/amg" maxLength={2048} />
-        </Form.Item>
-        <Form.Item
-          name="eventTypes"
-          label="事件类型"
-          rules={[{ required: true, type: 'array', min: 1, message: WEBHOOK_MSG.eventTypesRequired }]}
-        >
-          <Select
-            aria-label="事件类型"
-            mode="multiple"
-            options={EVENT_OPTIONS}
-            placeholder="选择要接收的事件"
-          />
-        </Form.Item>
-        <Form.Item name="enabled" label="启用" valuePropName="checked">
-          <Switch aria-label="启用" />
-        </Form.Item>
-      </Form>
-    </FormDialog>
+        <Input aria-label="名称" maxLength={64} autoFocus />
+      </Form.Item>
+      <Form.Item
+        name="url"
+        label="地址"
+        rules={[{ required: true, whitespace: true, message: WEBHOOK_MSG.urlRequired }]}
+        extra={webhookUrlHelp(allowPrivate)}
+      >
+        <Input aria-label="地址" placeholder="https://example.com/hooks/amg" maxLength={2048} />
+      </Form.Item>
+      <Form.Item
+        name="eventTypes"
+        label="事件类型"
+        rules={[{ required: true, type: 'array', min: 1, message: WEBHOOK_MSG.eventTypesRequired }]}
+      >
+        <Select
+          aria-label="事件类型"
+          mode="multiple"
+          options={EVENT_OPTIONS}
+          placeholder="选择要接收的事件"
+        />
+      </Form.Item>
+      <Form.Item name="enabled" label="启用" valuePropName="checked">
+        <Switch aria-label="启用" />
+      </Form.Item>
+    </DialogForm>
   )
 }
