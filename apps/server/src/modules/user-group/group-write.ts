@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { UserGroupInsertBody, UserGroupUpdateBody } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { Db } from '../../db/connection'
 import { userGroupRoles, userGroupUsers, userGroups } from '../../db/schema'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
@@ -11,9 +11,7 @@ import { linkedIds } from '../links/linked-lists'
 import { enablingGrants, writeWithinReach } from '../links/reach-grants'
 import { writeCarrierStatus } from '../links/carrier-enabled'
 import { notFound } from '../../lib/errors'
-import { requireFree } from '../../lib/name-free'
-import { rethrowUnique } from '../../lib/unique-violation'
-import { sameName } from '../../lib/same-name'
+import { uniqueName } from '../../lib/name-free'
 
 /**
  * A group's creation, change, enabling and deletion. Enabling or disabling a group gives or takes
@@ -29,14 +27,11 @@ export const GROUP_MSG = {
 /** An empty description is stored as none (the schema coerces null to ''). */
 const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
 
-/** The index catches what assertNameFree cannot: two requests passing it at the same moment. */
-const onNameTaken = rethrowUnique({
-  user_groups_group_name_key: GROUP_MSG.nameTaken,
-  user_groups_group_name_fold_key: GROUP_MSG.nameTaken,
-})
-
-const assertNameFree = (db: DbOrTx, groupName: string, exceptId?: number) =>
-  requireFree(db, 'group', sameName(userGroups.groupName, groupName), exceptId ?? null, GROUP_MSG.nameTaken)
+const { requireFree: assertNameFree, rethrow: onNameTaken } = uniqueName(
+  'group',
+  'user_groups_group_name',
+  GROUP_MSG.nameTaken,
+)
 
 /** Enabling or disabling a group gives or takes the power of the roles it carries (DESIGN.md §6a). */
 export async function setGroupEnabled(
