@@ -15,7 +15,7 @@ import {
   XLSX_TYPE,
 } from '../../lib/workbook'
 import { callerOf } from '../../auth/user-scope'
-import type { JobOrigin } from '../../audit/operation-log'
+import { jobOriginOf } from '../../audit/operation-log'
 import { ImportJobs, importLogSummary, importStartMsg, oneByOne } from './jobs'
 import { jobStoreOf } from './shared-store'
 import { receiveImport } from './upload'
@@ -66,15 +66,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const userUpload = beforeTransaction((req) => receiveImport(req, USER_COLUMNS))
   const orgUpload = beforeTransaction((req) => receiveImport(req, ORG_COLUMNS))
 
-  const originOf = (req: FastifyRequest): JobOrigin => ({
-    operatorId: currentUser(req).id,
-    operatorName: currentUser(req).nickName ?? null,
-    ip: req.ip ?? null,
-    userAgent: req.headers['user-agent'] ?? null,
-    method: req.method,
-    path: req.url.split('?')[0],
-    resourceType: importApi.userImport.route.group,
-  })
+  const originOf = (req: FastifyRequest) => jobOriginOf(req, importApi.userImport.route.group)
 
   /**
    * A job for an uploaded sheet, its rows keyed by `keyOf` folded (a key twice in one file is refused on
