@@ -9,7 +9,7 @@ import { requireExisting } from '../links/existing'
 import { idList } from '../links/ids'
 import { linkedIds } from '../links/linked-lists'
 import { enablingGrants, writeWithinReach } from '../links/reach-grants'
-import { writeCarrierStatus } from '../links/carrier-enabled'
+import { setCarrierEnabled } from '../links/carrier-enabled'
 import { notFound } from '../../lib/errors'
 import { uniqueName } from '../../lib/name-free'
 
@@ -41,17 +41,13 @@ export async function setGroupEnabled(
   enable: boolean,
   operatorId: number,
 ) {
-  const updated = await guardedChange(db, async (tx) => {
-    await requireExisting(tx, 'group', [id])
-    return writeCarrierStatus(tx, power, operatorId, { kind: 'group', id, enable }, () =>
-      tx
-        .update(userGroups)
-        .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
-        .where(eq(userGroups.id, id))
-        .returning({ id: userGroups.id }),
-    )
-  })
-  if (updated.length === 0) throw notFound(GROUP_MSG.notFound)
+  await setCarrierEnabled(db, power, operatorId, { kind: 'group', id, enable }, (tx, status) =>
+    tx
+      .update(userGroups)
+      .set({ status, updateUserId: operatorId, updateTime: new Date() })
+      .where(eq(userGroups.id, id))
+      .returning({ id: userGroups.id }),
+  )
 }
 
 /** A new group with its role and user links, all in one transaction; unknown ids create nothing. */
