@@ -134,6 +134,29 @@ export async function insertLogRow(
   return Number(written?.deliveries ?? 0)
 }
 
+/**
+ * The log row of a change the server makes on its own, on a timer (an expiry, a sweep): no operator
+ * and no client made it, and it succeeded.
+ */
+export const insertSystemLogRow = (
+  db: DbOrTx,
+  row: Pick<LogRowValues, 'method' | 'path' | 'summary' | 'resourceType' | 'resourceId' | 'msg'>,
+  drafts: readonly ChangeEventDraft[],
+): Promise<number> =>
+  insertLogRow(
+    db,
+    {
+      operatorId: null,
+      operatorName: null,
+      ip: null,
+      userAgent: null,
+      ...row,
+      result: 'success',
+      status: 200,
+    },
+    drafts,
+  )
+
 /** An update's or an enable's name from what it changed (audit/action-name.ts: 冻结用户, 重置密码 …). */
 function preciseName(staged: StagedChange[], summary: string, group: string | null): string | null {
   if (staged.length === 0) return summary

@@ -1,4 +1,5 @@
 import type { LOGIN_RESULTS } from '@amg/contract'
+import type { FastifyRequest } from 'fastify'
 import type { DbOrTx } from '../db/connection'
 import { loginLogs } from '../db/audit-schema'
 
@@ -25,3 +26,20 @@ export async function recordLogin(
     msg: entry.msg?.slice(0, 512) ?? null,
   })
 }
+
+/** A row about a known user, made from this request's client: its address and its user agent. */
+export const recordUserLogin = (
+  db: DbOrTx,
+  req: Pick<FastifyRequest, 'ip' | 'headers'>,
+  user: { id: number; nickName: string },
+  result: LoginResult,
+  msg: string,
+): Promise<void> =>
+  recordLogin(db, {
+    nickName: user.nickName,
+    userId: user.id,
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? null,
+    result,
+    msg,
+  })

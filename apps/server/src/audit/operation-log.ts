@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db, type DbOrTx } from '../db/connection'
 import { runInTransaction } from '../db/request-transaction'
+import { currentUser } from '../lib/context'
 import { mayWrite, type RouteKindConfig } from '../lib/route-kind'
 import { addOnSend, routeMethods } from '../lib/route-hooks'
 import { AnonymousRefusals } from './anonymous-refusals'
@@ -148,6 +149,17 @@ export interface JobOrigin {
   path: string
   resourceType: string | null
 }
+
+/** A job started by this request of the signed-in user, its rows filed under `resourceType`. */
+export const jobOriginOf = (req: FastifyRequest, resourceType: string | null): JobOrigin => ({
+  operatorId: currentUser(req).id,
+  operatorName: currentUser(req).nickName ?? null,
+  ip: req.ip ?? null,
+  userAgent: req.headers['user-agent'] ?? null,
+  method: req.method,
+  path: req.url.split('?')[0],
+  resourceType,
+})
 
 /**
  * The log row of one batch of a background job (an import, DESIGN.md §15): written in the batch's

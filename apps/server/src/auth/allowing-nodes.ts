@@ -1,6 +1,6 @@
 import { matchesUrlPattern } from '@amg/contract'
 import type { EffectiveAccess } from './access-load'
-import type { TreeSnapshot } from './permission-tree'
+import type { TreeNode, TreeSnapshot } from './permission-tree'
 
 /**
  * Which permission nodes allow a call a user's access allows (DESIGN.md §21: usage names the node, so
@@ -32,25 +32,28 @@ export function nodesAllowing(
   const key = `${service} ${method} ${path}`
   let codes = memo.get(key)
   if (codes === undefined) {
-    codes = matchingCodes(access, tree, service, method, path)
+    codes = codesWhoseNode(
+      access,
+      tree,
+      (node) =>
+        node.service === service && node.urlPatternInfos.some((p) => matchesUrlPattern(p, method, path)),
+    )
     if (memo.size >= CALLS_REMEMBERED) memo.clear()
     memo.set(key, codes)
   }
   return codes
 }
 
-function matchingCodes(
+/** The access's codes (a super admin's: every enabled node's) whose enabled node `allows` the call. */
+function codesWhoseNode(
   access: EffectiveAccess,
   tree: TreeSnapshot,
-  service: string,
-  method: string,
-  path: string,
+  allows: (node: TreeNode) => boolean,
 ): readonly string[] {
   const found: string[] = []
   const consider = (code: string) => {
     const node = tree.enabled.get(code)
-    if (node?.service === service && node.urlPatternInfos.some((p) => matchesUrlPattern(p, method, path)))
-      found.push(code)
+    if (node && allows(node)) found.push(code)
   }
   if (access.superAdmin) for (const code of tree.enabled.keys()) consider(code)
   else for (const code of access.authCodes) consider(code)

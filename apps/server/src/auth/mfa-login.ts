@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { MSG, SIGN_IN_MSG, type MfaLoginBody, type Restriction } from '@amg/contract'
+import { MSG, SIGN_IN_MSG, type MfaLoginBody } from '@amg/contract'
 import { queryRows, type Db } from '../db/connection'
 import { mfaChallenges } from '../db/schema'
 import { AppError, unauthorized } from '../lib/errors'
@@ -8,6 +8,7 @@ import type { SessionUser } from '../cache/session-cache'
 import { judge, type LoginThrottle } from './login-throttle'
 import { checkSecondFactor } from './mfa'
 import { matchStep } from './totp'
+import { restrictionOf } from '../lib/restriction-of'
 import type { SecretBox } from '../lib/secret-box'
 import { MFA_TOKEN_TRIES, openSession, sessionUserOf, type SessionPolicy, type SignIn } from './sessions'
 
@@ -105,13 +106,7 @@ async function secondStep(
   if (!row) throw new SecondStepRefused(null, unauthorized(SIGN_IN_MSG.mfaTokenInvalid))
   const who = { id: row.id, nickName: row.nickName }
   const admitted = await admit(() => throttle.secondStep(row.id, address), who)
-  const restricted =
-    row.restricted === 'password_change' ||
-    row.restricted === 'mfa_enroll' ||
-    row.restricted === 'passkey_enroll'
-      ? row.restricted
-      : null
-  const user = sessionUserOf(row, restricted as Restriction | null, row.enabled === true)
+  const user = sessionUserOf(row, restrictionOf(row.restricted), row.enabled === true)
   const { via, token } = await judge(admitted, async () => {
     const step =
       body.code && row.enabled && row.secret !== null

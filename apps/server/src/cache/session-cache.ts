@@ -4,6 +4,7 @@ import type { Db } from '../db/connection'
 import { apiKeys, sessions, userMfa, users } from '../db/schema'
 import { hashToken } from '../lib/tokens'
 import { WatchedCache, type CacheHost } from './watched-cache'
+import { restrictionOf } from '../lib/restriction-of'
 
 /** What a session lookup answers for a live session whose user is frozen. */
 export const FROZEN = Symbol('frozen session')
@@ -125,13 +126,7 @@ export class SessionCache extends WatchedCache {
         .where(and(eq(sessions.tokenHash, key), gt(sessions.expiresAt, sql`now()`)))
         .limit(1)
       if (!row) return null
-      const restricted =
-        row.restricted === 'password_change' ||
-        row.restricted === 'mfa_enroll' ||
-        row.restricted === 'passkey_enroll'
-          ? row.restricted
-          : null
-      return { user: sessionUser(row, restricted), expiresAt: row.expiresAt.getTime() }
+      return { user: sessionUser(row, restrictionOf(row.restricted)), expiresAt: row.expiresAt.getTime() }
     })
   }
 

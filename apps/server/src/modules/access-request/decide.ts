@@ -30,14 +30,26 @@ async function requireApprover(ctx: AccessCtx, approverId: number, request: Pend
   }
 }
 
+/** The pending request `id`, once the approver may decide it. */
+async function decidableRequest(ctx: AccessCtx, approverId: number, id: number): Promise<Pending> {
+  const request = await pendingRequest(ctx, id)
+  await requireApprover(ctx, approverId, request)
+  return request
+}
+
+/** The approver could make the request's link themselves now, without making it. */
+async function requireApproverCouldLink(ctx: AccessCtx, approverId: number, request: Pending) {
+  const approver = await approverCaller(ctx.authz, approverId)
+  await requireCouldLink(ctx.db, ctx.links, approver, request.requesterId, request.roleId)
+}
+
 /** Answers whether the request is now approved (false: it waits for another approver). */
 export async function approveRequest(
   ctx: AccessCtx,
   approverId: number,
   body: AccessRequestApproveBody,
 ): Promise<boolean> {
-  const request = await pendingRequest(ctx, body.id)
-  await requireApprover(ctx, approverId, request)
+  const request = await decidableRequest(ctx, approverId, body.id)
   const comment = body.comment?.trim() || null
   const added = await ctx.db
     .insert(accessRequestApprovals)
@@ -50,13 +62,7 @@ export async function approveRequest(
     .from(accessRequestApprovals)
     .where(eq(accessRequestApprovals.requestId, request.id))
   if (n < request.approvalsNeeded) {
-    await requireCouldLink(
-      ctx.db,
-      ctx.links,
-      await approverCaller(ctx.authz, approverId),
-      request.requesterId,
-      request.roleId,
-    )
+    await requireApproverCouldLink(ctx, approverId, request)
     return false
   }
   const now = new Date()
@@ -88,15 +94,8 @@ export async function rejectRequest(
   approverId: number,
   body: AccessRequestRejectBody,
 ): Promise<void> {
-  const request = await pendingRequest(ctx, body.id)
-  await requireApprover(ctx, approverId, request)
-  await requireCouldLink(
-    ctx.db,
-    ctx.links,
-    await approverCaller(ctx.authz, approverId),
-    request.requesterId,
-    request.roleId,
-  )
+  const request = await decidableRequest(ctx, approverId, body.id)
+  await requireApproverCouldLink(ctx, approverId, request)
   await ctx.db
     .update(accessRequests)
     .set({

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { RESOURCE_GROUPS } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
-import { insertLogRow } from '../../audit/log-row'
+import { insertSystemLogRow } from '../../audit/log-row'
 import { accessEvent } from './events'
 import { PENDING_DAYS } from './rules'
 
@@ -21,20 +21,14 @@ export async function expirePendingRequests(db: Db): Promise<number> {
     )
     for (const r of expired) {
       const request = { id: Number(r.id), requesterId: Number(r.requester_id), roleId: Number(r.role_id) }
-      await insertLogRow(
+      await insertSystemLogRow(
         tx,
         {
-          operatorId: null,
-          operatorName: null,
-          ip: null,
-          userAgent: null,
           method: 'PUT',
           path: '/api/access-request/expire',
           summary: '权限申请过期',
           resourceType: RESOURCE_GROUPS.accessRequest,
           resourceId: String(request.id),
-          result: 'success',
-          status: 200,
           msg: `待审批超过 ${PENDING_DAYS} 天，已过期`,
         },
         [accessEvent('access.expired', request)],

@@ -7,7 +7,7 @@ import { badRequest } from '../../lib/errors'
 import { currentUser } from '../../lib/context'
 import { loggableError } from '../../lib/error-handler'
 import { callerOf, callerOfCall } from '../../auth/user-scope'
-import type { JobOrigin } from '../../audit/operation-log'
+import { jobOriginOf, type JobOrigin } from '../../audit/operation-log'
 import { jobStoreOf } from '../import/shared-store'
 import { testConnection } from './ldap-client'
 import {
@@ -41,15 +41,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(await testConnection(await withSavedPassword(db, box, req.body)))
   })
 
-  const originOf = (req: FastifyRequest): JobOrigin => ({
-    operatorId: currentUser(req).id,
-    operatorName: currentUser(req).nickName ?? null,
-    ip: req.ip ?? null,
-    userAgent: req.headers['user-agent'] ?? null,
-    method: req.method,
-    path: req.url.split('?')[0],
-    resourceType: '目录同步',
-  })
+  const originOf = (req: FastifyRequest) => jobOriginOf(req, '目录同步')
 
   route(app, directoryApi.sync, async (req) => {
     // the request's own transaction: on the embedded database it holds the one connection

@@ -15,7 +15,7 @@ import {
   XLSX_TYPE,
 } from '../../lib/workbook'
 import { callerOf } from '../../auth/user-scope'
-import type { JobOrigin } from '../../audit/operation-log'
+import { jobOriginOf } from '../../audit/operation-log'
 import { ImportJobs, importLogSummary, importStartMsg, oneByOne } from './jobs'
 import { jobStoreOf } from './shared-store'
 import { receiveImport } from './upload'
@@ -66,15 +66,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const userUpload = beforeTransaction((req) => receiveImport(req, USER_COLUMNS))
   const orgUpload = beforeTransaction((req) => receiveImport(req, ORG_COLUMNS))
 
-  const originOf = (req: FastifyRequest): JobOrigin => ({
-    operatorId: currentUser(req).id,
-    operatorName: currentUser(req).nickName ?? null,
-    ip: req.ip ?? null,
-    userAgent: req.headers['user-agent'] ?? null,
-    method: req.method,
-    path: req.url.split('?')[0],
-    resourceType: importApi.userImport.route.group,
-  })
+  const originOf = (req: FastifyRequest) => jobOriginOf(req, importApi.userImport.route.group)
 
   /**
    * A job for an uploaded sheet, its rows keyed by `keyOf` folded (a key twice in one file is refused on
@@ -102,6 +94,20 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .type(XLSX_TYPE)
       .header('content-disposition', attachment(ascii, name))
       .header('cache-control', 'no-store')
+
+  /** A list's export: `file` (ASCII) and `name` (the sheet's, as the console names the list) stamped now. */
+  const sendExport = (
+    reply: FastifyReply,
+    file: string,
+    name: string,
+    header: readonly string[],
+    rows: AsyncIterable<readonly unknown[]>,
+  ) => {
+    const at = stamp(config.timeZone)
+    return sendWorkbook(reply, `${file}-${at}.xlsx`, `${name}-${at}.xlsx`).send(
+      streamWorkbook(name, header, rows),
+    )
+  }
 
   route(app, importApi.userTemplate, async (req, reply) => {
     const body = await userTemplate(db, power, await callerOf(authz, req), config.timeZone)
@@ -182,47 +188,47 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(app, importApi.userExport, async (req, reply) => {
     const caller = await callerOf(authz, req)
-    return sendWorkbook(
-      reply as FastifyReply,
-      `users-${stamp(config.timeZone)}.xlsx`,
-      `用户-${stamp(config.timeZone)}.xlsx`,
-    ).send(streamWorkbook('用户', USER_COLUMNS, exportUsers(db, req.query, caller, config.timeZone)))
+    const rows = exportUsers(db, req.query, caller, config.timeZone)
+    return sendExport(reply as FastifyReply, 'users', '用户', USER_COLUMNS, rows)
   })
 
   route(
     app,
     listExportApi.roleExport,
     async (req, reply) =>
-      sendWorkbook(
+      sendExport(
         reply as FastifyReply,
-        `roles-${stamp(config.timeZone)}.xlsx`,
-        `角色-${stamp(config.timeZone)}.xlsx`,
-      ).send(streamWorkbook('角色', ROLE_EXPORT_COLUMNS, exportRoles(db, req.query, config.timeZone))),
+        'roles',
+        '角色',
+        ROLE_EXPORT_COLUMNS,
+        exportRoles(db, req.query, config.timeZone),
+      ),
     { preValidation: repeatedQuery('types') },
   )
 
   route(app, listExportApi.groupExport, async (req, reply) =>
-    sendWorkbook(
+    sendExport(
       reply as FastifyReply,
-      `user-groups-${stamp(config.timeZone)}.xlsx`,
-      `用户组-${stamp(config.timeZone)}.xlsx`,
-    ).send(streamWorkbook('用户组', GROUP_EXPORT_COLUMNS, exportGroups(db, req.query, config.timeZone))),
+      'user-groups',
+      '用户组',
+      GROUP_EXPORT_COLUMNS,
+      exportGroups(db, req.query, config.timeZone),
+    ),
   )
 
   route(app, listExportApi.stationExport, async (req, reply) =>
-    sendWorkbook(
+    sendExport(
       reply as FastifyReply,
-      `stations-${stamp(config.timeZone)}.xlsx`,
-      `职位-${stamp(config.timeZone)}.xlsx`,
-    ).send(streamWorkbook('职位', STATION_EXPORT_COLUMNS, exportStations(db, req.query, config.timeZone))),
+      'stations',
+      '职位',
+      STATION_EXPORT_COLUMNS,
+      exportStations(db, req.query, config.timeZone),
+    ),
   )
 
   route(app, listExportApi.positionExport, async (req, reply) => {
     const caller = await callerOf(authz, req)
-    return sendWorkbook(
-      reply as FastifyReply,
-      `positions-${stamp(config.timeZone)}.xlsx`,
-      `岗位-${stamp(config.timeZone)}.xlsx`,
-    ).send(streamWorkbook('岗位', POSITION_EXPORT_COLUMNS, exportPositions(db, req.query, caller)))
+    const rows = exportPositions(db, req.query, caller)
+    return sendExport(reply as FastifyReply, 'positions', '岗位', POSITION_EXPORT_COLUMNS, rows)
   })
 }

@@ -5,7 +5,6 @@ import {
   positions,
   positionUsers,
   roles,
-  stations,
   userGroups,
   userGroupUsers,
   userRoles,
@@ -17,6 +16,7 @@ import { userListFilters } from '../user'
 import { STATUS_TEXT } from './user-rows'
 import { joinNames, orgPaths, PATH_SEPARATOR } from './names'
 import { formatLinkCell } from './link-cell'
+import { heldPositions } from '../../lib/held-positions'
 
 const BATCH = 1000
 
@@ -70,18 +70,11 @@ export async function* exportUsers(
     const first = ids[0]
     const last = ids[ids.length - 1]
     const [held, roleRows, groupRows] = await Promise.all([
-      db
-        .select({
-          userId: positionUsers.userId,
-          orgId: positions.orgId,
-          stationName: stations.stationName,
-          at: positionUsers.expiresAt,
-        })
-        .from(positionUsers)
-        .innerJoin(positions, eq(positions.id, positionUsers.positionId))
-        .innerJoin(stations, eq(stations.id, positions.stationId))
-        .where(and(between(positionUsers.userId, first, last), liveLink('position_users')))
-        .orderBy(asc(positions.id)),
+      heldPositions(
+        db,
+        and(between(positionUsers.userId, first, last), liveLink('position_users')),
+        asc(positions.id),
+      ),
       db
         .select({ userId: userRoles.userId, name: roles.roleName, at: userRoles.expiresAt })
         .from(userRoles)
@@ -97,7 +90,7 @@ export async function* exportUsers(
     ])
     const positionsOf = groupBy(
       held.filter((p) => orgInScope(caller, p.orgId)),
-      (p) => formatLinkCell(`${paths.get(p.orgId)}${PATH_SEPARATOR}${p.stationName}`, p.at, timeZone),
+      (p) => formatLinkCell(`${paths.get(p.orgId)}${PATH_SEPARATOR}${p.stationName}`, p.expiresAt, timeZone),
     )
     const rolesOf = groupBy(roleRows, (r) => formatLinkCell(r.name, r.at, timeZone))
     const groupsOf = groupBy(groupRows, (g) => formatLinkCell(g.name, g.at, timeZone))

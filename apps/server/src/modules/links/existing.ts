@@ -14,13 +14,23 @@ export async function requireExisting(
   ids: readonly number[],
   named = false,
 ): Promise<void> {
-  if (ids.length === 0) return
-  const { table, keyColumn, label } = RECORDS[type]
+  const missing = await missingRecords(db, type, ids)
+  const { label } = RECORDS[type]
+  if (missing.length) throw notFound(named ? `${label}不存在：${missing.join(',')}` : `${label}不存在`)
+}
+
+/** The ids, in their order, that name no record of this type; for a caller refusing in its own words. */
+export async function missingRecords(
+  db: DbOrTx,
+  type: RecordType,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return []
+  const { table, keyColumn } = RECORDS[type]
   const rows = await db
     .select({ id: keyColumn })
     .from(table)
     .where(inArray(keyColumn, [...ids]))
   const have = new Set(rows.map((r) => Number(r.id)))
-  const missing = ids.filter((id) => !have.has(id))
-  if (missing.length) throw notFound(named ? `${label}不存在：${missing.join(',')}` : `${label}不存在`)
+  return ids.filter((id) => !have.has(id))
 }

@@ -11,6 +11,13 @@ export function idList(value: IdListInput | null | undefined, field: string): nu
   return ids
 }
 
+/** A department's or job title's id list, unique ids; 400 `invalid` when malformed. */
+export function idListOr(value: IdListInput | null | undefined, invalid: string): number[] {
+  const ids = parseIdList(value ?? null)
+  if (ids === null) throw badRequest(invalid)
+  return ids
+}
+
 /** Like idList, but at least one id (the link buttons need a selection, SPEC.md §5). */
 export function nonEmptyIdList(value: IdListInput | null | undefined, field: string, what: string): number[] {
   const ids = idList(value, field)

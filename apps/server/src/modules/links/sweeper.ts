@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
 import { LINK_EXPIRY_MSG } from '@amg/contract'
 import { queryRows, type Db } from '../../db/connection'
-import { insertLogRow } from '../../audit/log-row'
+import { insertSystemLogRow } from '../../audit/log-row'
 import { draftEvents, readStaged } from '../../events/outbox'
 import { stageEvents } from '../../events/stage'
 import type { ChangeEventDraft } from '../../events/derive'
@@ -52,18 +52,12 @@ export async function sweepExpiredLinks(db: Db): Promise<number> {
       },
     }))
     await stageEvents(tx, drafts)
-    await insertLogRow(
+    await insertSystemLogRow(
       tx,
       {
-        operatorId: null,
-        operatorName: null,
-        ip: null,
-        userAgent: null,
         ...SWEEP_CALL,
         summary: LINK_EXPIRY_MSG.sweptAction,
         resourceId: rows.length === 1 ? String(rows[0].user_id) : null,
-        result: 'success',
-        status: 200,
         msg: `移除 ${rows.length} 条已到期的关联`,
       },
       await draftEvents(tx, await readStaged(tx)),

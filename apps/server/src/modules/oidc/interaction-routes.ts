@@ -9,7 +9,7 @@ import { passSecondStep, SecondStepRefused } from '../../auth/mfa-login'
 import { signInGate } from '../../auth/mfa-due'
 import { AppError, badRequest, forbidden } from '../../lib/errors'
 import { ok } from '../../lib/reply'
-import { recordLogin } from '../../audit/login-log'
+import { recordUserLogin } from '../../audit/login-log'
 import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from '../session/login-log'
 import { ThrottledError } from '../../auth/login-throttle'
 import type { OidcHost } from './host'
@@ -65,15 +65,7 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     logged = false,
   ) => {
     await refuseServiceAccount(user.id)
-    if (!logged)
-      await recordLogin(db, {
-        nickName: user.nickName,
-        userId: user.id,
-        ip: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
-        result: 'success',
-        msg: SSO_SIGNED_IN,
-      })
+    if (!logged) await recordUserLogin(db, req, user, 'success', SSO_SIGNED_IN)
     return finish(req, reply, { login: { accountId: String(user.id) } })
   }
 
@@ -90,14 +82,7 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
     const refusal = forbidden(
       restricted === 'password_change' ? MSG.oidcChangePasswordFirst : MSG.oidcEnrollMfaFirst,
     )
-    await recordLogin(db, {
-      nickName: user.nickName,
-      userId: user.id,
-      ip: req.ip,
-      userAgent: req.headers['user-agent'] ?? null,
-      result: expired ? 'password_expired' : 'failure',
-      msg: refusal.message,
-    })
+    await recordUserLogin(db, req, user, expired ? 'password_expired' : 'failure', refusal.message)
     throw refusal
   }
 

@@ -1,22 +1,18 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
-import {
-  checkOrgName,
-  MSG,
-  parseIdList,
-  type IdListInput,
-  type OrgInsertBody,
-  type OrgUpdateBody,
-} from '@amg/contract'
+import { and, eq, isNull, ne, sql } from 'drizzle-orm'
+import { checkOrgName, MSG, type IdListInput, type OrgInsertBody, type OrgUpdateBody } from '@amg/contract'
 import { queryRows, type Db, type DbOrTx, type Transactable } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
-import { organizations, positions, stations } from '../../db/schema'
+import { organizations, positions } from '../../db/schema'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors'
 import { orgInScope, type Caller } from '../../auth/user-scope'
 import { rethrowUnique } from '../../lib/unique-violation'
 import { sameName } from '../../lib/same-name'
 import { ORG_MSG, stationsMissing } from './messages'
 import { requireHoldersWritable } from '../position/holders'
+import { syncPositions } from '../position/sync'
+import { missingRecords } from '../links/existing'
+import { idListOr } from '../links/ids'
 
 /**
  * A scoped administrator changes departments only strictly below the roots of their scope (a root: a
@@ -32,17 +28,10 @@ function validName(value: string): string {
   return value.trim()
 }
 
-function parseStationIds(value: IdListInput | null | undefined): number[] {
-  const ids = parseIdList(value)
-  if (ids === null) throw badRequest(ORG_MSG.stationIdsInvalid)
-  return ids
-}
+const parseStationIds = (value: IdListInput | null | undefined) => idListOr(value, ORG_MSG.stationIdsInvalid)
 
 async function requireStations(tx: DbOrTx, ids: number[]) {
-  if (ids.length === 0) return
-  const found = await tx.select({ id: stations.id }).from(stations).where(inArray(stations.id, ids))
-  const known = new Set(found.map((s) => s.id))
-  const missing = ids.filter((id) => !known.has(id))
+  const missing = await missingRecords(tx, 'station', ids)
   if (missing.length) throw notFound(stationsMissing(missing))
 }
 
@@ -161,41 +150,11 @@ export async function updateOrg(
       })
       .where(eq(organizations.id, org.id))
     if (wanted)
-      await syncOrgPositions(tx, org.id, wanted, async (gone) => {
+      await syncPositions(tx, 'orgId', org.id, wanted, async (gone) => {
         await requireHoldersWritable(tx, caller, gone)
         await power.require(tx, operatorId, { positionIds: gone })
       })
   }).catch(onSiblingTaken)
-}
-
-/**
- * Positions of one department become exactly `stationIds`; removed ones go with their links (FK
- * cascade), after `beforeRemoving` accepted them (the power check: their holders lose their roles).
- */
-async function syncOrgPositions(
-  tx: DbOrTx,
-  orgId: number,
-  stationIds: number[],
-  beforeRemoving: (positionIds: number[]) => Promise<void>,
-) {
-  const current = await tx
-    .select({ id: positions.id, stationId: positions.stationId })
-    .from(positions)
-    .where(eq(positions.orgId, orgId))
-  const wanted = new Set(stationIds)
-  const gone = current.filter((p) => !wanted.has(p.stationId)).map((p) => p.id)
-  if (gone.length) {
-    await beforeRemoving(gone)
-    await tx.delete(positions).where(inArray(positions.id, gone))
-  }
-  const have = new Set(current.map((p) => p.stationId))
-  const added = stationIds.filter((id) => !have.has(id))
-  if (added.length) {
-    await tx
-      .insert(positions)
-      .values(added.map((stationId) => ({ orgId, stationId })))
-      .onConflictDoNothing()
-  }
 }
 
 /** Deleting a department deletes its positions: their holders lose the positions' roles (DESIGN.md §6a). */

@@ -10,8 +10,9 @@ import type { Db } from '../../db/connection'
 import { mfaChallenges, passkeys, users } from '../../db/schema'
 import { AppError, unauthorized } from '../../lib/errors'
 import { hashToken } from '../../lib/tokens'
+import { recordLogin } from '../../audit/login-log'
 import { issueChallenge, takeChallenge } from './challenges'
-import type { RelyingParty } from './relying-party'
+import { expectedBy, type RelyingParty } from './relying-party'
 import { transportsOf } from './register'
 
 /** A refused passkey sign-in, with whose passkey it was when known (for the login log). */
@@ -22,6 +23,27 @@ export class PasskeyRefused extends Error {
   ) {
     super(refusal.message)
   }
+}
+
+/**
+ * A passkey sign-in that failed: a refusal goes to the login log (as a failed second step when it was
+ * one) and its answer is thrown; any other error passes through as it is.
+ */
+export async function logRefusal(
+  db: Db,
+  err: unknown,
+  from: { ip: string; userAgent: string | null },
+  secondStep: boolean,
+): Promise<never> {
+  if (!(err instanceof PasskeyRefused)) throw err
+  await recordLogin(db, {
+    nickName: err.user?.nickName ?? null,
+    userId: err.user?.id ?? null,
+    ...from,
+    result: secondStep ? 'mfa_failure' : 'failure',
+    msg: err.refusal.message,
+  })
+  throw err.refusal
 }
 
 /** Who a passed assertion signed in, and the second step's sign-in it completed, if any. */
@@ -94,10 +116,7 @@ export async function verifyLogin(
   try {
     verified = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      requireUserVerification: true,
+      ...expectedBy(rp, challenge.challenge),
       credential: {
         id: stored.credentialId,
         publicKey: isoBase64URL.toBuffer(stored.publicKey),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { eq } from 'drizzle-orm'
-import { MSG, PASSKEY_MSG, passkeyApi, type Restriction } from '@amg/contract'
+import { MSG, PASSKEY_MSG, passkeyApi } from '@amg/contract'
 import { ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { AppError } from '../../lib/errors'
@@ -8,9 +8,8 @@ import { userMfa, users } from '../../db/schema'
 import { openSession, sessionUserOf } from '../../auth/sessions'
 import { recordLogin } from '../../audit/login-log'
 import { relyingPartyOf } from './relying-party'
-import { loginOptions, PasskeyRefused, verifyLogin } from './authenticate'
-
-const RESTRICTIONS: readonly string[] = ['password_change', 'mfa_enroll', 'passkey_enroll']
+import { restrictionOf } from '../../lib/restriction-of'
+import { loginOptions, logRefusal, PasskeyRefused, verifyLogin } from './authenticate'
 
 /**
  * Sign-in with a passkey (DESIGN.md §23): alone, or as the second step. A passkey alone counts as
@@ -40,10 +39,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance) {
       if (row.user.serviceAccount)
         throw new PasskeyRefused(who, new AppError(401, PASSKEY_MSG.unknownCredential))
       if (row.user.status !== 1) throw new PasskeyRefused(who, new AppError(403, MSG.loginFrozen))
-      const restricted =
-        passed.secondStep && passed.restricted && RESTRICTIONS.includes(passed.restricted)
-          ? (passed.restricted as Restriction)
-          : null
+      const restricted = passed.secondStep ? restrictionOf(passed.restricted) : null
       const user = sessionUserOf(row.user, restricted, row.mfa === true)
       const token = await openSession(db, config, user, attempt)
       await recordLogin(db, {
@@ -57,16 +53,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance) {
       const { restricted: r, ...shown } = user
       return ok({ token, user: shown, ...(r ? { restricted: r } : {}) }, '登录成功')
     } catch (err) {
-      if (!(err instanceof PasskeyRefused)) throw err
-      await recordLogin(db, {
-        nickName: err.user?.nickName ?? null,
-        userId: err.user?.id ?? null,
-        ip: req.ip,
-        userAgent: attempt.userAgent,
-        result: mfaToken ? 'mfa_failure' : 'failure',
-        msg: err.refusal.message,
-      })
-      throw err.refusal
+      return logRefusal(db, err, { ip: req.ip, userAgent: attempt.userAgent }, mfaToken !== undefined)
     }
   })
 }

@@ -3,11 +3,9 @@ import { eq } from 'drizzle-orm'
 import { MSG, PASSKEY_MSG, type Restriction } from '@amg/contract'
 import { users } from '../../db/schema'
 import { AppError, badRequest } from '../../lib/errors'
-import { recordLogin } from '../../audit/login-log'
 import { relyingPartyOf } from './relying-party'
-import { PasskeyRefused, verifyLogin } from './authenticate'
-
-const RESTRICTIONS: readonly string[] = ['password_change', 'mfa_enroll', 'passkey_enroll']
+import { restrictionOf } from '../../lib/restriction-of'
+import { logRefusal, PasskeyRefused, verifyLogin } from './authenticate'
 
 /** What the single sign-on login screen's calls share (modules/oidc/interaction-routes.ts). */
 export interface InteractionSteps {
@@ -53,20 +51,12 @@ export function registerPasskeyInteraction(app: FastifyInstance, path: string, s
         const [user] = await db.select().from(users).where(eq(users.id, passed.userId))
         const who = { id: user.id, nickName: user.nickName }
         if (user.status !== 1) throw new PasskeyRefused(who, new AppError(403, MSG.loginFrozen))
-        if (passed.secondStep && passed.restricted && RESTRICTIONS.includes(passed.restricted))
-          return await steps.refuseRestricted(req, who, passed.restricted as Restriction, false)
+        const restricted = passed.secondStep ? restrictionOf(passed.restricted) : null
+        if (restricted) return await steps.refuseRestricted(req, who, restricted, false)
         return await steps.signIn(req, reply, who)
       } catch (err) {
-        if (!(err instanceof PasskeyRefused)) throw err
-        await recordLogin(db, {
-          nickName: err.user?.nickName ?? null,
-          userId: err.user?.id ?? null,
-          ip: req.ip,
-          userAgent: req.headers['user-agent'] ?? null,
-          result: token ? 'mfa_failure' : 'failure',
-          msg: err.refusal.message,
-        })
-        throw err.refusal
+        const from = { ip: req.ip, userAgent: req.headers['user-agent'] ?? null }
+        return logRefusal(db, err, from, token !== undefined)
       }
     },
   )

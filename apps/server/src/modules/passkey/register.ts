@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../db/connection'
 import { passkeys, users } from '../../db/schema'
 import { badRequest, conflict } from '../../lib/errors'
 import { issueChallenge, takeChallenge } from './challenges'
-import type { RelyingParty } from './relying-party'
+import { expectedBy, type RelyingParty } from './relying-party'
 
 /** The transports as stored (comma-separated) and as the browser wants them back. */
 export const transportsOf = (stored: string | null): AuthenticatorTransport[] | undefined =>
@@ -80,13 +80,7 @@ export async function registerPasskey(
   if (!challenge) throw badRequest(PASSKEY_MSG.challengeInvalid)
   let verified
   try {
-    verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      requireUserVerification: true,
-    })
+    verified = await verifyRegistrationResponse({ response, ...expectedBy(rp, challenge.challenge) })
   } catch {
     throw badRequest(PASSKEY_MSG.verifyFailed)
   }

@@ -24,3 +24,14 @@ export function relyingPartyOf(
   const url = config.publicUrlSet ? new URL(config.publicUrl) : new URL(`${req.protocol}://${req.host}`)
   return { rpID: url.hostname, origin: url.origin, rpName: RP_NAME }
 }
+
+/**
+ * What a browser's passkey answer must show to pass, registering or signing in: the challenge handed
+ * out, this console's origin and relying-party id, and a user verified on the device.
+ */
+export const expectedBy = (rp: RelyingParty, challenge: string) => ({
+  expectedChallenge: challenge,
+  expectedOrigin: rp.origin,
+  expectedRPID: rp.rpID,
+  requireUserVerification: true,
+})

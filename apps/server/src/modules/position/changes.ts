@@ -5,8 +5,7 @@ import { positions, stations } from '../../db/schema'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { requirePositionsInScope, type Caller } from '../../auth/user-scope'
-import { requireExisting } from '../links/existing'
-import { writeCarrierStatus } from '../links/carrier-enabled'
+import { setCarrierEnabled } from '../links/carrier-enabled'
 import { notFound } from '../../lib/errors'
 import { nonEmptyIdList } from '../links/ids'
 import { requireOrg } from './org-positions'
@@ -67,16 +66,17 @@ export async function setPositionEnabled(
   enable: boolean,
   caller: Caller,
 ) {
-  const updated = await guardedChange(db, async (tx) => {
-    await requireExisting(tx, 'position', [positionId])
-    await requirePositionsInScope(tx, caller, [positionId])
-    return writeCarrierStatus(tx, power, caller.id, { kind: 'position', id: positionId, enable }, () =>
+  await setCarrierEnabled(
+    db,
+    power,
+    caller.id,
+    { kind: 'position', id: positionId, enable },
+    (tx, status) =>
       tx
         .update(positions)
-        .set({ status: enable ? 1 : 2, updateTime: new Date() })
+        .set({ status, updateTime: new Date() })
         .where(eq(positions.id, positionId))
         .returning({ id: positions.id }),
-    )
-  })
-  if (updated.length === 0) throw notFound(POSITION_NOT_FOUND)
+    (tx) => requirePositionsInScope(tx, caller, [positionId]),
+  )
 }

@@ -1,11 +1,10 @@
 import { inArray } from 'drizzle-orm'
 import { DATA_SCOPE, MSG, ROLE_TYPE, unknownScopeOrgs } from '@amg/contract'
 import type { DbOrTx } from '../../db/connection'
-import { auths, organizations, roles } from '../../db/schema'
+import { auths } from '../../db/schema'
 import { badRequest } from '../../lib/errors'
-import { requireFree } from '../../lib/name-free'
-import { rethrowUnique } from '../../lib/unique-violation'
-import { sameName } from '../../lib/same-name'
+import { uniqueName } from '../../lib/name-free'
+import { missingRecords } from '../links/existing'
 
 /** What a role's name, permissions and data scope must be, checked inside the write's transaction. */
 
@@ -44,14 +43,11 @@ export async function checkAuthCodes(tx: DbOrTx, input: readonly string[]): Prom
   return codes
 }
 
-/** The index catches what checkNameFree cannot: two requests passing it at the same moment. */
-export const onNameTaken = rethrowUnique({
-  roles_role_name_key: ROLE_MSG.nameExists,
-  roles_role_name_fold_key: ROLE_MSG.nameExists,
-})
-
-export const checkNameFree = (tx: DbOrTx, roleName: string, ownId: number | null) =>
-  requireFree(tx, 'role', sameName(roles.roleName, roleName), ownId, ROLE_MSG.nameExists)
+export const { requireFree: checkNameFree, rethrow: onNameTaken } = uniqueName(
+  'role',
+  'roles_role_name',
+  ROLE_MSG.nameExists,
+)
 
 /**
  * The scope a role will be stored with (DESIGN.md §13): 自定义部门 needs at least one department and
@@ -68,12 +64,7 @@ export async function checkScope(
   if (dataScope !== DATA_SCOPE.custom) return { dataScope, orgIds: [] }
   const orgIds = [...new Set(input ?? [])].sort((a, b) => a - b)
   if (!orgIds.length) throw badRequest(MSG.scopeOrgIdsRequired)
-  const found = await tx
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(inArray(organizations.id, orgIds))
-  const known = new Set(found.map((f) => f.id))
-  const missing = orgIds.filter((id) => !known.has(id))
+  const missing = await missingRecords(tx, 'org', orgIds)
   if (missing.length) throw badRequest(unknownScopeOrgs(missing))
   return { dataScope, orgIds }
 }

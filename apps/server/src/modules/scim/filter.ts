@@ -95,23 +95,17 @@ export function parseFilter(text: string, detail: string = SCIM_MSG.badFilter): 
     return { op: op as CompareOp, attr: t.text, value: value() }
   }
 
-  const and = (): Filter => {
-    let left = unary()
-    while (peekWord() === 'and') {
+  /** `operand (word operand)*`, grouped from the left: `and` binds tighter than `or`. */
+  const chain = (word: 'and' | 'or', operand: () => Filter) => (): Filter => {
+    let left = operand()
+    while (peekWord() === word) {
       at++
-      left = { op: 'and', left, right: unary() }
+      left = { op: word, left, right: operand() }
     }
     return left
   }
-
-  const or = (): Filter => {
-    let left = and()
-    while (peekWord() === 'or') {
-      at++
-      left = { op: 'or', left, right: and() }
-    }
-    return left
-  }
+  const and = chain('and', unary)
+  const or = chain('or', and)
 
   const filter = or()
   if (at !== tokens.length) throw bad()

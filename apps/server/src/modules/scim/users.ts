@@ -154,36 +154,32 @@ export function scimUserRoutes(app: FastifyInstance) {
     hashing.preHandler,
   )
 
-  scimRoute<Params>(
-    app,
-    'PUT',
-    '/Users/:id',
-    'user',
-    'SCIM 替换用户',
-    async (req, reply) => {
-      const caller = await callerFor(app, req, 'PUT', '/user/update')
-      const current = await read(caller, req)
-      requireVersion(req, show(current).meta.version)
-      const fields = userFieldsOf(requireSchemas(req.body, USER_SCHEMA, USER_SCHEMAS), current)
-      return answer(reply, 200, await change(req, caller, current, fields))
-    },
-    hashing.preHandler,
-  )
+  /** PUT and PATCH /Users/:id: the user as it is now, at the version asked for, changed to `fieldsOf`. */
+  const changeRoute = (
+    method: 'PUT' | 'PATCH',
+    summary: string,
+    fieldsOf: (body: unknown, current: UserRow) => UserFields,
+  ) =>
+    scimRoute<Params>(
+      app,
+      method,
+      '/Users/:id',
+      'user',
+      summary,
+      async (req, reply) => {
+        const caller = await callerFor(app, req, 'PUT', '/user/update')
+        const current = await read(caller, req)
+        requireVersion(req, show(current).meta.version)
+        return answer(reply, 200, await change(req, caller, current, fieldsOf(req.body, current)))
+      },
+      hashing.preHandler,
+    )
 
-  scimRoute<Params>(
-    app,
-    'PATCH',
-    '/Users/:id',
-    'user',
-    'SCIM 修改用户',
-    async (req, reply) => {
-      const caller = await callerFor(app, req, 'PUT', '/user/update')
-      const current = await read(caller, req)
-      requireVersion(req, show(current).meta.version)
-      const doc = applyPatch(show(current), readPatch(req.body))
-      return answer(reply, 200, await change(req, caller, current, userFieldsOf(doc, current)))
-    },
-    hashing.preHandler,
+  changeRoute('PUT', 'SCIM 替换用户', (body, current) =>
+    userFieldsOf(requireSchemas(body, USER_SCHEMA, USER_SCHEMAS), current),
+  )
+  changeRoute('PATCH', 'SCIM 修改用户', (body, current) =>
+    userFieldsOf(applyPatch(show(current), readPatch(body)), current),
   )
 
   // DELETE freezes the user (their sessions end) and keeps the record; SCIM sees it no more (decisions.md)

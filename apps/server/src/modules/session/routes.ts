@@ -8,7 +8,7 @@ import { currentUser } from '../../lib/context'
 import { endSession, login } from '../../auth/sessions'
 import { loginSecondStep, SecondStepRefused } from '../../auth/mfa-login'
 import { signInGate } from '../../auth/mfa-due'
-import { recordLogin } from '../../audit/login-log'
+import { recordLogin, recordUserLogin } from '../../audit/login-log'
 import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from './login-log'
 import { ThrottledError } from '../../auth/login-throttle'
 import { withRetryAfter } from '../../auth/retry-after'
@@ -92,15 +92,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (req.token) {
       const user = await app.ctx.sessions.find(req.token)
       await endSession(db, req.token)
-      if (user)
-        await recordLogin(db, {
-          nickName: user.nickName,
-          userId: user.id,
-          ip: req.ip,
-          userAgent: req.headers['user-agent'] ?? null,
-          result: 'logout',
-          msg: '已退出登录',
-        })
+      if (user) await recordUserLogin(db, req, user, 'logout', '已退出登录')
     }
     return ok(null, '已退出登录')
   })

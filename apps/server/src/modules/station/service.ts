@@ -1,6 +1,5 @@
-import { and, asc, count, desc, eq, exists, ilike, inArray, ne, not, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, ilike, not, type SQL } from 'drizzle-orm'
 import {
-  parseIdList,
   type IdListInput,
   type PageResult,
   type StationInsertBody,
@@ -13,10 +12,12 @@ import type { Db, DbOrTx, Transactable } from '../../db/connection'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
 import { organizations, positions, stations } from '../../db/schema'
-import { badRequest, conflict, notFound } from '../../lib/errors'
-import { rethrowUnique } from '../../lib/unique-violation'
-import { sameName } from '../../lib/same-name'
+import { notFound } from '../../lib/errors'
+import { uniqueName } from '../../lib/name-free'
 import { containsPattern } from '../../lib/like'
+import { missingRecords } from '../links/existing'
+import { idListOr } from '../links/ids'
+import { syncPositions } from '../position/sync'
 import { creatorJoin, OPERATOR_FIELDS, operatorVos, updaterJoin } from '../../lib/operators'
 
 export const STATION_MSG = {
@@ -129,42 +130,18 @@ export async function stationDetail(db: Db, stationId: number) {
   }
 }
 
-function parseOrgIds(value: IdListInput | null | undefined): number[] {
-  const ids = parseIdList(value)
-  if (ids === null) throw badRequest(STATION_MSG.orgIdsInvalid)
-  return ids
-}
+const parseOrgIds = (value: IdListInput | null | undefined) => idListOr(value, STATION_MSG.orgIdsInvalid)
 
 async function requireOrgs(tx: DbOrTx, ids: number[]) {
-  if (ids.length === 0) return
-  const found = await tx
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(inArray(organizations.id, ids))
-  const known = new Set(found.map((o) => o.id))
-  const missing = ids.filter((id) => !known.has(id))
+  const missing = await missingRecords(tx, 'org', ids)
   if (missing.length) throw notFound(orgsMissing(missing))
 }
 
-/** The index catches what requireUniqueName cannot: two requests passing it at the same moment. */
-const onNameTaken = rethrowUnique({
-  stations_station_name_key: STATION_MSG.nameExists,
-  stations_station_name_fold_key: STATION_MSG.nameExists,
-})
-
-async function requireUniqueName(tx: DbOrTx, name: string, exceptId?: number) {
-  const [dup] = await tx
-    .select({ id: stations.id })
-    .from(stations)
-    .where(
-      and(
-        sameName(stations.stationName, name),
-        exceptId === undefined ? undefined : ne(stations.id, exceptId),
-      ),
-    )
-    .limit(1)
-  if (dup) throw conflict(STATION_MSG.nameExists)
-}
+const { requireFree: requireUniqueName, rethrow: onNameTaken } = uniqueName(
+  'station',
+  'stations_station_name',
+  STATION_MSG.nameExists,
+)
 
 export async function insertStation(
   db: Transactable,
@@ -210,27 +187,11 @@ export async function updateStation(
       .update(stations)
       .set({ stationName: name, type: body.type, updateUserId: operatorId, updateTime: new Date() })
       .where(eq(stations.id, body.id))
-    if (!orgIds) return
-    // positions of this job title become exactly orgIds; removed ones go with their links (FK cascade)
-    const current = await tx
-      .select({ id: positions.id, orgId: positions.orgId })
-      .from(positions)
-      .where(eq(positions.stationId, body.id))
-    const wanted = new Set(orgIds)
-    const gone = current.filter((p) => !wanted.has(p.orgId)).map((p) => p.id)
-    if (gone.length) {
-      // their holders lose the positions' roles (DESIGN.md §6a)
-      await power.require(tx, operatorId, { positionIds: gone })
-      await tx.delete(positions).where(inArray(positions.id, gone))
-    }
-    const have = new Set(current.map((p) => p.orgId))
-    const added = orgIds.filter((id) => !have.has(id))
-    if (added.length) {
-      await tx
-        .insert(positions)
-        .values(added.map((orgId) => ({ orgId, stationId: body.id })))
-        .onConflictDoNothing()
-    }
+    // their holders lose the positions' roles (DESIGN.md §6a)
+    if (orgIds)
+      await syncPositions(tx, 'stationId', body.id, orgIds, async (gone) => {
+        await power.require(tx, operatorId, { positionIds: gone })
+      })
   }).catch(onNameTaken)
 }
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { UserGroupInsertBody, UserGroupUpdateBody } from '@amg/contract'
-import type { Db, DbOrTx } from '../../db/connection'
+import type { Db } from '../../db/connection'
 import { userGroupRoles, userGroupUsers, userGroups } from '../../db/schema'
 import { guardedChange } from '../../auth/super-admin-guard'
 import type { PowerGuard } from '../../auth/power'
@@ -9,11 +9,9 @@ import { requireExisting } from '../links/existing'
 import { idList } from '../links/ids'
 import { linkedIds } from '../links/linked-lists'
 import { enablingGrants, writeWithinReach } from '../links/reach-grants'
-import { writeCarrierStatus } from '../links/carrier-enabled'
+import { setCarrierEnabled } from '../links/carrier-enabled'
 import { notFound } from '../../lib/errors'
-import { requireFree } from '../../lib/name-free'
-import { rethrowUnique } from '../../lib/unique-violation'
-import { sameName } from '../../lib/same-name'
+import { uniqueName } from '../../lib/name-free'
 
 /**
  * A group's creation, change, enabling and deletion. Enabling or disabling a group gives or takes
@@ -29,14 +27,11 @@ export const GROUP_MSG = {
 /** An empty description is stored as none (the schema coerces null to ''). */
 const blankToNull = (text: string | null | undefined) => (text && text.trim() !== '' ? text : null)
 
-/** The index catches what assertNameFree cannot: two requests passing it at the same moment. */
-const onNameTaken = rethrowUnique({
-  user_groups_group_name_key: GROUP_MSG.nameTaken,
-  user_groups_group_name_fold_key: GROUP_MSG.nameTaken,
-})
-
-const assertNameFree = (db: DbOrTx, groupName: string, exceptId?: number) =>
-  requireFree(db, 'group', sameName(userGroups.groupName, groupName), exceptId ?? null, GROUP_MSG.nameTaken)
+const { requireFree: assertNameFree, rethrow: onNameTaken } = uniqueName(
+  'group',
+  'user_groups_group_name',
+  GROUP_MSG.nameTaken,
+)
 
 /** Enabling or disabling a group gives or takes the power of the roles it carries (DESIGN.md §6a). */
 export async function setGroupEnabled(
@@ -46,17 +41,13 @@ export async function setGroupEnabled(
   enable: boolean,
   operatorId: number,
 ) {
-  const updated = await guardedChange(db, async (tx) => {
-    await requireExisting(tx, 'group', [id])
-    return writeCarrierStatus(tx, power, operatorId, { kind: 'group', id, enable }, () =>
-      tx
-        .update(userGroups)
-        .set({ status: enable ? 1 : 2, updateUserId: operatorId, updateTime: new Date() })
-        .where(eq(userGroups.id, id))
-        .returning({ id: userGroups.id }),
-    )
-  })
-  if (updated.length === 0) throw notFound(GROUP_MSG.notFound)
+  await setCarrierEnabled(db, power, operatorId, { kind: 'group', id, enable }, (tx, status) =>
+    tx
+      .update(userGroups)
+      .set({ status, updateUserId: operatorId, updateTime: new Date() })
+      .where(eq(userGroups.id, id))
+      .returning({ id: userGroups.id }),
+  )
 }
 
 /** A new group with its role and user links, all in one transaction; unknown ids create nothing. */

@@ -8,13 +8,9 @@ import {
   type UserInsertBody,
   type UserUpdateBody,
 } from '@amg/contract'
-import type { DbOrTx } from '../../db/connection'
-import { users } from '../../db/schema'
 import { LAST_SUPER_ADMIN_MSG } from '../../auth/super-admin-guard'
 import { badRequest } from '../../lib/errors'
-import { requireFree } from '../../lib/name-free'
-import { rethrowUnique } from '../../lib/unique-violation'
-import { sameName } from '../../lib/same-name'
+import { uniqueName } from '../../lib/name-free'
 
 /** What a user's fields must be, checked before any write (the new user, the update, the import). */
 
@@ -35,14 +31,11 @@ export const optionalMobile = (value: string | null | undefined): string | null 
   return text ? normalizeMobile(text) : text
 }
 
-/** The index catches what ensureNickNameFree cannot: two requests passing it at the same moment. */
-export const onNickNameTaken = rethrowUnique({
-  users_nick_name_key: USER_MSG.nickNameTaken,
-  users_nick_name_fold_key: USER_MSG.nickNameTaken,
-})
-
-export const ensureNickNameFree = (db: DbOrTx, nickName: string, exceptId?: number) =>
-  requireFree(db, 'user', sameName(users.nickName, nickName), exceptId ?? null, USER_MSG.nickNameTaken)
+export const { requireFree: ensureNickNameFree, rethrow: onNickNameTaken } = uniqueName(
+  'user',
+  'users_nick_name',
+  USER_MSG.nickNameTaken,
+)
 
 /** The mobile's rule; a password's is the policy as set (requirePolicy), checked where it is set. */
 function checkContact(body: { mobile?: string | null }) {
