@@ -62,14 +62,19 @@ export async function insertOrg(db: Transactable, body: OrgInsertBody, caller: C
   const stationIds = parseStationIds(body.stationIds)
   return db
     .transaction(async (tx) => {
-      const [parent] = await tx
-        .select({ id: organizations.id })
-        .from(organizations)
-        .where(eq(organizations.id, body.parent))
-      if (!parent) throw notFound(ORG_MSG.parentNotFound)
+      // the parent and a sibling of the same name in one round trip: an insert is a department's
+      // commonest change, and each statement is a good part of its cost
+      const [found] = await queryRows<{ parent: number | null; sibling: number | null }>(
+        tx,
+        sql`select (select id from organizations where id = ${body.parent}) as parent,
+                   (select id from organizations
+                     where parent = ${body.parent} and ${sameName(organizations.organizationName, name)}
+                     limit 1) as sibling`,
+      )
+      if (found.parent === null) throw notFound(ORG_MSG.parentNotFound)
       // a new department under one in scope lies strictly below a root of the scope
       if (!orgInScope(caller, body.parent)) throw forbidden(MSG.orgOutOfScope)
-      await requireUniqueSibling(tx, body.parent, name)
+      if (found.sibling !== null) throw conflict(ORG_MSG.siblingExists)
       await requireStations(tx, stationIds)
       const [org] = await tx
         .insert(organizations)
