@@ -31,13 +31,14 @@ const FIXED_HEADERS = [
   'application/json; charset=utf-8',
 ]
 
-/** The envelope of an answer with its length, made once per status and message (a 200's is always the same). */
+/** The envelope of an answer with its length. */
 function envelope(status: number, msg: string): [body: string, length: string] {
   const body = JSON.stringify({ code: status, msg, data: null })
   return [body, String(Buffer.byteLength(body))]
 }
 
-const [SUCCESS_BODY, SUCCESS_LENGTH] = envelope(200, MSG.success)
+/** A 200's envelope is always the same: made once, not per answer. */
+const SUCCESS = envelope(200, MSG.success)
 
 /**
  * A GET answered before Fastify when it can be (a kept answer for a caller memory holds): `take`
@@ -145,11 +146,7 @@ export class ForwardFastPath implements FastReads {
         this.failed.bind(this, res),
       )
     try {
-      // the usual answer, built with nothing more than it needs: most of what a gateway's call costs
-      // here is the answer's own writing
-      res.writeHead(200, [...FIXED_HEADERS, ...forwardUserHeaders(held), 'content-length', SUCCESS_LENGTH])
-      res.end(SUCCESS_BODY)
-      if (started) this.logAnswer(req, 200, held.user.id, started)
+      this.send(req, res, started, 200, MSG.success, held)
     } catch (err) {
       this.failed(res, err as Error)
     }
@@ -189,7 +186,8 @@ export class ForwardFastPath implements FastReads {
     answer?: ForwardAnswer,
     retry = false,
   ) {
-    const [body, length] = envelope(status, msg)
+    // most of what a gateway's call costs here is the answer's own writing: nothing more than it needs
+    const [body, length] = status === 200 ? SUCCESS : envelope(status, msg)
     const headers = [...FIXED_HEADERS, 'content-length', length]
     if (answer) headers.push(...forwardUserHeaders(answer))
     if (retry) headers.push('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
@@ -198,7 +196,10 @@ export class ForwardFastPath implements FastReads {
     this.logAnswer(req, status, answer?.user.id, started)
   }
 
-  /** As the request log (lib/request-log.ts) does for this read: failures at info, a 200 at debug. */
+  /**
+   * As the request log (lib/request-log.ts) does for this read: failures at info, a 200 at debug
+   * (`started` is 0 for a 200 answered while debug was off, which is not logged).
+   */
   private logAnswer(req: IncomingMessage, status: number, userId: number | undefined, started: number) {
     const log = this.log
     if (!log) return

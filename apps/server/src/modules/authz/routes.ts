@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authzApi, batchTooLarge, MAX_BATCH_CHECKS } from '@amg/contract'
 import { ok } from '../../lib/reply'
@@ -8,7 +9,13 @@ import { check, checkBatch, effective, explain } from './service'
 import { whoCan } from './who-can'
 import { callerOf } from '../../auth/user-scope'
 import { roleImpact } from './role-impact'
-import { forwardUserHeaders, forwardedUser } from './forward'
+import { forwardUserHeaders, forwardedUser, type ForwardAnswer } from './forward'
+
+/** The user's and the scope's headers of a 200, as the fast path writes them (forward-fast-path.ts). */
+function setForwardHeaders(reply: FastifyReply, answer: ForwardAnswer) {
+  const headers = forwardUserHeaders(answer)
+  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i], headers[i + 1])
+}
 
 /** DESIGN.md §10: answering other systems' questions. Every route here is a read. */
 export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,16 +26,14 @@ export const authzRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // gives the same answer to everything else (injected requests) and documents the call.
   route(app, authzApi.forward, async (req, reply) => {
     const answer = await forwardedUser(app.ctx.sessions, authz, req.headers)
-    const headers = forwardUserHeaders(answer)
-    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i], headers[i + 1])
+    setForwardHeaders(reply, answer)
     return ok(null)
   })
 
   // DESIGN.md §10a: the same question in one service's namespace (the bare URL above is ams's).
   route(app, authzApi.forwardService, async (req, reply) => {
     const answer = await forwardedUser(app.ctx.sessions, authz, req.headers, req.params.service)
-    const headers = forwardUserHeaders(answer)
-    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i], headers[i + 1])
+    setForwardHeaders(reply, answer)
     return ok(null)
   })
 
