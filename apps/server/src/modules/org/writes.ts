@@ -41,17 +41,19 @@ const onSiblingTaken = rethrowUnique({
   organizations_parent_name_fold_key: ORG_MSG.siblingExists,
 })
 
+/** A department under `parent` named `name` (letter case aside), other than `exceptId`. */
+const siblingNamed = (parent: number | null, name: string, exceptId?: number) =>
+  and(
+    parent === null ? isNull(organizations.parent) : eq(organizations.parent, parent),
+    sameName(organizations.organizationName, name),
+    exceptId === undefined ? undefined : ne(organizations.id, exceptId),
+  )
+
 async function requireUniqueSibling(tx: DbOrTx, parent: number | null, name: string, exceptId?: number) {
   const [dup] = await tx
     .select({ id: organizations.id })
     .from(organizations)
-    .where(
-      and(
-        parent === null ? isNull(organizations.parent) : eq(organizations.parent, parent),
-        sameName(organizations.organizationName, name),
-        exceptId === undefined ? undefined : ne(organizations.id, exceptId),
-      ),
-    )
+    .where(siblingNamed(parent, name, exceptId))
     .limit(1)
   if (dup) throw conflict(ORG_MSG.siblingExists)
 }
@@ -67,9 +69,7 @@ export async function insertOrg(db: Transactable, body: OrgInsertBody, caller: C
       const [found] = await queryRows<{ parent: number | null; sibling: number | null }>(
         tx,
         sql`select (select id from organizations where id = ${body.parent}) as parent,
-                   (select id from organizations
-                     where parent = ${body.parent} and ${sameName(organizations.organizationName, name)}
-                     limit 1) as sibling`,
+                   (select id from organizations where ${siblingNamed(body.parent, name)} limit 1) as sibling`,
       )
       if (found.parent === null) throw notFound(ORG_MSG.parentNotFound)
       // a new department under one in scope lies strictly below a root of the scope
