@@ -245,6 +245,33 @@ describe('on a phone', () => {
     await page.context().close()
   })
 
+  it('a form beside its tree keeps what was typed when the window narrows to a phone and widens again', async () => {
+    const page = await phone('light', DESKTOP)
+    await page.goto('/authmanage/addform')
+    const form = page.getByTestId('auth-form')
+    const chName = form.getByPlaceholder('中文名')
+    const filter = page.getByTestId('auth-tree').getByPlaceholder('输入关键字进行过滤')
+    await chName.fill(`窄窗${s}`)
+    await form.getByPlaceholder('英文名').fill(`narrow_${s}`)
+    await filter.fill('用户')
+    const treeBox = async () => (await page.getByTestId('auth-tree').boundingBox())!
+    const formBox = async () => (await form.boundingBox())!
+    expect((await formBox()).x).toBeGreaterThan((await treeBox()).x + 200) // side by side
+
+    await page.setViewportSize(PHONE)
+    // stacked: the form under the tree, what was typed still there
+    await expect.poll(async () => (await formBox()).y > (await treeBox()).y + 100).toBe(true)
+    expect(await chName.inputValue()).toBe(`窄窗${s}`)
+    expect(await filter.inputValue()).toBe('用户')
+
+    await page.setViewportSize(DESKTOP)
+    await expect.poll(async () => (await formBox()).x > (await treeBox()).x + 200).toBe(true)
+    expect(await chName.inputValue()).toBe(`窄窗${s}`)
+    expect(await form.getByPlaceholder('英文名').inputValue()).toBe(`narrow_${s}`)
+    expect(await filter.inputValue()).toBe('用户')
+    await page.context().close()
+  })
+
   for (const mode of ['light', 'dark'] as const) {
     // two dozen screens, each loaded and photographed: longer than one check on a busy machine
     it(`${mode}: every screen photographed at 390 px`, { timeout: 300_000 }, async () => {

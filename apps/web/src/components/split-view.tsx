@@ -1,4 +1,3 @@
-import { Col, Row } from 'antd'
 import { useEffect, useRef, type ReactNode } from 'react'
 import { useSession } from '../lib/session-store'
 
@@ -31,26 +30,21 @@ export function SplitView({
     if (mobile) main.current?.scrollIntoView({ block: 'start' })
   }, [mainKey, mobile])
 
-  if (mobile) {
-    return (
-      <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
-        <div style={{ minWidth: 0 }}>{side}</div>
-        <div ref={main} style={{ minWidth: 0, scrollMarginTop: 8 }} data-testid="split-main">
+  // One element tree for both layouts, only its styles differ: a window crossing the phone width
+  // (or a browser that reports a passing size while it captures the page) must not remount the
+  // form beside the tree and lose what was typed in it.
+  return (
+    <div
+      style={
+        mobile ? { display: 'flex', flexDirection: 'column', gap: 16 } : { display: 'flex', gap: gutter }
+      }
+    >
+      <div style={mobile ? { minWidth: 0 } : { flex: `0 0 ${sideWidth}px`, minWidth: 0 }}>{side}</div>
+      <div style={mobile ? { minWidth: 0 } : { flex: '1 1 auto', minWidth: 0 }}>
+        <div ref={main} style={{ scrollMarginTop: 8 }} data-testid="split-main">
           {children}
         </div>
       </div>
-    )
-  }
-  return (
-    <Row gutter={gutter} wrap={false}>
-      <Col flex={`${sideWidth}px`} style={{ minWidth: 0 }}>
-        {side}
-      </Col>
-      <Col flex="auto" style={{ minWidth: 0 }}>
-        <div ref={main} data-testid="split-main">
-          {children}
-        </div>
-      </Col>
-    </Row>
+    </div>
   )
 }
