@@ -4,6 +4,7 @@ import type * as schema from './schema'
 import type { OpenOptions, Database } from './open-options'
 import { openPglite } from './open-pglite'
 import { openPostgres } from './open-postgres'
+import { keepTickShape } from './tick-shape'
 
 export { EVENTS_CHANNEL, type Database, type OpenOptions, type SessionLimits } from './open-options'
 
@@ -30,6 +31,8 @@ export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
  * (open-pglite.ts), migrated either way.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
+  // before the embedded database's start, whose collections would otherwise slow every nextTick
+  await keepTickShape()
   if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options)
   return openPglite(options)
 }
