@@ -56,6 +56,10 @@ describe('canCall against the server, route by route', () => {
     expect(limited.calls.every((p) => typeof p.method === 'string' && p.uri.startsWith('/'))).toBe(true)
     const keys = limited.calls.map((p) => `${p.method.toUpperCase()} ${p.uri}`)
     expect(new Set(keys).size).toBe(keys.length)
+    // a super admin's answer lists no patterns: every call is theirs, which `superAdmin` already says
+    const admin = accounts.find((a) => a.name === 'admin')!.current
+    expect(admin.superAdmin).toBe(true)
+    expect(admin.calls).toEqual([])
   })
 
   it('covers both answers: each limited account may make some calls and not others', () => {

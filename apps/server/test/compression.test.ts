@@ -50,7 +50,7 @@ describe('compressed answers', () => {
     expect(small.statusCode).toBe(200)
     expect(small.headers['content-encoding']).toBeUndefined()
     // below 8 KB compressing costs more time than the bytes saved take on the wire: the current user
-    // of a few pages (the super admin's, with every page of the tree, has grown past 8 KB)
+    // of a few pages
     const { token } = await t.userWithCodes(
       ['user', 'role', 'usergroup', 'org', 'station', 'position'],
       'compression.reader',

@@ -4,7 +4,10 @@ import type { RouteSpec } from './routes/route'
 /** What decides whether a signed-in user may make a call: the answer of GET /user/current carries it. */
 export interface CallAccess {
   superAdmin: boolean
-  /** the user's back-end patterns of this server's own API (what the authorization hook matches) */
+  /**
+   * the user's back-end patterns of this server's own API (what the authorization hook matches); empty
+   * for a super admin, whom the hook does not match against patterns
+   */
   calls: readonly UrlPattern[]
 }
 
