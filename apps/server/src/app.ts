@@ -159,7 +159,7 @@ export async function buildApp({
     async (api) => {
       api.addHook('onRoute', (route) => ctx.catalogue.addRoute(route))
       const { heldCaller } = installAuthHooks(api, { ...ctx, machineTokens: oidc })
-      forwardFastPath.serveCheck(new CheckFastPath({ db, authz, heldCaller }, app.log))
+      forwardFastPath.serveCheck(new CheckFastPath({ authz, heldCaller }, app.log))
       installInputGuard(api)
       installNameGuard(api)
       if (audit) installOperationLog(api, database.db, { events, committed: ctx.deliveriesCommitted })

@@ -7,7 +7,7 @@ import { sessionTokenOf, type HeldCaller } from '../../auth/hook'
 import { logsAt } from '../../lib/request-log'
 import { ok } from '../../lib/reply'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
-import { check } from './service'
+import { checkFromMemory } from './service'
 
 /** The one URL answered here: the check call, without a query (a query goes to Fastify's input guard). */
 export const CHECK_URL = `${API_PREFIX}${authzApi.check.route.path}`
@@ -66,7 +66,7 @@ function stopReading(req: Reading) {
 }
 
 /** The bits of the context the check call reads. */
-export type CheckContext = Pick<AppContext, 'db' | 'authz'> & {
+export type CheckContext = Pick<AppContext, 'authz'> & {
   /** the auth hook's own reading of a caller held in memory (auth/hook.ts) */
   heldCaller(headers: IncomingMessage['headers']): HeldCaller | undefined
 }
@@ -81,14 +81,16 @@ export type CheckContext = Pick<AppContext, 'db' | 'authz'> & {
  * Everything else goes to Fastify, which then gives the answer it always gives: any other header set
  * (another content type, an encoded, chunked or large body, a query string), a caller the auth hook
  * would have to look up, refuse or restrict, a body the schema would refuse, coerce or strip, or unsafe
- * input, and any error of the decision itself (a refused path, an unknown service, another user's check
- * without the permission: `check` runs once more in the route and its error goes through the error
- * handler). The body read here is put back on the request for Fastify to read. The same function
- * decides (`check`, service.ts), the same envelope is sent with the same headers, and as a successful
- * read is logged only at debug, the path is not taken while that level is on (Fastify logs the line).
+ * input, a decision memory cannot make alone (another user's check, an access or a tree not held) and
+ * any error of the decision (a refused path, an unknown service: the route asks again and its error
+ * handler speaks). The body read here is put back on the request for Fastify to read. The route's own
+ * decision answers here (`checkFromMemory`, service.ts, which `check` asks first), without a promise,
+ * with the same envelope and headers, and as a successful read is logged only at debug, the path is
+ * not taken while that level is on (Fastify logs the line).
  */
 export class CheckFastPath {
-  private readonly jsonHeaders: [string, string][]
+  /** names and values one after the other, as `writeHead` takes them */
+  private readonly jsonHeaders: string[]
 
   constructor(
     private readonly ctx: CheckContext,
@@ -96,8 +98,9 @@ export class CheckFastPath {
   ) {
     // the answer as the route sends it: the API's security headers (lib/security-headers.ts), then JSON
     this.jsonHeaders = [
-      ...Object.entries(API_SECURITY_HEADERS),
-      ['content-type', 'application/json; charset=utf-8'],
+      ...Object.entries(API_SECURITY_HEADERS).flat(),
+      'content-type',
+      'application/json; charset=utf-8',
     ]
   }
 
@@ -137,37 +140,33 @@ export class CheckFastPath {
     req.on('error', onError)
   }
 
-  /** The whole body is here: answered, or handed on. */
+  /** The whole body is here: answered at once from memory, or handed on. */
   received(req: IncomingMessage, reading: BodyReading) {
-    const { res, fastify } = reading
-    // Held back, the body stays on the request (a copy: never a view of the socket's buffer), so
-    // Fastify can still read it from the start, and the request cannot end before it is read.
-    req.pause()
     const raw = Buffer.concat(reading.chunks, reading.size)
-    req.unshift(raw)
     const body = this.bodyOf(raw)
-    if (!body) return fastify(req, res)
-    void this.decide(req, res, fastify, reading.caller, body)
+    const result = body && this.decide(req, reading.caller.user.id, body)
+    if (result) return this.send(reading.res, reading.caller, result)
+    // Held back, the body goes back on the request (a copy: never a view of the socket's buffer), so
+    // Fastify reads it from the start, and the request cannot end before it is read.
+    req.pause()
+    req.unshift(raw)
+    reading.fastify(req, reading.res)
   }
 
-  /** Any error of the decision is the route's to answer: it asks again and its error handler speaks. */
-  private async decide(
-    req: IncomingMessage,
-    res: ServerResponse,
-    fastify: Fastify,
-    caller: HeldCaller,
-    body: AuthzCheckBody,
-  ) {
-    let result
+  /**
+   * The route's own decision when memory holds all it needs (`checkFromMemory`); undefined for
+   * anything else, and for any error of the decision, which is the route's to answer: it asks again
+   * and its error handler speaks.
+   */
+  private decide(req: IncomingMessage, callerId: number, body: AuthzCheckBody) {
     try {
       // no session token (read as the hook reads it, as the route's `req.token`): an API key or a
       // machine token asked, and an allowed answer is use (DESIGN.md §21)
       const asUse = sessionTokenOf(req.headers) === null
-      result = await check(this.ctx.db, this.ctx.authz, caller.user.id, body, asUse)
+      return checkFromMemory(this.ctx.authz, callerId, body, asUse)
     } catch {
-      return fastify(req, res)
+      return undefined
     }
-    this.send(req, res, caller, result)
   }
 
   /** The body when the route's schema takes it exactly as sent and the input guard has nothing to say. */
@@ -185,13 +184,10 @@ export class CheckFastPath {
     return body
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, caller: HeldCaller, result: unknown) {
-    // answered here: the body is no longer needed
-    req.resume()
+  private send(res: ServerResponse, caller: HeldCaller, result: unknown) {
     caller.touch(this.log)
     const payload = JSON.stringify(ok(result))
-    const headers = [...this.jsonHeaders, ['content-length', String(Buffer.byteLength(payload))]]
-    res.writeHead(200, headers.flat())
+    res.writeHead(200, [...this.jsonHeaders, 'content-length', String(Buffer.byteLength(payload))])
     res.end(payload)
     checkFastPathCount.answered++
   }
