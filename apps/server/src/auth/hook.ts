@@ -9,7 +9,7 @@ import { FROZEN, type SessionCache, type SessionUser } from '../cache/session-ca
 import type { ChangeWatch } from '../cache/change-watch'
 import type { MachineTokenIdentity } from '../cache/machine-token-denials'
 import type { Database, Db } from '../db/connection'
-import { hashToken } from '../lib/tokens'
+import { hashPresentedToken } from '../lib/tokens'
 import type { Authorizer } from './authorizer'
 import { restrictedMayCall, restrictionRefusal } from './restriction'
 
@@ -28,7 +28,7 @@ declare module 'fastify' {
 /** What the hook answers from, and the watch that clears it after a write (the app's context). */
 export interface AuthHookContext {
   db: Db
-  database: Pick<Database, 'heardSoFar'>
+  database: Pick<Database, 'heardSoFar' | 'heardAtCommit'>
   authz: Authorizer
   sessions: SessionCache
   changes: ChangeWatch
@@ -137,9 +137,9 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
 
   /** What the request presents: a session token, an API key or a machine token; null for none. */
   const credentialOf = (token: string | null, authorization: string | undefined): Credential | null => {
-    if (token) return { kind: 'session', key: hashToken(token) }
+    if (token) return { kind: 'session', key: hashPresentedToken(token) }
     const bearer = bearerOf(authorization)
-    if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashToken(bearer) }
+    if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashPresentedToken(bearer) }
     if (bearer) return { kind: 'machine', key: bearer, token: machineTokens?.machineToken(bearer) ?? null }
     return null
   }
@@ -229,8 +229,10 @@ export function installWriteRefresh(
   { changes, database }: Pick<AuthHookContext, 'changes' | 'database'>,
 ) {
   // Only a route that may write has anything to wait for after its answer: reads get no onSend hook.
+  // Nor does any route where the commit itself was heard (the embedded database): its notifications
+  // cleared what it made stale before the handler returned.
   api.addHook('onRoute', (route) => {
-    if (!routeMayWrite(route)) return
+    if (database.heardAtCommit || !routeMayWrite(route)) return
     addOnSend(route, (req, reply, payload, done) => {
       // a read sent to the same route (GET of a route that also takes POST) passes at once
       if (!mayWrite(req.method, req.routeOptions.config)) return done(null, payload)

@@ -27,6 +27,12 @@ export interface Database {
    * them in order to every listener at once), so a change is known everywhere before its answer leaves.
    */
   heardSoFar(): Promise<void>
+  /**
+   * Whether a change's notification reaches this instance before the statement that committed it
+   * returns (PGlite: one process, whose listener runs as the commit's answer is read). Then what a
+   * write made stale here is cleared by the time its handler returns, with no look at the counters.
+   */
+  heardAtCommit: boolean
   ping(): Promise<void>
   close(): Promise<void>
   /** PGlite only: the whole database as a tarball (tests clone a migrated, seeded template). */

@@ -64,6 +64,7 @@ export async function openPglite(options: Exclude<OpenOptions, { databaseUrl: st
     hearsEveryChange: () => true,
     // PGlite's listener runs as the change commits
     heardSoFar: async () => {},
+    heardAtCommit: true,
     async ping() {
       await client.query('select 1')
     },

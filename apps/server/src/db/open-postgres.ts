@@ -99,6 +99,7 @@ export async function openPostgres(
     hearsEveryChange: () => listener.hearsEveryChange,
     heardSoFar: () =>
       listener.heardSoFar((mark) => pool.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, mark])),
+    heardAtCommit: false,
     async ping() {
       await withTimeout(pool.query('select 1'), PING_TIMEOUT_MS)
     },
