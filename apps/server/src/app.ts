@@ -20,6 +20,7 @@ import { installInputGuard } from './lib/input-guard'
 import { installNameGuard } from './lib/name-guard'
 import { installCompression } from './lib/compression'
 import { RequestLog } from './lib/request-log'
+import { lazyRequestLogger } from './lib/request-logger'
 import { API_DOCS_PREFIX, installSecurityHeaders } from './lib/security-headers'
 import { installOperationLog } from './audit/operation-log'
 import { requestScopedDb } from './db/request-transaction'
@@ -96,6 +97,8 @@ export async function buildApp({
     bodyLimit: 1024 * 1024,
     // one line per request, reads only at debug (lib/request-log.ts)
     logController: new RequestLog(),
+    // a request's child logger is made only when the request writes a line (lib/request-logger.ts)
+    childLoggerFactory: lazyRequestLogger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     clientErrorHandler: installClientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>()

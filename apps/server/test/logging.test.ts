@@ -87,6 +87,29 @@ describe.skipIf(!!inject('pgTemplate'))('the request log', () => {
     ])
   })
 
+  it("marks each request's lines with its own id, whether or not its reads wrote a line", async () => {
+    const lines = await withLoggedApp('info', async (app) => {
+      const token = await signIn(app)
+      const headers = { 'x-auth-token': token }
+      // reads that write no line at this level, between lines that are written
+      await app.inject({ method: 'GET', url: '/api/user/current', headers })
+      await app.inject({ method: 'GET', url: '/api/user/current' })
+      await app.inject({ method: 'POST', url: '/api/role/listall', headers, payload: {} })
+      await app.inject({
+        method: 'POST',
+        url: '/api/org/insert',
+        headers,
+        payload: { organizationName: '编号部' },
+      })
+      await app.inject({ method: 'GET', url: '/api/user/current' })
+    })
+    const completed = lines.filter((l) => l.msg === 'request completed') as { reqId?: string }[]
+    expect(completed).toHaveLength(4) // the sign-in, two refusals, the insert
+    const ids = completed.map((l) => l.reqId)
+    for (const id of ids) expect(id).toMatch(/^req-[0-9a-z]+$/)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
   it('logs gateway questions answered over HTTP as the request log does: refusals at info, a 200 at debug', async () => {
     const ask = async (app: Awaited<ReturnType<typeof buildApp>>, token?: string) => {
       const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/authz/forward`
