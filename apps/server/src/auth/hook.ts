@@ -9,7 +9,7 @@ import { FROZEN, type SessionCache, type SessionUser } from '../cache/session-ca
 import type { ChangeWatch } from '../cache/change-watch'
 import type { MachineTokenIdentity } from '../cache/machine-token-denials'
 import type { Database, Db } from '../db/connection'
-import { hashPresentedToken } from '../lib/tokens'
+import { hashToken } from '../lib/tokens'
 import type { Authorizer } from './authorizer'
 import { restrictedMayCall, restrictionRefusal } from './restriction'
 
@@ -137,9 +137,9 @@ export function installAuthHooks(api: FastifyInstance, ctx: AuthHookContext) {
 
   /** What the request presents: a session token, an API key or a machine token; null for none. */
   const credentialOf = (token: string | null, authorization: string | undefined): Credential | null => {
-    if (token) return { kind: 'session', key: hashPresentedToken(token) }
+    if (token) return { kind: 'session', key: hashToken(token) }
     const bearer = bearerOf(authorization)
-    if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashPresentedToken(bearer) }
+    if (bearer?.startsWith(API_KEY_PREFIX)) return { kind: 'apiKey', key: hashToken(bearer) }
     if (bearer) return { kind: 'machine', key: bearer, token: machineTokens?.machineToken(bearer) ?? null }
     return null
   }

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import type { Restriction } from '@amg/contract'
 import type { Db } from '../db/connection'
 import { apiKeys, sessions, userMfa, users } from '../db/schema'
-import { hashPresentedToken, hashToken } from '../lib/tokens'
+import { hashToken } from '../lib/tokens'
 import { WatchedCache, type CacheHost } from './watched-cache'
 import { restrictionOf } from '../lib/restriction-of'
 
@@ -94,7 +94,7 @@ export class SessionCache extends WatchedCache {
 
   /** The signed-in user behind a token, or null when the token is unknown, expired or the user is frozen. */
   find(token: string, now = Date.now()): Promise<SessionUser | null> {
-    return this.findByHash(hashPresentedToken(token), now)
+    return this.findByHash(hashToken(token), now)
   }
 
   /**

@@ -16,7 +16,7 @@ import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../l
 import type { Authorizer } from '../../auth/authorizer'
 import type { SessionCache, SessionUser } from '../../cache/session-cache'
 import { restrictionRefusal } from '../../auth/restriction'
-import { hashPresentedToken } from '../../lib/tokens'
+import { hashToken } from '../../lib/tokens'
 import { normalizeMethod } from './service'
 
 /** Where gateways ask (DESIGN.md §10), and the methods it answers: a gateway asks with the original one. */
@@ -193,7 +193,7 @@ export function heldForwardAnswer(
   service: string,
 ): ForwardAnswer | undefined {
   const token = forwardedToken(headers)
-  const user = token ? sessions.held(hashPresentedToken(token)) : undefined
+  const user = token ? sessions.held(hashToken(token)) : undefined
   if (!user || user.restricted || authz.hasServiceFromMemory(service) !== true) return undefined
   const call = forwardedCall(headers)
   const scopeHeader = authz.scopeHeaderFromMemory(user.id, call.method, call.path, service)
