@@ -77,7 +77,7 @@ describe('writes that change access', () => {
     expect((await t.call('POST', '/api/user/list', { token, body: {} })).status).toBe(200) // still via group
   })
 
-  it('a changed count with no notification clears it at the next request that may write', async () => {
+  it('a changed count with no notification: cleared at the next write on PostgreSQL, no look on the embedded database', async () => {
     await warmWeakUser()
     // as if the notification were lost: only the counter the triggers keep moves
     await t.db.execute(sql`select nextval('authz_version_seq')`)

@@ -28,7 +28,7 @@ declare module 'fastify' {
 /** What the hook answers from, and the watch that clears it after a write (the app's context). */
 export interface AuthHookContext {
   db: Db
-  database: Pick<Database, 'heardSoFar' | 'heardAtCommit'>
+  database: Pick<Database, 'heardSoFar'>
   authz: Authorizer
   sessions: SessionCache
   changes: ChangeWatch
@@ -228,11 +228,10 @@ export function installWriteRefresh(
   api: FastifyInstance,
   { changes, database }: Pick<AuthHookContext, 'changes' | 'database'>,
 ) {
-  // Only a route that may write has anything to wait for after its answer: reads get no onSend hook.
-  // Nor does any route where the commit itself was heard (the embedded database): its notifications
-  // cleared what it made stale before the handler returned.
+  // Only a route that may write has anything to wait for after its answer: reads get no onSend hook,
+  // nor does any route where the commit itself is heard (ChangeWatch.looksAfterWrites).
   api.addHook('onRoute', (route) => {
-    if (database.heardAtCommit || !routeMayWrite(route)) return
+    if (!changes.looksAfterWrites || !routeMayWrite(route)) return
     addOnSend(route, (req, reply, payload, done) => {
       // a read sent to the same route (GET of a route that also takes POST) passes at once
       if (!mayWrite(req.method, req.routeOptions.config)) return done(null, payload)

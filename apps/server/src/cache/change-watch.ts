@@ -35,8 +35,17 @@ export class ChangeWatch {
    */
   constructor(
     private readonly db: Db,
-    private readonly database?: Pick<Database, 'db' | 'hearsEveryChange'>,
+    private readonly database?: Pick<Database, 'db' | 'hearsEveryChange' | 'heardAtCommit'>,
   ) {}
+
+  /**
+   * Whether a write needs a look at the counters after its commit. Not where the commit itself is
+   * heard (the embedded database, `Database.heardAtCommit`): its notifications cleared what it made
+   * stale before the committing statement returned, and none can be lost or come from elsewhere.
+   */
+  get looksAfterWrites(): boolean {
+    return this.database?.heardAtCommit !== true
+  }
 
   /**
    * Whether what caches hold may answer now without a look (DESIGN.md §19). Always while the listener
@@ -102,9 +111,12 @@ export class ChangeWatch {
     this.seen.clear()
   }
 
-  /** Answers whether anything watched changed since the last look. */
+  /**
+   * Answers whether anything watched changed since the last look; after a write where the commit was
+   * heard, nothing is left to find and no query is made.
+   */
   refreshIfChanged(): Promise<boolean> {
-    return this.compare(this.db)
+    return this.looksAfterWrites ? this.compare(this.db) : Promise.resolve(false)
   }
 
   private async compare(db: Db): Promise<boolean> {

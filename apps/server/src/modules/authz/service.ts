@@ -41,9 +41,12 @@ export function callPath(raw: string, where = ''): string {
   return path
 }
 
-/** The service a call asks about: the key given, ams when none; one that does not exist is a 400. */
+/** The service a call names: the key given, ams (this server's own API) when none. */
+const namedService = (key: string | undefined) => key ?? AMS_SERVICE_KEY
+
+/** The service a call asks about (`namedService`); one that does not exist is a 400. */
 export async function serviceOfCall(authz: Authorizer, key: string | undefined): Promise<string> {
-  const service = key ?? AMS_SERVICE_KEY
+  const service = namedService(key)
   if (!(await authz.hasService(service))) throw badRequest(unknownService(service))
   return service
 }
@@ -114,7 +117,7 @@ export function checkFromMemory(
 ) {
   const path = callPath(body.path)
   if (body.userId !== undefined && body.userId !== callerId) return undefined
-  const service = body.service ?? AMS_SERVICE_KEY
+  const service = namedService(body.service)
   if (authz.hasServiceFromMemory(service) !== true) return undefined
   const method = normalizeMethod(body.method)
   const allowed = authz.canFromMemory(callerId, method, path, service)
