@@ -64,6 +64,11 @@ export class Authorizer {
     return this.held(userId) !== undefined
   }
 
+  /** `resolve` answered at once from what is held here; undefined when only a load can tell. */
+  accessFromMemory(userId: number): EffectiveAccess | undefined {
+    return this.held(userId)
+  }
+
   /**
    * What the user may do. `tx`: resolve inside an open transaction (a power check), reading what it
    * sees without storing the answer, since that transaction may still roll back.

@@ -10,3 +10,6 @@ export async function done(work: Promise<unknown>, msg: string = MSG.success): P
   await work
   return ok(null, msg)
 }
+
+/** The content type of every JSON answer, as Fastify sets it: an answer sent as bytes says it itself. */
+export const JSON_TYPE = 'application/json; charset=utf-8'

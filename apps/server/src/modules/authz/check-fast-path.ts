@@ -5,7 +5,7 @@ import { API_PREFIX, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg
 import type { AppContext } from '../context'
 import { sessionTokenOf, type HeldCaller } from '../../auth/hook'
 import { logsAt } from '../../lib/request-log'
-import { ok } from '../../lib/reply'
+import { JSON_TYPE, ok } from '../../lib/reply'
 import { API_SECURITY_HEADERS } from '../../lib/security-headers'
 import { checkFromMemory } from './service'
 
@@ -24,7 +24,7 @@ const bodyFields = new Set(Object.keys(bodySchema.properties))
 const bodyMatches = TypeCompiler.Compile(bodySchema)
 
 /** `application/json`, bare or with charset utf-8: what Fastify's JSON parser reads the same way. */
-const JSON_TYPE = /^application\/json(;\s*charset=utf-8)?$/i
+const JSON_BODY = /^application\/json(;\s*charset=utf-8)?$/i
 
 type Fastify = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -97,11 +97,7 @@ export class CheckFastPath {
     private readonly log: FastifyBaseLogger,
   ) {
     // the answer as the route sends it: the API's security headers (lib/security-headers.ts), then JSON
-    this.jsonHeaders = [
-      ...Object.entries(API_SECURITY_HEADERS).flat(),
-      'content-type',
-      'application/json; charset=utf-8',
-    ]
+    this.jsonHeaders = [...Object.entries(API_SECURITY_HEADERS).flat(), 'content-type', JSON_TYPE]
   }
 
   /** Whether the request is one this path may take, from its headers alone. */
@@ -109,7 +105,7 @@ export class CheckFastPath {
     const h = req.headers
     if (h['transfer-encoding'] !== undefined || h['content-encoding'] !== undefined) return undefined
     const type = h['content-type']
-    if (type === undefined || !JSON_TYPE.test(type)) return undefined
+    if (type === undefined || !JSON_BODY.test(type)) return undefined
     const lengthHeader = h['content-length']
     if (lengthHeader === undefined || !/^[0-9]{1,5}$/.test(lengthHeader)) return undefined
     const length = Number(lengthHeader)

@@ -17,6 +17,7 @@ import {
   heldForwardAnswer,
   type ForwardAnswer,
 } from './forward'
+import { JSON_TYPE } from '../../lib/reply'
 
 const METHODS = new Set<string>(FORWARD_METHODS)
 
@@ -28,7 +29,7 @@ const FIXED_HEADERS = [
   'x-content-type-options',
   API_SECURITY_HEADERS['x-content-type-options'],
   'content-type',
-  'application/json; charset=utf-8',
+  JSON_TYPE,
 ]
 
 /** The envelope of an answer with its length. */

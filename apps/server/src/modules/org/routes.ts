@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { orgApi, type OrgTreeQuery } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { JSON_TYPE, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { orgTree } from './tree'
 import { orgDetail } from './detail'
@@ -34,7 +34,7 @@ function treePart(db: Db, query: OrgTreeQuery): { key: string; read: () => Promi
 
 /** Sends an answer kept serialized (the contract's schema documents it), compressed when accepted. */
 function sendPayload(req: FastifyRequest, reply: FastifyReply, payload: TreePayload) {
-  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding')
+  reply.type(JSON_TYPE).header('vary', 'accept-encoding')
   const encoding = acceptedEncoding(req.headers['accept-encoding'])
   if (!encoding) return reply.send(payload.json as never)
   return reply.header('content-encoding', encoding).send(encoded(payload, encoding) as never)

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authApi, MSG } from '@amg/contract'
-import { done, ok } from '../../lib/reply'
+import { done, JSON_TYPE, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { acceptedEncoding, encoded, type TreePayload } from '../org/tree-payload'
@@ -35,7 +35,7 @@ export const permissionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   let backEnd: TreePayload | undefined
   route(app, authApi.backEnd, async (req, reply) => {
     backEnd ??= { json: JSON.stringify(ok({ urlMap: catalogue.urlMap() })) }
-    reply.type('application/json; charset=utf-8')
+    reply.type(JSON_TYPE)
     const encoding =
       req.headers['x-no-compression'] === undefined ? acceptedEncoding(req.headers['accept-encoding']) : null
     if (!encoding) return reply.send(backEnd.json as never)

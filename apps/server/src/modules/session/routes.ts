@@ -2,7 +2,7 @@ import { loggableError } from '../../lib/error-handler'
 import { directoryBind } from '../directory/bind'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { JSON_TYPE, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { currentUser } from '../../lib/context'
 import { endSession, login } from '../../auth/sessions'
@@ -15,6 +15,9 @@ import { withRetryAfter } from '../../auth/retry-after'
 import { dummyPasswordHash } from '../../auth/password'
 import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
 import { beforeTransaction } from '../../lib/before-transaction'
+import { KeptCurrentAnswers } from './current-answer'
+import { CURRENT_URL, CurrentFastPath } from './current-fast-path'
+import { fastReadsOf } from '../authz/forward-fast-path'
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
@@ -97,7 +100,29 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return ok(null, '已退出登录')
   })
 
-  route(app, sessionApi.current, async (req) => ok(await getCurrentUser(db, authz, currentUser(req))))
+  // the answer kept per user and access (current-answer.ts), and over HTTP sent before Fastify when it
+  // is kept (current-fast-path.ts)
+  const currentAnswers = new KeptCurrentAnswers()
+  if (app.heldCaller)
+    fastReadsOf(app.server)?.serveRead(
+      CURRENT_URL,
+      new CurrentFastPath(currentAnswers, authz, app.heldCaller, app.log),
+    )
+  route(app, sessionApi.current, async (req, reply) => {
+    const user = currentUser(req)
+    const access = await authz.resolve(user.id)
+    let body = currentAnswers.of(user, access)
+    if (!body) {
+      const current = await getCurrentUser(db, authz, user, access)
+      body = currentAnswers.made(
+        user,
+        access,
+        reply.serialize(ok(current)) as string,
+        current.manageScope === null,
+      )
+    }
+    return reply.type(JSON_TYPE).send(body as never)
+  })
 
   route(
     app,

@@ -15,6 +15,7 @@ import { hashToken } from '../../lib/tokens'
 import { recordPasswordSet, requireNotReused, requirePolicy } from '../../auth/password-rules'
 import { readSecuritySettings } from '../../auth/security-settings'
 import type { Authorizer } from '../../auth/authorizer'
+import type { EffectiveAccess } from '../../auth/access-load'
 import { namedScopeRoots } from '../../auth/scope-words'
 import { hashPassword, verifyPassword } from '../../auth/password'
 import { endUserSessions } from '../../auth/sessions'
@@ -22,14 +23,22 @@ import type { SessionUser } from '../../cache/session-cache'
 import { judge, type LoginThrottle } from '../../auth/login-throttle'
 import { badRequest, forbidden } from '../../lib/errors'
 
-/** The signed-in user as the session cache holds them, with their access: no query once warm. */
 /** Each pattern once (several nodes may grant the same call). */
 const distinctPatterns = (patterns: readonly UrlPattern[]): UrlPattern[] => [
   ...new Map(patterns.map((p) => [`${p.method.toUpperCase()} ${p.uri}`, p])).values(),
 ]
 
-export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUser): Promise<CurrentUser> {
-  const access = await authz.resolve(user.id)
+/**
+ * The signed-in user as the session cache holds them, with their access (`access`: the one the caller
+ * resolved, so that the answer and what it is kept with agree): no query once warm.
+ */
+export async function getCurrentUser(
+  db: Db,
+  authz: Authorizer,
+  user: SessionUser,
+  access?: EffectiveAccess,
+): Promise<CurrentUser> {
+  access ??= await authz.resolve(user.id)
   return {
     id: user.id,
     nickName: user.nickName,
@@ -45,7 +54,7 @@ export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUse
     // tree made their answer, the console's most frequent read, four times larger and compressed each time
     calls: access.superAdmin ? [] : distinctPatterns(access.backEnd),
     superAdmin: access.superAdmin,
-    manageScope: await manageScopeOf(db, authz, user.id),
+    manageScope: await manageScopeOf(db, authz, user.id, access),
   }
 }
 
@@ -53,11 +62,16 @@ export async function getCurrentUser(db: Db, authz: Authorizer, user: SessionUse
  * 管理范围 (DESIGN.md §13): the reach of the user list call, the one every user screen starts from,
  * named by its top departments; null when the user may not list users or reaches all data.
  */
-async function manageScopeOf(db: Db, authz: Authorizer, userId: number): Promise<CurrentUser['manageScope']> {
+async function manageScopeOf(
+  db: Db,
+  authz: Authorizer,
+  userId: number,
+  access: EffectiveAccess,
+): Promise<CurrentUser['manageScope']> {
   const { method, path } = userApi.list.route
   const scope = await authz.scopeOf(userId, [method].flat()[0], path)
   if (!scope || scope.all) return null
-  return { self: scope.self, roots: await namedScopeRoots(db, (await authz.resolve(userId)).depts, scope) }
+  return { self: scope.self, roots: await namedScopeRoots(db, access.depts, scope) }
 }
 
 export interface PasswordChanger {
