@@ -1,9 +1,9 @@
-import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { currentFastPathCount } from '../src/modules/session/current-fast-path'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD } from './helpers/constants'
+import { bothWays as bothWaysOf } from './helpers/both-ways'
 
 /**
  * `GET /api/user/current` is kept as it goes on the wire, one answer per user's access
@@ -21,30 +21,10 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-const PICKED = ['x-content-type-options', 'content-security-policy', 'content-type', 'vary', 'content-length']
-
-/** The answer over HTTP and through the route (HTTP first), as status, headers and bytes, which must agree. */
+/** The answer over HTTP and through the route, which must agree, as status and data. */
 async function bothWays(token: string) {
   const headers = { 'x-auth-token': token, 'accept-encoding': 'gzip, br' }
-  const http = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
-    (resolve, reject) => {
-      get(`${base}/api/user/current`, { headers }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
-        )
-      }).on('error', reject)
-    },
-  )
-  const routed = await t.app.inject({ method: 'GET', url: '/api/user/current', headers })
-  const pick = (h: Record<string, unknown>) =>
-    Object.fromEntries(PICKED.map((k) => [k, h[k] === undefined ? undefined : String(h[k])]))
-  expect({ status: http.status, headers: pick(http.headers), body: http.body.toString('utf8') }).toEqual({
-    status: routed.statusCode,
-    headers: pick(routed.headers),
-    body: routed.rawPayload.toString('utf8'),
-  })
+  const http = await bothWaysOf(t.app, base, '/api/user/current', headers)
   return { status: http.status, data: JSON.parse(http.body.toString('utf8')).data }
 }
 

@@ -1,10 +1,10 @@
-import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { orgTree } from '../src/modules/org'
 import { treeFastPathCount } from '../src/modules/org/tree-fast-path'
 import { createTestApp, type TestApp, rootOrgIdOf } from './helpers/app'
+import { bothWays as bothWaysOf } from './helpers/both-ways'
 
 /**
  * The whole department tree is kept serialized and compressed once per version (decisions.md "Hot
@@ -43,39 +43,10 @@ async function answered(encoding?: 'br' | 'gzip') {
   return JSON.parse(text).data
 }
 
-/** The answer over HTTP (raw bytes, not decoded) and through the route, as status, headers and bytes. */
+/** The whole tree over HTTP (raw bytes, not decoded) and through the route, which must agree; answers the status. */
 async function bothWays(token: string, encoding?: string) {
   const headers = { 'x-auth-token': token, ...(encoding ? { 'accept-encoding': encoding } : {}) }
-  const routed = await t.app.inject({ method: 'GET', url: '/api/org/tree', headers })
-  const http = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
-    (resolve, reject) => {
-      // node:http, not fetch: fetch would decode the body and drop the encoding's headers
-      get(`${base}/api/org/tree`, { headers }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
-        )
-      }).on('error', reject)
-    },
-  )
-  const pick = (h: Record<string, unknown>) =>
-    Object.fromEntries(
-      [
-        'x-content-type-options',
-        'content-security-policy',
-        'content-type',
-        'vary',
-        'content-encoding',
-        'content-length',
-      ].map((k) => [k, h[k] === undefined ? undefined : String(h[k])]),
-    )
-  expect({ status: http.status, headers: pick(http.headers), body: http.body.toString('base64') }).toEqual({
-    status: routed.statusCode,
-    headers: pick(routed.headers),
-    body: routed.rawPayload.toString('base64'),
-  })
-  return http.status
+  return (await bothWaysOf(t.app, base, '/api/org/tree', headers)).status
 }
 
 /** Every encoding's answer equals the tree read afresh (read twice: the second comes from what is kept). */

@@ -13,7 +13,8 @@ import { acceptedEncoding, encoded, type TreePayload } from './tree-payload'
 import { VersionedCache } from '../../cache/versioned-cache'
 import type { Db } from '../../db/connection'
 import { fastReadsOf } from '../authz/forward-fast-path'
-import { TREE_URL, TreeFastPath } from './tree-fast-path'
+import { TREE_URL, keptTree, treeFastPathCount } from './tree-fast-path'
+import { HeldRead } from '../authz/held-read'
 
 /** The part of the tree a query asks for, as a cache key and the read that answers it. */
 function treePart(db: Db, query: OrgTreeQuery): { key: string; read: () => Promise<unknown> } {
@@ -50,7 +51,10 @@ export const orgRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const parts = new VersionedCache(app.ctx, 'org')
   // the kept whole tree, over HTTP, is answered before Fastify when it can be (tree-fast-path.ts)
   if (app.heldCaller)
-    fastReadsOf(app.server)?.serveRead(TREE_URL, new TreeFastPath(whole, authz, app.heldCaller, app.log))
+    fastReadsOf(app.server)?.serveRead(
+      TREE_URL,
+      new HeldRead(app.heldCaller, app.log, keptTree(whole, authz), treeFastPathCount),
+    )
   route(app, orgApi.tree, async (req, reply) => {
     const who = await caller(req)
     // a scoped administrator's tree is cut to their scope (DESIGN.md §13), read afresh each time

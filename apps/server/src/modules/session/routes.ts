@@ -16,8 +16,9 @@ import { dummyPasswordHash } from '../../auth/password'
 import { changeOwnPassword, checkPasswordChange, getCurrentUser } from './service'
 import { beforeTransaction } from '../../lib/before-transaction'
 import { KeptCurrentAnswers } from './current-answer'
-import { CURRENT_URL, CurrentFastPath } from './current-fast-path'
+import { CURRENT_URL, currentFastPathCount, keptCurrent } from './current-fast-path'
 import { fastReadsOf } from '../authz/forward-fast-path'
+import { HeldRead } from '../authz/held-read'
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, authz } = app.ctx
@@ -106,7 +107,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   if (app.heldCaller)
     fastReadsOf(app.server)?.serveRead(
       CURRENT_URL,
-      new CurrentFastPath(currentAnswers, authz, app.heldCaller, app.log),
+      new HeldRead(app.heldCaller, app.log, keptCurrent(currentAnswers, authz), currentFastPathCount),
     )
   route(app, sessionApi.current, async (req, reply) => {
     const user = currentUser(req)
