@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { sql } from 'drizzle-orm'
 import { AuthzCheckResult, Envelope, Health, MSG, RoleDetail } from '@amg/contract'
 import { mayGrowLarge } from '../src/lib/compression'
+import { acceptedEncoding } from '../src/modules/org/tree-payload'
 import { roles as rolesTable } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 
@@ -68,6 +69,23 @@ describe('compressed answers', () => {
 })
 
 describe('which answers can be compressed', () => {
+  it('reads Accept-Encoding alike every time, remembered or not', () => {
+    const said: [string | string[] | undefined, 'br' | 'gzip' | null][] = [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0, br;q=0', null],
+      ['GZIP;Q=0.5', 'gzip'],
+      ['identity', null],
+      ['', null],
+      [undefined, null],
+      [['gzip;q=0', 'br'], 'br'],
+      [`${'x'.repeat(300)}, br`, 'br'],
+    ]
+    for (let time = 0; time < 3; time++)
+      for (const [header, encoding] of said) expect(acceptedEncoding(header), String(header)).toBe(encoding)
+  })
+
   it('a list can grow large; a verdict cannot', () => {
     expect(mayGrowLarge(Envelope(RoleDetail))).toBe(true)
     expect(mayGrowLarge(Envelope(Health))).toBe(false)

@@ -13,8 +13,26 @@ export interface TreePayload {
 
 export type WireEncoding = 'br' | 'gzip'
 
+/**
+ * What each Accept-Encoding header said: a client sends the same one on every request and there are
+ * few of them, so a header's reading is remembered (short ones, up to 64) rather than parsed again.
+ */
+const readHeaders = new Map<string, WireEncoding | null>()
+const REMEMBERED_HEADERS = 64
+const REMEMBERED_LENGTH = 200
+
 /** Brotli, else gzip, when the client accepts it (an explicit q=0 refuses). */
 export function acceptedEncoding(header: string | string[] | undefined): WireEncoding | null {
+  if (typeof header !== 'string' || header.length > REMEMBERED_LENGTH) return readEncoding(header)
+  let encoding = readHeaders.get(header)
+  if (encoding === undefined) {
+    encoding = readEncoding(header)
+    if (readHeaders.size < REMEMBERED_HEADERS) readHeaders.set(header, encoding)
+  }
+  return encoding
+}
+
+function readEncoding(header: string | string[] | undefined): WireEncoding | null {
   const offered = new Map<string, number>()
   for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';')
