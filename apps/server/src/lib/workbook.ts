@@ -1,11 +1,10 @@
-import { Readable, Transform } from 'node:stream'
-import { StringDecoder } from 'node:string_decoder'
 import type ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { MSG, importFormulaCell, importWrongColumns } from '@amg/contract'
 import { AppError, badRequest } from './errors'
 import { SheetRows, type SheetRow } from './sheet-rows'
-import { columnLetter, loadExcel } from './excel'
+import { columnLetter } from './excel'
+import { containsText, firstSheetPath, firstSheetReader } from './workbook-reader'
 
 export {
   attachment,
@@ -64,19 +63,6 @@ export async function readUpload(
   return sheet
 }
 
-/** The first worksheet's path inside the package, as the workbook lists its sheets. */
-async function firstSheetPath(zip: JSZip): Promise<string | null> {
-  const workbook = await zip.file('xl/workbook.xml')?.async('string')
-  const rels = await zip.file('xl/_rels/workbook.xml.rels')?.async('string')
-  if (!workbook || !rels) return null
-  const id = /<(?:\w+:)?sheet\b[^>]*\br:id="([^"]+)"/.exec(workbook)?.[1]
-  if (!id) return null
-  const rel = new RegExp(`<Relationship\\b[^>]*\\bId="${id}"[^>]*>`).exec(rels)?.[0]
-  const target = rel && /\bTarget="([^"]+)"/.exec(rel)?.[1]
-  if (!target) return null
-  return target.startsWith('/') ? target.slice(1) : `xl/${target}`
-}
-
 async function readXlsx(file: Buffer): Promise<ReadSheet> {
   let zip: JSZip
   try {
@@ -86,25 +72,19 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   }
   const sheetPath = await firstSheetPath(zip)
   const sheetFile = sheetPath ? zip.file(sheetPath) : null
-  if (!sheetFile) throw badRequest(MSG.importNotWorkbook)
+  if (!sheetPath || !sheetFile) throw badRequest(MSG.importNotWorkbook)
   // merged cells sit after the sheet's data: read the sheet's text in pieces, looking for them only
-  if (await containsText(sheetFile, '<mergeCell ')) throw badRequest(MSG.importMergedCells)
-
-  const Utf8WorkbookReader = await utf8WorkbookReader()
-  const reader = new Utf8WorkbookReader(Readable.from(file), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'cache',
-    entries: 'ignore',
+  const merged = await containsText(sheetFile, '<mergeCell ').catch(() => {
+    throw badRequest(MSG.importNotWorkbook)
   })
+  if (merged) throw badRequest(MSG.importMergedCells)
+
+  const reader = await firstSheetReader(zip, sheetPath)
   let header: string[] | null = null
   const rows = new SheetRows()
   try {
     for await (const worksheet of reader) {
-      const sheet = worksheet as unknown as { iterator: AsyncIterable<Buffer | string> }
-      sheet.iterator = utf8Text(sheet.iterator)
-      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
+      for await (const row of worksheet) {
         const cells: string[] = []
         row.eachCell({ includeEmpty: false }, (cell, col) => {
           cells[col - 1] = cellText(cell.value, `${columnLetter(col - 1)}${row.number}`)
@@ -118,7 +98,7 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
         rows.push({ rowNumber: row.number, cells })
         if (rows.length > IMPORT_MAX_ROWS) throw badRequest(MSG.importTooManyRows)
       }
-      break // the first sheet holds the data; 说明 and the lists come after it
+      break // the reader yields the first sheet only: the data; 说明 and the lists come after it
     }
   } catch (err) {
     if (err instanceof AppError) throw err
@@ -126,79 +106,6 @@ async function readXlsx(file: Buffer): Promise<ReadSheet> {
   }
   if (header === null) throw badRequest(MSG.importEmpty)
   return { header, rows }
-}
-
-/**
- * exceljs's streaming reader decodes each inflated chunk of a part on its own (utils/parse-sax.js), so
- * a character whose UTF-8 bytes a chunk boundary splits (any Chinese text, now and then) turns into
- * two U+FFFD: a name imported wrong, or refused as unknown. It passes text through as it is, so the
- * parts it reads row text from — each worksheet and the shared strings — are handed to it decoded
- * here, a character never cut in two.
- */
-async function* utf8Text(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8')
-  for await (const chunk of chunks) yield typeof chunk === 'string' ? chunk : decoder.write(chunk)
-  const rest = decoder.end()
-  if (rest) yield rest
-}
-
-type SharedStringsParser = (entry: Readable) => AsyncGenerator<unknown>
-
-let utf8Reader: Promise<typeof ExcelJS.stream.xlsx.WorkbookReader> | undefined
-/** exceljs's streaming reader, its shared strings decoded whole characters at a time (see utf8Text). */
-const utf8WorkbookReader = () =>
-  (utf8Reader ??= loadExcel().then((excel) => {
-    const ExcelReader = excel.stream.xlsx.WorkbookReader
-    const parseSharedStrings = (
-      ExcelReader.prototype as unknown as { _parseSharedStrings: SharedStringsParser }
-    )._parseSharedStrings
-    return class Utf8WorkbookReader extends ExcelReader {
-      _parseSharedStrings(entry: Readable): AsyncGenerator<unknown> {
-        const decoder = new StringDecoder('utf8')
-        const text = entry.pipe(
-          new Transform({
-            readableObjectMode: true,
-            transform: (chunk: Buffer, _encoding, done) => done(null, decoder.write(chunk)),
-            flush: (done) => done(null, decoder.end()),
-          }),
-        )
-        // the entry is drained here, as exceljs drains the parts it reads
-        return parseSharedStrings.call(this, text)
-      }
-    }
-  }))
-
-interface ZipStream {
-  on(event: 'data', listener: (chunk: Uint8Array) => void): ZipStream
-  on(event: 'error', listener: (err: Error) => void): ZipStream
-  on(event: 'end', listener: () => void): ZipStream
-  pause(): ZipStream
-  resume(): ZipStream
-}
-
-function containsText(file: JSZip.JSZipObject, needle: string): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    let tail = ''
-    let found = false
-    // jszip's own stream (its nodeStream is not async-iterable): chunks of the inflated text
-    const stream = (file as unknown as { internalStream(type: 'uint8array'): ZipStream }).internalStream(
-      'uint8array',
-    )
-    stream
-      .on('data', (chunk: Uint8Array) => {
-        if (found) return
-        const text = tail + Buffer.from(chunk).toString('latin1')
-        if (text.includes(needle)) {
-          found = true
-          stream.pause()
-          resolve(true)
-        }
-        tail = text.slice(-needle.length)
-      })
-      .on('error', reject)
-      .on('end', () => resolve(found))
-      .resume()
-  })
 }
 
 /** A cell's value as the text a user sees; formulas and error values are refused. */
