@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { ACCESS_MSG } from '@amg/contract'
 import { accessRequests, eligibilities, roleAuths } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { approve, directLinks, roleWith } from './helpers/access'
+import { oathtool, previousStepCode } from './helpers/totp'
 
 /**
  * Eligibility (DESIGN.md §20): granted with the power to link the role; activated by its user with a
@@ -17,12 +17,6 @@ let target: number
 let granter: { id: number; token: string; roleId: number }
 let user: { id: number; token: string }
 let secret = ''
-
-/** A code made by an independent TOTP implementation (oathtool), at a moment in ms. */
-const oathtool = (key: string, at: number) =>
-  execFileSync('oathtool', ['--totp', '-b', key, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
 
 /** Codes are made for a step next to now: not in a step's last seconds, so the check sees the same step. */
 async function awayFromStepEdge() {
@@ -49,7 +43,7 @@ beforeAll(async () => {
   await awayFromStepEdge()
   const enabled = await t.call('POST', '/api/user/mfa/enable', {
     token: user.token,
-    body: { code: oathtool(secret, Date.now() - 30_000) },
+    body: { code: await previousStepCode(secret) },
   })
   expect([enabled.status, enabled.body.msg]).toEqual([200, '两步验证已绑定'])
 })

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eq } from 'drizzle-orm'
 import { SIGN_IN_MSG, throttledMessage } from '@amg/contract'
 import { userMfa } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
+import { oathtool, previousStepCode } from './helpers/totp'
 
 /**
  * Disabling two-step sign-in takes the password and a code (DESIGN.md §14): both are guesses, throttled
@@ -19,10 +19,6 @@ beforeAll(async () => {
 })
 afterAll(async () => t.close())
 
-const oathtool = (secret: string, at: number) =>
-  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 async function enrolled(nickName: string) {
@@ -31,7 +27,7 @@ async function enrolled(nickName: string) {
   const secret: string = setup.body.data.secret
   const enable = await t.call('POST', '/api/user/mfa/enable', {
     token: user.token,
-    body: { code: oathtool(secret, Date.now() - 30_000) },
+    body: { code: await previousStepCode(secret) },
   })
   expect(enable.status, enable.body.msg).toBe(200)
   return { ...user, secret }

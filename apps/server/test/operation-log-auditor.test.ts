@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { desc, eq, gt, and } from 'drizzle-orm'
 import { DATA_SCOPE } from '@amg/contract'
@@ -6,6 +5,7 @@ import { operationLogs, type AuditChange } from '../src/db/audit-schema'
 import { roles } from '../src/db/schema'
 import { createTestApp, type TestApp } from './helpers/app'
 import { csvOf, runImport, sofficeXlsx } from './helpers/workbooks'
+import { previousStepCode } from './helpers/totp'
 
 /**
  * The operation log as an auditor reads it (DESIGN.md §9): each row says what happened to what, in
@@ -41,11 +41,6 @@ const detail = async (id: number) =>
   (await t.call('GET', '/api/log/operation/detail', { token: t.adminToken, query: { id } })).body.data as {
     changes: AuditChange[]
   }
-
-const oathtool = (secret: string, at: number) =>
-  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
 
 describe('imports', () => {
   const HEADER = ['登录名*', '姓名', '手机号', '状态', '岗位', '角色', '用户组', '初始密码']
@@ -107,7 +102,7 @@ describe('two-step sign-in', () => {
     expect(await rowsSince(before)).toEqual([])
 
     const setup = await t.call('POST', '/api/user/mfa/setup', { token: user.token, body: {} })
-    const code = oathtool(setup.body.data.secret, Date.now() - 30_000)
+    const code = await previousStepCode(setup.body.data.secret)
     const enable = await t.call('POST', '/api/user/mfa/enable', { token: user.token, body: { code } })
     expect(enable.status).toBe(200)
     const [bound] = await rowsSince(before)
@@ -146,7 +141,7 @@ describe('two-step sign-in', () => {
   it('a two-step row about a user outside a scoped reader’s reach is not shown to them', async () => {
     const outsider = await t.userWithCodes([], 'aud_mfa_out')
     const setup = await t.call('POST', '/api/user/mfa/setup', { token: outsider.token, body: {} })
-    const code = oathtool(setup.body.data.secret, Date.now() - 30_000)
+    const code = await previousStepCode(setup.body.data.secret)
     expect(
       (await t.call('POST', '/api/user/mfa/enable', { token: outsider.token, body: { code } })).status,
     ).toBe(200)

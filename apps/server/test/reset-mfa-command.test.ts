@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process'
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +13,7 @@ import { seedBase } from '../src/seed/base'
 import { mfaRecoveryCodes, sessions, userMfa, users } from '../src/db/schema'
 import { createTestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY } from './helpers/constants'
+import { oathtool, previousStepCode } from './helpers/totp'
 
 /**
  * `npm run reset-mfa -w apps/server -- <name>` (README: the last administrator who lost their device),
@@ -26,11 +26,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const NAME = 'lost_device'
 const OTHER = 'kept_device'
 const PASSWORD = 'Lost@Device12345'
-
-const oathtool = (secret: string, at: number) =>
-  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
 
 type Inject = FastifyInstance['inject']
 const json = async (inject: Inject, method: 'POST' | 'GET', url: string, payload?: object, token?: string) =>
@@ -48,7 +43,7 @@ async function enrolledWithSessions(inject: Inject, adminToken: string, nickName
     inject,
     'POST',
     '/api/user/mfa/enable',
-    { code: oathtool(secret, Date.now() - 30_000) },
+    { code: await previousStepCode(secret) },
     token,
   )
   expect(enable.code, enable.msg).toBe(200)

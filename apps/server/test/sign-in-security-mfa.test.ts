@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { desc, eq } from 'drizzle-orm'
 import { DEFAULT_SECURITY_SETTINGS, SIGN_IN_MSG } from '@amg/contract'
@@ -7,18 +6,13 @@ import { mfaRecoveryCodes, sessions, userMfa } from '../src/db/schema'
 import { codeAt, matchStep, stepAt } from '../src/auth/totp'
 import { createTestApp, userIdByName, type TestApp } from './helpers/app'
 import { TEST_ADMIN_PASSWORD, TEST_USER_PASSWORD } from './helpers/constants'
+import { oathtool, previousStepCode } from './helpers/totp'
 
 let t: TestApp
 beforeAll(async () => {
   t = await createTestApp()
 })
 afterAll(async () => t.close())
-
-/** A code made by an independent TOTP implementation (Debian's oathtool), at a moment in ms. */
-const oathtool = (secret: string, at: number) =>
-  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
 
 const lastLogin = async () => (await t.db.select().from(loginLogs).orderBy(desc(loginLogs.id)).limit(1))[0]
 const signIn = (nickName: string, password: string) =>
@@ -36,7 +30,7 @@ async function enrolled(nickName: string, codes: string[] = ['user']) {
   // a step in the past, so that the codes of now and later stay unused for the tests
   const enable = await t.call('POST', '/api/user/mfa/enable', {
     token: user.token,
-    body: { code: oathtool(secret, Date.now() - 30_000) },
+    body: { code: await previousStepCode(secret) },
   })
   expect(enable.status).toBe(200)
   return { ...user, secret, recoveryCodes: enable.body.data.recoveryCodes as string[] }
@@ -106,7 +100,7 @@ describe('enrolment', () => {
     expect(await current()).toBe(false)
     const enable = await t.call('POST', '/api/user/mfa/enable', {
       token: user.token,
-      body: { code: oathtool(setup.body.data.secret, Date.now() - 30_000) },
+      body: { code: await previousStepCode(setup.body.data.secret) },
     })
     expect(enable.status).toBe(200)
     expect(await current()).toBe(true)

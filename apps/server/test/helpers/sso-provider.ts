@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { desc } from 'drizzle-orm'
 import * as client from 'openid-client'
@@ -19,11 +18,7 @@ import { freePort } from './processes'
 /** Where every test application's sign-on comes back to (never reached: the browser stops there). */
 export const REDIRECT = 'http://localhost:9/callback'
 
-/** A TOTP code from an independent implementation (Debian's oathtool) for the step of `at` (ms). */
-export const oathtool = (secret: string, at = Date.now()) =>
-  execFileSync('oathtool', ['--totp', '-b', secret, '-N', `@${Math.floor(at / 1000)}`], {
-    encoding: 'utf8',
-  }).trim()
+export { oathtool, previousStepCode } from './totp'
 
 /**
  * Starts the provider before the file's tests and closes it after (the hooks are the file's own);
