@@ -1,4 +1,3 @@
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
@@ -307,7 +306,7 @@ describe('permission management (issue 6: /authmanage)', () => {
     await menu.waitFor()
     await page.waitForTimeout(400)
     // not fullPage: that resizes the window, which closes the menu
-    await page.screenshot({ path: path.resolve('test-results/screens/auth-context-menu.png') })
+    await screenshot(page, 'auth-context-menu', { fullPage: false })
     await page.context().close()
   })
 })

@@ -67,10 +67,19 @@ export async function openInConsole(page: Page, path: string) {
 /** A name part of its own at each call: a retried test does not meet what its first try created. */
 export const attemptStamp = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
 
-export async function screenshot(page: Page, name: string) {
+/**
+ * Screenshots are for whoever works on a screen to look at (test-results/screens). A CI run
+ * (E2E_SCREENSHOTS=0, set by .ci/run) takes none: nobody looks at them there, and on a slow machine
+ * the full-page captures were minutes of the run.
+ */
+export const takesScreenshots = process.env.E2E_SCREENSHOTS !== '0'
+
+/** A screenshot of the page (the whole page unless `fullPage` is false), when screenshots are taken. */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  if (!takesScreenshots) return
   const dir = path.resolve('test-results/screens')
   fs.mkdirSync(dir, { recursive: true })
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage })
 }
 
 /** Calls the API directly, to prepare data and to check what the server holds after a UI action. */

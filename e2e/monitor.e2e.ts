@@ -19,11 +19,10 @@ const ADMIN_OPERATOR = /^admin\s*ID \d+$/
 /** expect.poll with room for a loaded machine. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
-/** Screenshot once antd's motions (drawers, toasts) have settled; also kept as /tmp/monitor-*.png. */
+/** Screenshot once antd's motions (drawers, toasts) have settled. */
 async function shot(p: Page, name: string) {
   await p.waitForTimeout(600)
   await screenshot(p, `monitor-${name}`)
-  await p.screenshot({ path: `/tmp/monitor-${name}.png`, fullPage: true })
 }
 
 /** antd puts a space between the two characters of a two-character Chinese button label. */

@@ -1,4 +1,3 @@
-import path from 'node:path'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdData } from './cleanup'
@@ -51,8 +50,7 @@ async function phone(mode: 'light' | 'dark' = 'light', viewport = PHONE): Promis
 }
 
 /** A shot of the window as it is (a full-page shot resizes the window, which closes an open menu). */
-const shotAsIs = (page: Page, name: string) =>
-  page.screenshot({ path: path.resolve('test-results/screens', `${name}.png`) })
+const shotAsIs = (page: Page, name: string) => screenshot(page, name, { fullPage: false })
 
 /** How far the page reaches sideways: the phone's width when nothing sticks out. */
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth)

@@ -1,9 +1,7 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdData } from './cleanup'
-import { api, apiLogin, launchBrowser, newPage, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
 import { isTreeChecked, poll, toast, tree, treeBox } from './role-helpers'
 
 /**
@@ -30,10 +28,8 @@ const held = async (id: number) =>
 
 /** The window as it is (a full-page shot would stretch the page under the dialog's mask). */
 async function dialogShot(name: string) {
-  const dir = path.resolve('test-results/screens')
-  fs.mkdirSync(dir, { recursive: true })
   await page.waitForTimeout(500)
-  await page.screenshot({ path: path.join(dir, `${name}.png`) })
+  await screenshot(page, name, { fullPage: false })
 }
 
 const dialog = () => page.getByRole('dialog').filter({ hasText: '确认修改角色权限' })
