@@ -72,7 +72,7 @@ export const attemptStamp = () => `${Date.now().toString(36)}${Math.random().toS
  * (E2E_SCREENSHOTS=0, set by .ci/run) takes none: nobody looks at them there, and on a slow machine
  * the full-page captures were minutes of the run.
  */
-export const takesScreenshots = process.env.E2E_SCREENSHOTS !== '0'
+const takesScreenshots = process.env.E2E_SCREENSHOTS !== '0'
 
 /** A screenshot of the page (the whole page unless `fullPage` is false), when screenshots are taken. */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {

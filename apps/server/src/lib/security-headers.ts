@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import helmet from 'helmet'
 import { API_PREFIX } from '@amg/contract'
+import { JSON_TYPE } from './reply'
 
 /** Where the API's documentation pages are (HTML, served by @fastify/swagger-ui). */
 export const API_DOCS_PREFIX = `${API_PREFIX}/docs`
@@ -45,6 +46,17 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
 }
+
+/**
+ * The headers of a JSON answer of the API as its routes send them, in their order (the security
+ * headers, then the content type), as names and values one after the other, as `writeHead` takes them:
+ * for the answers sent before Fastify.
+ */
+export const JSON_ANSWER_HEADERS: readonly string[] = [
+  ...Object.entries(API_SECURITY_HEADERS).flat(),
+  'content-type',
+  JSON_TYPE,
+]
 
 /** The paths of JSON answers: the API's, except its documentation pages. */
 export const isJsonApiPath = (url: string) =>

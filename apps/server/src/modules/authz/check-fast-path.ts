@@ -5,8 +5,8 @@ import { API_PREFIX, authzApi, findUnsafeInput, type AuthzCheckBody } from '@amg
 import type { AppContext } from '../context'
 import { sessionTokenOf, type HeldCaller } from '../../auth/hook'
 import { logsAt } from '../../lib/request-log'
-import { JSON_TYPE, ok } from '../../lib/reply'
-import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { ok } from '../../lib/reply'
+import { JSON_ANSWER_HEADERS } from '../../lib/security-headers'
 import { checkFromMemory } from './service'
 
 /** The one URL answered here: the check call, without a query (a query goes to Fastify's input guard). */
@@ -89,16 +89,10 @@ export type CheckContext = Pick<AppContext, 'authz'> & {
  * not taken while that level is on (Fastify logs the line).
  */
 export class CheckFastPath {
-  /** names and values one after the other, as `writeHead` takes them */
-  private readonly jsonHeaders: string[]
-
   constructor(
     private readonly ctx: CheckContext,
     private readonly log: FastifyBaseLogger,
-  ) {
-    // the answer as the route sends it: the API's security headers (lib/security-headers.ts), then JSON
-    this.jsonHeaders = [...Object.entries(API_SECURITY_HEADERS).flat(), 'content-type', JSON_TYPE]
-  }
+  ) {}
 
   /** Whether the request is one this path may take, from its headers alone. */
   private takes(req: IncomingMessage): { caller: HeldCaller; length: number } | undefined {
@@ -183,7 +177,7 @@ export class CheckFastPath {
   private send(res: ServerResponse, caller: HeldCaller, result: unknown) {
     caller.touch(this.log)
     const payload = JSON.stringify(ok(result))
-    res.writeHead(200, [...this.jsonHeaders, 'content-length', String(Buffer.byteLength(payload))])
+    res.writeHead(200, [...JSON_ANSWER_HEADERS, 'content-length', String(Buffer.byteLength(payload))])
     res.end(payload)
     checkFastPathCount.answered++
   }

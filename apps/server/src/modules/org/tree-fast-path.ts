@@ -1,8 +1,7 @@
 import { API_PREFIX, orgApi } from '@amg/contract'
 import type { Authorizer } from '../../auth/authorizer'
 import type { VersionedCache } from '../../cache/versioned-cache'
-import { JSON_TYPE } from '../../lib/reply'
-import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { JSON_ANSWER_HEADERS } from '../../lib/security-headers'
 import type { KeptFor } from '../authz/held-read'
 import { acceptedEncoding, encoded, type TreePayload } from './tree-payload'
 
@@ -13,13 +12,12 @@ export const TREE_URL = `${API_PREFIX}${orgApi.tree.route.path}`
 export const treeFastPathCount = { answered: 0 }
 
 /** The headers of each encoding's answer, worked out once (the route sets them in this order). */
-const headersFor = (encoding: 'br' | 'gzip' | null): string[] =>
-  [
-    ...Object.entries(API_SECURITY_HEADERS),
-    ['content-type', JSON_TYPE],
-    ['vary', 'accept-encoding'],
-    ...(encoding ? [['content-encoding', encoding]] : []),
-  ].flat()
+const headersFor = (encoding: 'br' | 'gzip' | null): string[] => [
+  ...JSON_ANSWER_HEADERS,
+  'vary',
+  'accept-encoding',
+  ...(encoding ? ['content-encoding', encoding] : []),
+]
 const HEADERS = { br: headersFor('br'), gzip: headersFor('gzip'), none: headersFor(null) }
 
 /**

@@ -1,7 +1,6 @@
 import { API_PREFIX, sessionApi } from '@amg/contract'
 import type { Authorizer } from '../../auth/authorizer'
-import { JSON_TYPE } from '../../lib/reply'
-import { API_SECURITY_HEADERS } from '../../lib/security-headers'
+import { JSON_ANSWER_HEADERS } from '../../lib/security-headers'
 import type { KeptFor } from '../authz/held-read'
 import type { KeptCurrentAnswers } from './current-answer'
 
@@ -10,9 +9,6 @@ export const CURRENT_URL = `${API_PREFIX}${sessionApi.current.route.path}`
 
 /** How many of these answers this process gave before Fastify (tests tell the two paths apart by it). */
 export const currentFastPathCount = { answered: 0 }
-
-/** The route's headers, in its order: the API's security headers, then JSON. */
-const HEADERS = [...Object.entries(API_SECURITY_HEADERS).flat(), 'content-type', JSON_TYPE]
 
 /**
  * `GET /api/user/current` as it is sent before Fastify (authz/held-read.ts): when the route has kept
@@ -24,5 +20,5 @@ export const keptCurrent =
   ({ user }) => {
     const access = authz.accessFromMemory(user.id)
     const body = access === undefined ? undefined : answers.of(user, access)
-    return body === undefined ? undefined : [HEADERS, body]
+    return body === undefined ? undefined : [JSON_ANSWER_HEADERS, body]
   }

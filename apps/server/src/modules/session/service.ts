@@ -29,16 +29,15 @@ const distinctPatterns = (patterns: readonly UrlPattern[]): UrlPattern[] => [
 ]
 
 /**
- * The signed-in user as the session cache holds them, with their access (`access`: the one the caller
- * resolved, so that the answer and what it is kept with agree): no query once warm.
+ * The signed-in user as the session cache holds them, with the access the caller resolved (so that the
+ * answer and what it is kept with agree): no query once warm.
  */
 export async function getCurrentUser(
   db: Db,
   authz: Authorizer,
   user: SessionUser,
-  access?: EffectiveAccess,
+  access: EffectiveAccess,
 ): Promise<CurrentUser> {
-  access ??= await authz.resolve(user.id)
   return {
     id: user.id,
     nickName: user.nickName,
