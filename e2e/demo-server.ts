@@ -30,6 +30,9 @@ export async function startDemoServer(): Promise<{ baseURL: string; stop(): Prom
         INITIAL_ADMIN_PASSWORD: ADMIN.password,
         INITIAL_USER_PASSWORD: DEMO_USER_PASSWORD,
         LOG_LEVEL: 'warn',
+        // hashed at the end-to-end server's cost (global-setup.ts): at the production cost a sign-in
+        // on a busy machine outlasted the console's 5-second timeout
+        PASSWORD_HASH_COST: '14',
       },
       stdio: 'ignore',
     })

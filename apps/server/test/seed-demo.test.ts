@@ -1,12 +1,14 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { loginLogs, operationLogs } from '../src/db/audit-schema'
 import { eq, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import { isValidMobile } from '@amg/contract'
-import { queryRows } from '../src/db/connection'
+import { openDatabase, queryRows } from '../src/db/connection'
 import {
   organizations,
   positions,
@@ -322,4 +324,40 @@ describe('seed:demo arguments', () => {
     expect(() => parseDemoArgs(['--users', '0'])).toThrow(/--users/)
     expect(() => parseDemoArgs(['--user', '5'])).toThrow(/不认识的参数/)
   })
+})
+
+describe.skipIf(!!inject('pgTemplate'))('npm run seed:demo (the command, on an embedded database)', () => {
+  it('hashes the passwords it writes at PASSWORD_HASH_COST, as the server it seeds for would', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'amg-seed-demo-'))
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/seed/demo.ts', '--users', '8'], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          INITIAL_ADMIN_PASSWORD: 'Seed@Admin2024',
+          INITIAL_USER_PASSWORD: TEST_USER_PASSWORD,
+          PASSWORD_HASH_COST: '15',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: 'ignore',
+      })
+      const database = await openDatabase({ dataDir })
+      try {
+        const hashes = await database.db
+          .select({ nickName: users.nickName, hash: users.passwordHash })
+          .from(users)
+        // the admin, the seven named accounts and one generated person
+        expect(hashes.map((h) => h.nickName)).toEqual(expect.arrayContaining(['admin', 'demo_staff']))
+        expect(hashes.length).toBeGreaterThanOrEqual(8)
+        // scrypt$N$r$p$salt$hash: N = 2^15
+        for (const { nickName, hash } of hashes) expect(hash.split('$')[1], nickName).toBe(String(2 ** 15))
+      } finally {
+        await database.close()
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -12,7 +12,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { Db } from '../db/connection'
 import { organizations, users } from '../db/schema'
 import { ADMIN_NICK_NAME } from './base'
-import { hashPassword } from '../auth/password'
+import { configurePasswordHashing, hashPassword } from '../auth/password'
 import { seedDemoHistory } from './demo-history'
 import { DEMO_ACCOUNTS, DEMO_MARKER_ORG } from './demo-company'
 import { random, type DemoRun } from './demo-run'
@@ -156,10 +156,12 @@ async function main() {
     }
     throw err
   }
-  const { loadConfig } = await import('../config')
+  const { hashingLimits, loadConfig } = await import('../config')
   const { openDatabase } = await import('../db/connection')
   const { seedBase } = await import('./base')
   const config = loadConfig()
+  // the passwords it writes are hashed at the cost the server would use (PASSWORD_HASH_COST)
+  configurePasswordHashing(config.passwordHashCost, hashingLimits(config))
   const where = config.databaseUrl ? 'DATABASE_URL 指定的 PostgreSQL' : `内嵌数据库 ${config.dataDir}`
   let database
   try {
