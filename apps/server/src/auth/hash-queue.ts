@@ -42,6 +42,8 @@ interface Queued {
   resolve(key: Buffer): void
   reject(err: Error): void
   timer?: NodeJS.Timeout
+  /** stops listening to the caller's signal, once the hash has started or left the queue */
+  unlisten?: () => void
 }
 
 interface HashWorker {
@@ -81,20 +83,41 @@ export class HashQueue {
     return this.workers.filter((w) => w.current).length
   }
 
-  scrypt(job: ScryptJob): Promise<Buffer> {
+  /**
+   * The key of `job`, in its turn. `wanted`: aborted once nobody waits for the answer any more (the
+   * client of a sign-in gone, DESIGN.md §11). A hash still waiting then leaves the queue at once and
+   * fails like one that waited too long, so a guess nobody waits for takes no turn from those who do;
+   * a hash already running is finished.
+   */
+  scrypt(job: ScryptJob, wanted?: AbortSignal): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
+      if (wanted?.aborted) return reject(this.busy())
       const item: Queued = { job, resolve, reject }
       this.waiting.push(item)
       this.pump()
-      if (this.waiting.includes(item) && this.maxWaitMs > 0) {
-        item.timer = setTimeout(() => {
-          const at = this.waiting.indexOf(item)
-          if (at < 0) return
-          this.waiting.splice(at, 1)
-          reject(new UnavailableError(MSG.serviceBusy, Math.max(1, Math.ceil(this.maxWaitMs / 1000))))
-        }, this.maxWaitMs)
+      if (!this.waiting.includes(item)) return
+      if (this.maxWaitMs > 0) item.timer = setTimeout(() => this.leave(item), this.maxWaitMs)
+      if (wanted) {
+        const abandoned = () => this.leave(item)
+        wanted.addEventListener('abort', abandoned, { once: true })
+        item.unlisten = () => wanted.removeEventListener('abort', abandoned)
       }
     })
+  }
+
+  /** The refusal of a hash that did not get its turn: 503, to try again a little later. */
+  private busy(): UnavailableError {
+    return new UnavailableError(MSG.serviceBusy, Math.max(1, Math.ceil(this.maxWaitMs / 1000)))
+  }
+
+  /** A waiting hash leaves the queue, refused (it waited too long, or is no longer wanted). */
+  private leave(item: Queued) {
+    const at = this.waiting.indexOf(item)
+    if (at < 0) return
+    this.waiting.splice(at, 1)
+    clearTimeout(item.timer)
+    item.unlisten?.()
+    item.reject(this.busy())
   }
 
   /** Starts waiting hashes on idle workers, adding workers up to the bound. */
@@ -107,6 +130,7 @@ export class HashQueue {
       }
       const item = this.waiting.shift()!
       clearTimeout(item.timer)
+      item.unlisten?.()
       slot.current = item
       slot.worker.ref() // a script awaiting a hash must not exit under it
       slot.worker.postMessage(item.job)

@@ -45,13 +45,22 @@ export const passwordHashCost = () => currentCost
 // scrypt refuses to run when 128·N·r exceeds maxmem; the margin covers its other, small buffers.
 const maxmemFor = (N: number, r: number) => 128 * N * r + 16 * 1024 * 1024
 
-const derive = (password: string, salt: Buffer, opts: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>) =>
-  hashQueue.scrypt({
-    password: password.normalize('NFKC'),
-    salt,
-    keyLength: KEY_LENGTH,
-    options: { ...opts, maxmem: maxmemFor(opts.N, opts.r) },
-  })
+/** `wanted`: the hash queue's (hash-queue.ts): aborted, a hash still waiting its turn is not made. */
+const derive = (
+  password: string,
+  salt: Buffer,
+  opts: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>>,
+  wanted?: AbortSignal,
+) =>
+  hashQueue.scrypt(
+    {
+      password: password.normalize('NFKC'),
+      salt,
+      keyLength: KEY_LENGTH,
+      options: { ...opts, maxmem: maxmemFor(opts.N, opts.r) },
+    },
+    wanted,
+  )
 
 /** Hashes at the configured cost, or at `cost` (log2 N) when given. */
 export async function hashPassword(password: string, cost = currentCost): Promise<string> {
@@ -81,13 +90,17 @@ function parse(stored: string): Parsed | null {
   return { ...params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') }
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  wanted?: AbortSignal,
+): Promise<boolean> {
   const parsed = parse(stored)
-  return parsed ? verifyParsed(password, parsed) : false
+  return parsed ? verifyParsed(password, parsed, wanted) : false
 }
 
-async function verifyParsed(password: string, parsed: Parsed): Promise<boolean> {
-  const key = await derive(password, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p })
+async function verifyParsed(password: string, parsed: Parsed, wanted?: AbortSignal): Promise<boolean> {
+  const key = await derive(password, parsed.salt, { N: parsed.N, r: parsed.r, p: parsed.p }, wanted)
   return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash)
 }
 
@@ -98,15 +111,19 @@ async function verifyParsed(password: string, parsed: Parsed): Promise<boolean> 
  * does — is checked alongside the dummy, so it does not answer sooner. How long a wrong password takes
  * then says nothing about whether the account exists or what state it is in.
  */
-export async function verifyPasswordEvenly(password: string, stored: string | undefined): Promise<boolean> {
+export async function verifyPasswordEvenly(
+  password: string,
+  stored: string | undefined,
+  wanted?: AbortSignal,
+): Promise<boolean> {
   const parsed = stored === undefined ? null : parse(stored)
-  const againstDummy = async () => verifyPassword(password, await dummyPasswordHash())
+  const againstDummy = async () => verifyPassword(password, await dummyPasswordHash(), wanted)
   if (!parsed) {
     await againstDummy()
     return false
   }
-  if (parsed.N >= 2 ** currentCost) return verifyParsed(password, parsed)
-  const [ok] = await Promise.all([verifyParsed(password, parsed), againstDummy()])
+  if (parsed.N >= 2 ** currentCost) return verifyParsed(password, parsed, wanted)
+  const [ok] = await Promise.all([verifyParsed(password, parsed, wanted), againstDummy()])
   return ok
 }
 

@@ -3,7 +3,7 @@ import { foldName, MSG, normalizeName, type Restriction, type SecuritySettings }
 import type { DbOrTx, Db } from '../db/connection'
 import { mfaChallenges, oidcPayloads, sessions, userMfa, users } from '../db/schema'
 import { passwordExpired } from './password-rules'
-import { AppError, unauthorized } from '../lib/errors'
+import { AppError, unauthorized, UnavailableError } from '../lib/errors'
 import { sameName } from '../lib/same-name'
 import { judge, type LoginThrottle } from './login-throttle'
 import { hashPassword, needsRehash, verifyPasswordEvenly } from './password'
@@ -23,6 +23,8 @@ export interface SignIn {
   address: string
   /** the browser, kept with the session for the online list */
   userAgent?: string | null
+  /** aborted once the client has gone without its answer (lib/client-gone.ts) */
+  wanted?: AbortSignal
 }
 
 /** What sign-in needs besides the password check: the settings' answers for this user (DESIGN.md §14). */
@@ -81,7 +83,10 @@ export async function checkCredentials(
     // a directory user's password is the directory's (DESIGN.md §22): it binds, nothing is hashed here
     if (signsIn?.source === 'ldap')
       return { signsIn, passwordOk: !!directoryBind && (await directoryBind(signsIn, attempt.password)) }
-    return { signsIn, passwordOk: await verifyPasswordEvenly(attempt.password, signsIn?.passwordHash) }
+    return {
+      signsIn,
+      passwordOk: await verifyPasswordEvenly(attempt.password, signsIn?.passwordHash, attempt.wanted),
+    }
   })
   if (!signsIn || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
   await admitted.succeeded()
@@ -159,6 +164,8 @@ export async function login(
   directoryBind?: DirectoryBind,
 ): Promise<SignInOutcome> {
   const user = await checkCredentials(db, throttle, attempt, directoryBind)
+  // a client that has gone meanwhile gets no session, which nobody would receive (the guess was counted)
+  if (attempt.wanted?.aborted) throw new UnavailableError(MSG.serviceBusy, 1)
   const rehashed =
     user.source !== 'ldap' && needsRehash(user.passwordHash)
       ? await hashPassword(attempt.password)

@@ -9,6 +9,7 @@ import { passSecondStep, SecondStepRefused } from '../../auth/mfa-login'
 import { signInGate } from '../../auth/mfa-due'
 import { AppError, badRequest, forbidden } from '../../lib/errors'
 import { ok } from '../../lib/reply'
+import { clientGone } from '../../lib/client-gone'
 import { recordUserLogin } from '../../audit/login-log'
 import { recordLoginRefusal, recordSecondStep, recordSecondStepRefusal } from '../session/login-log'
 import { ThrottledError } from '../../auth/login-throttle'
@@ -113,7 +114,8 @@ export function registerInteractionRoutes(app: FastifyInstance, host: OidcHost) 
       const attempt = { nickName, address: req.ip, userAgent: req.headers['user-agent'] ?? null }
       let user: Awaited<ReturnType<typeof checkCredentials>>
       try {
-        user = await checkCredentials(db, throttle, { nickName, password, address: req.ip }, bind)
+        const wanted = clientGone(reply)
+        user = await checkCredentials(db, throttle, { nickName, password, address: req.ip, wanted }, bind)
       } catch (err) {
         // refused attempts land in the login log as the console's do
         await recordLoginRefusal(db, attempt, err)

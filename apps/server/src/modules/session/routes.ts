@@ -1,4 +1,5 @@
 import { loggableError } from '../../lib/error-handler'
+import { clientGone } from '../../lib/client-gone'
 import { directoryBind } from '../directory/bind'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangePasswordBody, SIGN_IN_MSG, sessionApi } from '@amg/contract'
@@ -54,7 +55,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     try {
       const outcome = await withRetryAfter(reply, () =>
-        login(db, config, throttle, gate, { ...attempt, password: req.body.password }, bind),
+        login(
+          db,
+          config,
+          throttle,
+          gate,
+          { ...attempt, password: req.body.password, wanted: clientGone(reply) },
+          bind,
+        ),
       )
       if (outcome.kind === 'mfa')
         return ok(
