@@ -1,15 +1,17 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import {
+  api,
+  apiLogin,
+  launchBrowser,
+  newPage,
+  screenshot,
+  settledScreenshot as shot,
+  signIn,
+} from './helpers'
 
 let browser: Browser
 let token: string
-
-/** Screenshot once antd's motions (menu, toasts) have settled. */
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(600)
-  await screenshot(page, name)
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BEYOND_POWER_PREFIX, MSG } from '@amg/contract'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot, signIn } from './helpers'
 
 /**
  * DESIGN.md §6a in the console: a limited user administrator (user and user-group management only)
@@ -53,11 +53,7 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 
 const button = (scope: Page | Locator, text: string) =>
   scope.getByRole('button', { name: new RegExp(`^${[...text].join('\\s*')}$`) })
 
-/** Screenshot once antd's motions have settled. */
-async function shot(name: string) {
-  await page.waitForTimeout(600)
-  await screenshot(page, `escalation-${name}`, { fullPage: false })
-}
+const shot = (name: string) => settledScreenshot(page, `escalation-${name}`, { fullPage: false })
 
 const picker = (p = page) => p.getByTestId('link-candidates')
 const candidate = (name: string, p = page) => picker(p).locator('tr.ant-table-row', { hasText: name })

@@ -82,6 +82,12 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage })
 }
 
+/** A screenshot once antd's motions (menus, dialogs, toasts) have settled. */
+export async function settledScreenshot(page: Page, name: string, { fullPage = true } = {}) {
+  await page.waitForTimeout(600)
+  await screenshot(page, name, { fullPage })
+}
+
 /** Calls the API directly, to prepare data and to check what the server holds after a UI action. */
 export async function api<T = any>(
   method: string,

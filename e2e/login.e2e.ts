@@ -1,17 +1,11 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, api, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { ADMIN, api, launchBrowser, newPage, settledScreenshot as shot, signIn } from './helpers'
 
 const WELCOME = '欢迎使用角色权限管理系统'
 const UNAUTHORIZED = '没有权限，请重新登录'
 
 let browser: Browser
-
-/** Screenshot once antd's motions (menu, tabs, toasts) have settled. */
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(600)
-  await screenshot(page, name)
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { instantOfWall, zonedIso } from '@amg/contract'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot, signIn } from './helpers'
 
 /** DESIGN.md §9 in the console: 操作日志, 登录日志 and 在线用户 (系统监控). */
 
@@ -19,11 +19,7 @@ const ADMIN_OPERATOR = /^admin\s*ID \d+$/
 /** expect.poll with room for a loaded machine. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
-/** Screenshot once antd's motions (drawers, toasts) have settled. */
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(600)
-  await screenshot(p, `monitor-${name}`)
-}
+const shot = (p: Page, name: string) => settledScreenshot(p, `monitor-${name}`)
 
 /** antd puts a space between the two characters of a two-character Chinese button label. */
 const label = (text: string) => new RegExp(`(^|\\s)${[...text].join('\\s*')}\\s*$`)

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { confirmDeletePosition } from '@amg/contract'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot, signIn } from './helpers'
 
 /**
  * Position management (SPEC.md §2): the department cascader with child counts (any level), the
@@ -79,11 +79,7 @@ async function serverPositions(body: { orgId?: number; stationId?: number }) {
   )
 }
 
-/** Screenshot once antd's motions (dropdowns, modals, toasts) have settled. */
-async function shot(name: string) {
-  await page.waitForTimeout(500)
-  await screenshot(page, name)
-}
+const shot = (name: string) => settledScreenshot(page, name)
 
 const rows = () => page.locator('.ant-table-tbody tr.ant-table-row')
 const toast = (text: string) => page.locator('.ant-message-notice', { hasText: text }).last()

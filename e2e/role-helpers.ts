@@ -1,14 +1,9 @@
 import type { Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
-import { screenshot } from './helpers'
 
 /** Helpers of the role and built-in role screens' end-to-end specs. */
 
-/** Screenshot once antd's motions (toasts, dropdowns) have settled. */
-export async function shot(page: Page, name: string) {
-  await page.waitForTimeout(500)
-  await screenshot(page, name)
-}
+export { settledScreenshot as shot } from './helpers'
 
 export const tree = (page: Page) => page.getByTestId('permission-tree')
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createdData } from './cleanup'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot, signIn } from './helpers'
 import { isTreeChecked, poll, toast, tree, treeBox } from './role-helpers'
 
 /**
@@ -27,10 +27,7 @@ const held = async (id: number) =>
   [...(await ok(api<{ authCodes: string[] }>('GET', `/role/detail?id=${id}`, { token }))).authCodes].sort()
 
 /** The window as it is (a full-page shot would stretch the page under the dialog's mask). */
-async function dialogShot(name: string) {
-  await page.waitForTimeout(500)
-  await screenshot(page, name, { fullPage: false })
-}
+const dialogShot = (name: string) => settledScreenshot(page, name, { fullPage: false })
 
 const dialog = () => page.getByRole('dialog').filter({ hasText: '确认修改角色权限' })
 const save = () => page.getByRole('button', { name: /保\s*存/ }).click()

@@ -7,17 +7,11 @@ import {
   launchBrowser,
   menuLabels,
   newPage,
-  screenshot,
+  settledScreenshot as shot,
   signIn,
 } from './helpers'
 
 let browser: Browser
-
-/** Screenshot once antd's motions (menu, tabs, toasts) have settled. */
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(600)
-  await screenshot(page, name)
-}
 
 beforeAll(async () => {
   browser = await launchBrowser()

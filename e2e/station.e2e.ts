@@ -1,14 +1,9 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot as shot, signIn } from './helpers'
 
 let browser: Browser
 let token: string
-
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(600)
-  await screenshot(page, name)
-}
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice', { hasText: text }).last()

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { api, apiLogin, launchBrowser, newPage, settledScreenshot, signIn } from './helpers'
 
 /**
  * User groups (SPEC.md §2): the add page with its collapsible sections (a user and a role chosen
@@ -41,11 +41,7 @@ async function ok<T>(res: Promise<{ status: number; code: number; msg: string; d
 
 const detail = () => ok(api<GroupDetail>('GET', `/user_groups/detail?userGroupsId=${ids.group}`, { token }))
 
-/** Screenshot once antd's motions (popovers, collapses, toasts) have settled. */
-async function shot(name: string) {
-  await page.waitForTimeout(500)
-  await screenshot(page, name)
-}
+const shot = (name: string) => settledScreenshot(page, name)
 
 /** The shown tab's content. */
 const activePanel = () => page.locator('[role="tabpanel"][aria-hidden="false"]')

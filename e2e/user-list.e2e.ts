@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, api, apiLogin, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import { ADMIN, api, apiLogin, launchBrowser, newPage, settledScreenshot as shot, signIn } from './helpers'
 import { createdData } from './cleanup'
 
 /** The user list an administrator works with: keyword, department tree, columns, batch, switch, reset. */
@@ -32,11 +32,6 @@ const tableRows = (p: Page) => p.locator('[data-testid="user-table"] tbody tr.an
 const rowOf = (p: Page, nickName: string) => tableRows(p).filter({ hasText: nickName })
 const nickNames = async (p: Page) =>
   (await tableRows(p).locator('td:nth-child(2)').allTextContents()).map((t) => t.trim()).sort()
-
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(600)
-  await screenshot(p, name)
-}
 
 async function ok<T>(res: Promise<{ status: number; msg: string; data: T }>): Promise<T> {
   const r = await res

@@ -1,7 +1,16 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MSG } from '@amg/contract'
-import { ADMIN, api, apiLogin, attemptStamp, launchBrowser, newPage, screenshot, signIn } from './helpers'
+import {
+  ADMIN,
+  api,
+  apiLogin,
+  attemptStamp,
+  launchBrowser,
+  newPage,
+  settledScreenshot as shot,
+  signIn,
+} from './helpers'
 
 /** The server's preset password for users created without one (config INITIAL_USER_PASSWORD default). */
 const INITIAL_USER_PASSWORD = 'User@12345678'
@@ -12,12 +21,6 @@ let admin: string
 
 /** expect.poll with room for a loaded machine (its default is one second). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
-
-/** Screenshot once antd's motions (dialogs, toasts) have settled. */
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(600)
-  await screenshot(p, name)
-}
 
 /** antd puts a space between the two characters of a two-character Chinese button label. */
 const label = (text: string) => new RegExp(`(^|\\s)${[...text].join('\\s*')}\\s*$`)
