@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto'
+import net from 'node:net'
+import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import pg from 'pg'
 import { MSG } from '@amg/contract'
 import { configurePasswordHashing, hashPassword, hashQueue } from '../src/auth/password'
-import { users } from '../src/db/schema'
+import { sessions, users } from '../src/db/schema'
+import { loginLogs } from '../src/db/audit-schema'
 import { createTestApp, TEST_PASSWORD_HASH_COST, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
 import { eventually, failOnUncaughtErrors, PgFaults } from './helpers/pg-faults'
@@ -113,6 +116,60 @@ describe('sign-ins answered 503 because hashing is busy', () => {
         names.map((nickName) => ({ nickName, password: TEST_USER_PASSWORD })),
       )
     for (const nickName of names) await expectSignedIn(t, nickName)
+  })
+
+  it('a sign-in whose client goes while it waits makes no hash, opens no session and records nothing; one that stays signs in', async () => {
+    const [name] = await makeUsers(t, 1)
+    // stored at 2^17, so that its check runs long enough to be left while it runs (below)
+    const [user] = await t.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(TEST_USER_PASSWORD, 17) })
+      .where(eq(users.nickName, name))
+      .returning({ id: users.id })
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as net.AddressInfo
+    /** A sign-in over a socket of its own, which the test closes to leave it. */
+    const signInOver = (password: string) => {
+      const body = JSON.stringify({ nickName: name, password })
+      const socket = net.connect(port, '127.0.0.1')
+      socket.write(
+        `POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      )
+      return socket
+    }
+    const rows = async () => ({
+      sessions: (await t.db.select().from(sessions).where(eq(sessions.userId, user.id))).length,
+      logs: (await t.db.select().from(loginLogs).where(eq(loginLogs.userId, user.id))).map((l) => l.result),
+    })
+    configurePasswordHashing(TEST_PASSWORD_HASH_COST, { concurrency: 1, maxWaitSeconds: 60 })
+    try {
+      // left while waiting behind a long hash: out of the queue before its turn, the long hash still running
+      const occupying = hashPassword('Blocker#2026x', 16)
+      await eventually(async () => hashQueue.running === 1, 'the long hash running')
+      for (let i = 0; i < 3; i++) {
+        const socket = signInOver('Wrong#Pass0')
+        await eventually(async () => hashQueue.queued === 1, 'the sign-in waiting')
+        socket.destroy()
+        await eventually(async () => hashQueue.queued === 0, 'the sign-in gone from the queue')
+        expect(hashQueue.running).toBe(1)
+      }
+      await occupying
+      expect(await rows()).toEqual({ sessions: 0, logs: [] })
+
+      // left while its check runs, with the right password: judged, but no session opened for nobody
+      const socket = signInOver(TEST_USER_PASSWORD)
+      await eventually(async () => hashQueue.running === 1, 'the check running')
+      socket.destroy()
+      await eventually(async () => hashQueue.running === 0, 'the check done')
+      await new Promise((r) => setTimeout(r, 200))
+      expect(await rows()).toEqual({ sessions: 0, logs: [] })
+    } finally {
+      hashingFree()
+    }
+    // the client that stays signs in
+    await expectSignedIn(t, name)
+    expect(await rows()).toEqual({ sessions: 1, logs: ['success'] })
   })
 
   it('wrong passwords judged while hashing is free still count', async () => {
