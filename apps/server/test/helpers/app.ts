@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app'
 import { loadConfig, postgresSettings, type Config } from '../../src/config'
 import { openDatabase, type Database, type Db } from '../../src/db/connection'
 import { organizations, roleAuths, roles, userRoles, users } from '../../src/db/schema'
-import { hashPassword } from '../../src/auth/password'
+import { hashPassword, passwordHashCost } from '../../src/auth/password'
 import { withDatabase } from '../global-setup'
 import { TEST_ADMIN_PASSWORD, TEST_SECRET_KEY, TEST_USER_PASSWORD } from './constants'
 
@@ -83,6 +83,23 @@ export async function clonePgDatabase(): Promise<{ url: string; drop: () => Prom
  * A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when
  * configured); its log lines go to `logStream` when given, nowhere otherwise.
  */
+/**
+ * The hash of TEST_USER_PASSWORD at the current cost, made once per cost for every user a test makes:
+ * hashing is slow on purpose, and each user's own salt is no part of what these tests are about.
+ */
+const testUserHashes = new Map<number, Promise<string>>()
+function testUserHash(): Promise<string> {
+  const cost = passwordHashCost()
+  let hash = testUserHashes.get(cost)
+  if (!hash) {
+    hash = hashPassword(TEST_USER_PASSWORD)
+    testUserHashes.set(cost, hash)
+    // a refusal (hashing busy, as some tests make it) is not kept
+    hash.catch(() => testUserHashes.delete(cost))
+  }
+  return hash
+}
+
 export async function createTestApp(
   overrides: Partial<Config> = {},
   { logStream }: { logStream?: { write(line: string): void } } = {},
@@ -146,7 +163,7 @@ export async function createTestApp(
   const userWithCodes = async (codes: string[], nickName = `u_${randomBytes(4).toString('hex')}`) => {
     const [user] = await database.db
       .insert(users)
-      .values({ nickName, passwordHash: await hashPassword(TEST_USER_PASSWORD), status: 1 })
+      .values({ nickName, passwordHash: await testUserHash(), status: 1 })
       .returning({ id: users.id })
     const [role] = await database.db
       .insert(roles)
