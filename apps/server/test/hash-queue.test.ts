@@ -6,6 +6,7 @@ import { UnavailableError } from '../src/lib/errors'
 import { users } from '../src/db/schema'
 import { createTestApp, TEST_PASSWORD_HASH_COST, type TestApp } from './helpers/app'
 import { TEST_USER_PASSWORD } from './helpers/constants'
+import { eventually } from './helpers/pg-faults'
 
 /**
  * Password hashing waits its turn (auth/hash-queue.ts): at most PASSWORD_HASH_CONCURRENCY hashes run,
@@ -130,22 +131,13 @@ describe('sign-ins in a burst', () => {
   }, 120_000)
 })
 
-/** Resolves once `ready()` holds, checked every few milliseconds (within 20 s). */
-async function until(ready: () => boolean) {
-  const deadline = Date.now() + 20_000
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error('the queue never came to the state awaited')
-    await new Promise((r) => setTimeout(r, 2))
-  }
-}
-
 describe('a hash nobody waits for any more', () => {
   it('leaves the queue at once, refused as busy, while the running hash finishes; one that started is finished', async () => {
     configurePasswordHashing(TEST_PASSWORD_HASH_COST, { concurrency: 1, maxWaitSeconds: 60 })
     const stored = await hashPassword('kept')
     // the one worker busy for a while (2^16), two checks waiting behind it
     const running = hashPassword('occupies the worker', 16)
-    await until(() => hashQueue.running === 1)
+    await eventually(async () => hashQueue.running === 1, 'the long hash running')
     const waiting = verifyPassword('kept', stored)
     const wanted = new AbortController()
     const abandoned = verifyPassword('kept', stored, wanted.signal)
@@ -164,7 +156,7 @@ describe('a hash nobody waits for any more', () => {
     // aborted once running: the hash is finished and answers
     const late = new AbortController()
     const check = verifyPassword('kept', stored, late.signal)
-    await until(() => hashQueue.running === 1)
+    await eventually(async () => hashQueue.running === 1, 'the check running')
     late.abort()
     expect(await check).toBe(true)
   }, 120_000)

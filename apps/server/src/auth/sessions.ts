@@ -91,6 +91,8 @@ export async function checkCredentials(
   if (!signsIn || !passwordOk) throw admitted.refusal(unauthorized(MSG.loginFailed))
   await admitted.succeeded()
   if (signsIn.status !== 1) throw new AppError(403, MSG.loginFrozen)
+  // a client that has gone meanwhile is signed in nowhere, as nobody would receive it (the guess counted)
+  if (attempt.wanted?.aborted) throw new UnavailableError(MSG.serviceBusy, 1)
   return signsIn
 }
 
@@ -164,8 +166,6 @@ export async function login(
   directoryBind?: DirectoryBind,
 ): Promise<SignInOutcome> {
   const user = await checkCredentials(db, throttle, attempt, directoryBind)
-  // a client that has gone meanwhile gets no session, which nobody would receive (the guess was counted)
-  if (attempt.wanted?.aborted) throw new UnavailableError(MSG.serviceBusy, 1)
   const rehashed =
     user.source !== 'ldap' && needsRehash(user.passwordHash)
       ? await hashPassword(attempt.password)

@@ -80,10 +80,6 @@ export async function clonePgDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 /**
- * A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when
- * configured); its log lines go to `logStream` when given, nowhere otherwise.
- */
-/**
  * The hash of TEST_USER_PASSWORD at the current cost, made once per cost for every user a test makes:
  * hashing is slow on purpose, and each user's own salt is no part of what these tests are about.
  */
@@ -100,6 +96,10 @@ function testUserHash(): Promise<string> {
   return hash
 }
 
+/**
+ * A fresh app on a fresh database cloned from the run's template (PGlite, or PostgreSQL when
+ * configured); its log lines go to `logStream` when given, nowhere otherwise.
+ */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   { logStream }: { logStream?: { write(line: string): void } } = {},
