@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { MSG, roleApi } from '@amg/contract'
-import { ok } from '../../lib/reply'
+import { keptAnswers, ok } from '../../lib/reply'
 import { route } from '../../lib/route'
 import { writeRoute } from '../../lib/write-route'
 import { VersionedCache } from '../../cache/versioned-cache'
@@ -27,7 +27,11 @@ export const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(app, roleApi.nameList, async (req) => ok(await roleNameList(db, power, by(req), req.body ?? {})))
 
-  route(app, roleApi.list, async (req) => ok(await listRoles(db, listCache, req.body ?? {})))
+  // a page is kept until a role changes (role-read.ts), and so is its serialized answer
+  const sendPage = keptAnswers()
+  route(app, roleApi.list, async (req, reply) =>
+    sendPage(reply, await listRoles(db, listCache, req.body ?? {})),
+  )
 
   route(app, roleApi.detail, async (req) => ok(await roleDetail(db, req.query.id)))
 
