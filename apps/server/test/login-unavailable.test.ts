@@ -144,17 +144,20 @@ describe('sign-ins answered 503 because hashing is busy', () => {
     })
     configurePasswordHashing(TEST_PASSWORD_HASH_COST, { concurrency: 1, maxWaitSeconds: 60 })
     try {
-      // left while waiting behind a long hash: out of the queue before its turn, the long hash still running
-      const occupying = hashPassword('Blocker#2026x', 16)
-      await eventually(async () => hashQueue.running === 1, 'the long hash running')
+      // left while waiting behind a long hash: out of the queue before its turn, the long hash still
+      // running. A long hash for each sign-in, so that it outlasts that sign-in's way to the queue on a
+      // busy machine (one shorter hash for all three ended too soon under CI's load); such a machine
+      // takes many seconds for these hashes, hence the longer time the test is given.
       for (let i = 0; i < 3; i++) {
+        const occupying = hashPassword('Blocker#2026x', 17)
+        await eventually(async () => hashQueue.running === 1, 'the long hash running')
         const socket = signInOver('Wrong#Pass0')
         await eventually(async () => hashQueue.queued === 1, 'the sign-in waiting')
         socket.destroy()
         await eventually(async () => hashQueue.queued === 0, 'the sign-in gone from the queue')
         expect(hashQueue.running).toBe(1)
+        await occupying
       }
-      await occupying
       expect(await rows()).toEqual({ sessions: 0, logs: [] })
 
       // left while its check runs, with the right password: judged, but no session opened for nobody
@@ -170,7 +173,7 @@ describe('sign-ins answered 503 because hashing is busy', () => {
     // the client that stays signs in
     await expectSignedIn(t, name)
     expect(await rows()).toEqual({ sessions: 1, logs: ['success'] })
-  })
+  }, 120_000)
 
   it('wrong passwords judged while hashing is free still count', async () => {
     const [wrong] = await makeUsers(t, 1)
